@@ -1,0 +1,33 @@
+# Two commands: `make reproduce` (everything in config/config.yaml) and `make test` (unit + statistical tests,
+# then the quick workflow end to end). Both create .venv from requirements.lock if it is missing or stale.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+CORES ?= all
+
+.PHONY: reproduce test lint install clean
+
+$(STAMP): requirements.lock pyproject.toml
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -r requirements.lock
+	$(BIN)/python -m pip install --quiet --no-deps -e .
+	touch $(STAMP)
+
+install: $(STAMP)
+
+reproduce: $(STAMP)
+	$(BIN)/snakemake --cores $(CORES)
+
+lint: $(STAMP)
+	$(BIN)/ruff check src tests workflow benchmarks
+	$(BIN)/ruff format --check src tests workflow benchmarks
+	$(BIN)/snakefmt --check Snakefile workflow/rules
+	$(BIN)/snakemake --lint --cores 1
+
+test: $(STAMP) lint
+	$(BIN)/python -m pytest
+
+clean:
+	rm -rf results .snakemake

@@ -1,0 +1,362 @@
+"""The Generalized Thresholding Mechanism (Algorithm 1) and its calibrations (Theorems 21 and 23).
+
+Variable names follow the paper: a shared eta_1 ~ Exp(tau1) drawn at Init, a fresh eta_2,t ~ Exp(tau2_t) per step,
+Z_t = s_t (mu1 - eta_1 + eta_2,t), lambda_t = rho_t exp(eps_t Z_t), N_t ~ Po(lambda_t), K_t the number of +1s
+among the N_t evaluations (of -M_t when s_t = -1, the flipped variant), halt iff s_t (K_t - c_t - 1/2) > 0.
+
+Privacy (Lemma 17) holds for any c_t, rho_t, s_t: the mechanism is (1/tau1 + 2/tau2_t)-DP at halting and
+1/tau1-DP on continuation. A calibration only chooses those per-step values so that the accuracy of
+Theorem 21 (global) or Theorem 23 (ex-post) holds.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from privtest import _validate
+from privtest.mechanisms import Mechanism, Negated, purify
+from privtest.poisson import count_threshold, lambda_left, lambda_right
+from privtest.schedule import beta_t as _beta_t
+from privtest.schedule import log_inv_omega
+
+
+@dataclass(frozen=True)
+class StepParams:
+    """Per-step parameters of Algorithm 1 chosen by a calibration, with the guarantees they imply.
+
+    Attributes:
+        t: step index >= 1.
+        eps_t: input privacy of M_t.
+        pstar: acceptance threshold p*_t in (0, 1).
+        tau1, mu1: shared-noise scale and offset (same at every step).
+        tau2: per-step noise scale tau_{2,t}.
+        s: direction s_t (+1 direct, -1 flipped: the GTM then tests -M_t against 1 - p*_t).
+        c: integer count threshold c_t (Lemma 11).
+        rho: base rate rho_t (Lemma 20).
+        log_Lambda: ln of the noise penalty Lambda_t (kept in log space; Lambda_t may overflow a float).
+        pbar: rejection threshold: the GTM continues w.h.p. whenever p_t <= pbar.
+        beta_I, beta_II: per-step Type I / Type II budgets conditioned on the good-noise event (Lemma 19).
+        halt_loss: privacy loss of a transcript halting at t: 1/tau1 + 2/tau2 (Lemma 17, eq. 7).
+        continue_loss: privacy loss of an all-continuation transcript: 1/tau1 (eq. 6).
+    """
+
+    t: int
+    eps_t: float
+    pstar: float
+    tau1: float
+    mu1: float
+    tau2: float
+    s: int
+    c: int
+    rho: float
+    log_Lambda: float
+    pbar: float
+    beta_I: float
+    beta_II: float
+    halt_loss: float = field(init=False)
+    continue_loss: float = field(init=False)
+
+    def __post_init__(self):
+        object.__setattr__(self, "continue_loss", 1.0 / self.tau1)
+        object.__setattr__(self, "halt_loss", 1.0 / self.tau1 + 2.0 / self.tau2)
+
+    @property
+    def Lambda(self) -> float:
+        """Noise penalty Lambda_t = exp(log_Lambda) (inf if it overflows a float)."""
+        return math.exp(self.log_Lambda) if self.log_Lambda < 709 else math.inf
+
+
+def rejection_threshold(pstar, log_gamma_Lambda):
+    r"""Rejection threshold :math:`\max(p^*/(\gamma\Lambda), 1-\gamma\Lambda(1-p^*))` of Theorems 21 and 23.
+
+    Args:
+        pstar: acceptance threshold in (0, 1) (scalar or array).
+        log_gamma_Lambda: ln(gamma * Lambda_t) >= 0 (scalar or array), in log space so Lambda may be huge.
+
+    Returns:
+        float or ndarray (broadcast shape) in [0, p*).
+    """
+    pstar = np.asarray(pstar, dtype=float)
+    x = np.asarray(log_gamma_Lambda, dtype=float)
+    direct = pstar * np.exp(-x)
+    flipped = 1.0 - np.exp(np.minimum(x, 700.0)) * (1.0 - pstar)
+    out = np.maximum(direct, flipped)
+    return float(out) if out.ndim == 0 else out
+
+
+def flip_direction(pstar: float, log_gamma_Lambda: float) -> int:
+    """Flipping rule (proofs of Theorems 21 and 23): s_t = +1 iff gamma Lambda_t (1 - p*_t) > p*_t."""
+    return 1 if log_gamma_Lambda + math.log1p(-pstar) > math.log(pstar) else -1
+
+
+#: Section 4's two ways to solve the above-threshold problem, and the flipping rule that picks the better one.
+VARIANTS = {"auto": None, "direct": 1, "flipped": -1}
+
+
+def _check_variant(variant: str) -> None:
+    if variant not in VARIANTS:
+        raise ValueError(f"variant must be one of {sorted(VARIANTS)}. Found {variant!r}.")
+
+
+def _calibrate(t, eps_t, pstar, gamma, tau1, mu1, tau2, log_Lambda, err, variant) -> StepParams:
+    """Shared step of Theorems 21/23: direction (flipping rule unless the variant fixes it), then Lemma 20 with
+    budgets (err, err) for that direction. A fixed variant's ``pbar`` is its own branch of the max (it can be
+    negative for the flipped branch: then no continuation guarantee exists at that step)."""
+    log_gl = math.log(gamma) + log_Lambda
+    s = flip_direction(pstar, log_gl) if VARIANTS[variant] is None else VARIANTS[variant]
+    c = count_threshold(err, err, gamma)
+    if s == 1:  # Lemma 20(1): rho = lambda^l(c, beta_II) / p*
+        rho = lambda_left(c, err) / pstar
+    else:  # Lemma 20(2) on -M_t with target 1 - p*: rho = lambda^r(c, beta_II) / (1 - p*)
+        rho = lambda_right(c, err) / (1.0 - pstar)
+    if variant == "auto":
+        pbar = rejection_threshold(pstar, log_gl)
+    elif s == 1:
+        pbar = pstar * math.exp(-log_gl)
+    else:
+        pbar = 1.0 - math.exp(min(log_gl, 700.0)) * (1.0 - pstar)
+    return StepParams(t, eps_t, pstar, tau1, mu1, tau2, s, c, rho, log_Lambda, pbar, err, err)
+
+
+def _check_step(t, eps_t, pstar) -> None:
+    _validate.step_index(t)
+    _validate.nonnegative("eps_t", eps_t)
+    _validate.open_unit("pstar", pstar)
+
+
+def _log4_over_beta_t(t: int, beta: float) -> float:
+    """ln(4/beta_t) = ln 4 - ln beta + ln(1/omega_t), exact for huge t."""
+    return math.log(4.0) - math.log(beta) + log_inv_omega(t)
+
+
+@dataclass(frozen=True)
+class GlobalCalibration:
+    r"""Parameters of the proof of Theorem 21 (global accuracy under pure eps-DP).
+
+    1/tau1 = theta eps/(theta+2), 2/tau2 = 2 eps/(theta+2), mu1 = tau1 ln(4/beta); per step
+    :math:`\Lambda_t = (4/\beta)^{(\varepsilon_t/\varepsilon)(1+2/\theta)}(4/\beta_t)^{(\varepsilon_t/\varepsilon)(2+\theta)}`,
+    Type I and II budgets beta_t/4 each, c_t from Lemma 11 and rho_t from Lemma 20, and the flipping rule.
+
+    Args:
+        eps: output privacy eps > 0.
+        beta: global failure probability in (0, 1).
+        theta: split parameter theta > 0.
+        gamma: target ratio in (1, 2].
+        variant: "auto" (flipping rule, the theorem's setting), "direct" (s_t = +1) or "flipped" (s_t = -1).
+
+    Raises:
+        ValueError: on any parameter outside its range.
+    """
+
+    eps: float
+    beta: float
+    theta: float
+    gamma: float
+    variant: str = "auto"
+
+    def __post_init__(self):
+        _check_variant(self.variant)
+        _validate.positive("eps", self.eps)
+        _validate.open_unit("beta", self.beta)
+        _validate.positive("theta", self.theta)
+        _validate.gamma_range(self.gamma)
+
+    @property
+    def tau1(self) -> float:
+        return (self.theta + 2.0) / (self.theta * self.eps)
+
+    @property
+    def tau2(self) -> float:
+        return (self.theta + 2.0) / self.eps
+
+    @property
+    def mu1(self) -> float:
+        return self.tau1 * math.log(4.0 / self.beta)
+
+    def log_Lambda(self, t: int, eps_t: float) -> float:
+        """ln Lambda_t = eps_t (mu1 + tau2 ln(4/beta_t)) (Lemma 19 with c_G = 1/4)."""
+        return eps_t * (self.mu1 + self.tau2 * _log4_over_beta_t(t, self.beta))
+
+    def step(self, t: int, eps_t: float, pstar: float) -> StepParams:
+        """Parameters for step t with input privacy eps_t >= 0 and acceptance threshold pstar in (0, 1).
+
+        Raises:
+            ValueError: if t < 1, eps_t < 0 or pstar outside (0, 1).
+        """
+        _check_step(t, eps_t, pstar)
+        err = float(_beta_t(t, self.beta)) / 4.0
+        return _calibrate(
+            int(t), float(eps_t), float(pstar), self.gamma, self.tau1, self.mu1, self.tau2,
+            self.log_Lambda(t, eps_t), err, self.variant,
+        )
+
+
+@dataclass(frozen=True)
+class ExPostCalibration:
+    r"""Parameters of the proof of Theorem 23 (ex-post privacy).
+
+    1/tau1 = eps_C, mu1 = ln(4/beta)/eps_C, tau2_t = 2/(C_H eps_t ln(4/beta_t)), so that
+    :math:`\Lambda_t = (4/\beta)^{\varepsilon_t/\varepsilon_C} e^{2/C_H}` and a transcript halting at t has privacy
+    loss eps_C + C_H eps_t ln(4/beta_t) (``StepParams.halt_loss``); Type I and II budgets beta_t/6 each.
+
+    Args:
+        eps_C: continuation privacy eps_C > 0.
+        beta: global failure probability in (0, 1).
+        C_H: halting-loss constant > 0.
+        gamma: target ratio in (1, 2].
+        variant: "auto" (flipping rule), "direct" (s_t = +1) or "flipped" (s_t = -1).
+
+    Raises:
+        ValueError: on any parameter outside its range.
+    """
+
+    eps_C: float
+    beta: float
+    C_H: float
+    gamma: float
+    variant: str = "auto"
+
+    def __post_init__(self):
+        _check_variant(self.variant)
+        _validate.positive("eps_C", self.eps_C)
+        _validate.open_unit("beta", self.beta)
+        _validate.positive("C_H", self.C_H)
+        _validate.gamma_range(self.gamma)
+
+    @property
+    def tau1(self) -> float:
+        return 1.0 / self.eps_C
+
+    @property
+    def mu1(self) -> float:
+        return math.log(4.0 / self.beta) / self.eps_C
+
+    def step(self, t: int, eps_t: float, pstar: float) -> StepParams:
+        """Parameters for step t with input privacy eps_t > 0 and acceptance threshold pstar in (0, 1).
+
+        Raises:
+            ValueError: if t < 1, eps_t <= 0 (tau2_t would be infinite) or pstar outside (0, 1).
+        """
+        _check_step(t, eps_t, pstar)
+        _validate.positive("eps_t", eps_t)
+        l4 = _log4_over_beta_t(t, self.beta)
+        tau2 = 2.0 / (self.C_H * eps_t * l4)
+        log_Lambda = (eps_t / self.eps_C) * math.log(4.0 / self.beta) + 2.0 / self.C_H
+        err = float(_beta_t(t, self.beta)) / 6.0
+        return _calibrate(int(t), float(eps_t), float(pstar), self.gamma, self.tau1, self.mu1, tau2, log_Lambda, err, self.variant)
+
+
+class GTM:
+    """Algorithm 1, one instance (one stream). ``GTM(cal, rng)`` runs Init: it draws eta_1 ~ Exp(tau1) once.
+
+    Args:
+        calibration: a :class:`GlobalCalibration` / :class:`ExPostCalibration` (anything with ``tau1``, ``mu1``
+            and ``step(t, eps_t, pstar)``), or None to supply tau1, mu1 and every step's parameters explicitly.
+        rng: numpy Generator or seed.
+        tau1, mu1: explicit shared-noise scale (> 0) and offset (>= 0), only when ``calibration`` is None.
+
+    Attributes:
+        t: number of steps taken so far.
+        halted: whether the last step halted (no further step is allowed).
+        samples: list of N_t for every step so far (evaluations of M_t).
+        counts: list of K_t.
+        params: list of the :class:`StepParams` (or explicit tuples) used at every step.
+
+    Raises:
+        ValueError: if tau1/mu1 are missing or out of range.
+    """
+
+    def __init__(self, calibration=None, rng=None, *, tau1: float | None = None, mu1: float | None = None):
+        if calibration is not None:
+            tau1, mu1 = calibration.tau1, calibration.mu1
+        if tau1 is None or mu1 is None:
+            raise ValueError("tau1 and mu1 are required when no calibration is given.")
+        _validate.positive("tau1", tau1)
+        _validate.nonnegative("mu1", mu1)
+        self.calibration, self.tau1, self.mu1 = calibration, float(tau1), float(mu1)
+        self.rng = np.random.default_rng(rng)
+        self.eta1 = self.rng.exponential(self.tau1)
+        self.t, self.halted = 0, False
+        self.samples: list[int] = []
+        self.counts: list[int] = []
+        self.params: list = []
+
+    def step(self, mechanism: Mechanism, pstar: float | None = None, *, tau2=None, c=None, rho=None, s=None) -> bool:
+        """GTM.Step on mechanism M_t (its ``eps`` is eps_t; delta_t > 0 inputs are purified first, Cor. 25).
+
+        Either give ``pstar`` (the calibration chooses tau2, c, rho, s) or all of ``tau2`` (> 0), ``c`` (int >= 0),
+        ``rho`` (> 0) and ``s`` (+1/-1) explicitly (Lemma 17 holds for any such choice).
+
+        Returns:
+            bool: True iff the step halts (a_t = s_t).
+
+        Raises:
+            ValueError: on out-of-range parameters. RuntimeError: if the GTM has already halted.
+        """
+        if self.halted:
+            raise RuntimeError("the GTM has halted; start a new instance for a new stream")
+        t = self.t + 1
+        eps_t = float(mechanism.eps)
+        explicit = (tau2, c, rho, s)
+        if all(v is None for v in explicit):
+            if self.calibration is None or pstar is None:
+                raise ValueError("pstar (with a calibration) or explicit tau2, c, rho, s are required.")
+            st = self.calibration.step(t, eps_t, pstar)
+            tau2, c, rho, s = st.tau2, st.c, st.rho, st.s
+            self.params.append(st)
+        elif any(v is None for v in explicit):
+            raise ValueError("give all of tau2, c, rho, s explicitly, or none of them.")
+        else:
+            _validate.positive("tau2", tau2)
+            _validate.positive("rho", rho)
+            _validate.sign("s", s)
+            if int(c) != c or c < 0:
+                raise ValueError(f"c must be an integer >= 0. Found {c!r}.")
+            self.params.append((t, eps_t, float(tau2), int(c), float(rho), int(s)))
+        halted, N, K = run_step(self.eta1, self.mu1, eps_t, tau2, c, rho, s, mechanism, self.rng)
+        halted, N, K = bool(halted), int(N), int(K)
+        self.t, self.halted = t, halted
+        self.samples.append(N)
+        self.counts.append(K)
+        return self.halted
+
+
+def run_step(eta1, mu1, eps_t, tau2, c, rho, s, mechanism: Mechanism, rng: np.random.Generator):
+    """GTM.Step of Algorithm 1, vectorized over independent instances sharing the step's parameters.
+
+    Args:
+        eta1: the shared noise of each instance, float or ndarray of shape (R,).
+        mu1, eps_t, tau2, c, rho, s: the step's parameters (scalars, as in Algorithm 1).
+        mechanism: M_t; purified first if its delta > 0 (Corollary 25), negated when s = -1.
+        rng: numpy Generator.
+
+    Returns:
+        (halted, N, K): arrays with the shape of ``eta1``: halting flags (bool), evaluations N_t and +1 counts K_t.
+    """
+    eta1 = np.asarray(eta1, dtype=float)
+    m = purify(mechanism)
+    if s == -1:
+        m = Negated(m)
+    eta2 = rng.exponential(tau2, size=eta1.shape)
+    Z = s * (mu1 - eta1 + eta2)
+    N = rng.poisson(_checked_exp(math.log(rho) + eps_t * Z))
+    K = m.count_plus(N, rng)
+    return s * (K - c - 0.5) > 0, N, K
+
+
+#: Largest Poisson mean numpy can sample (about 2^63 less a safety margin).
+MAX_POISSON_MEAN = 1e18
+
+
+def _checked_exp(log_lam):
+    """exp(log lambda_t), refusing means beyond what can be sampled (they mean an infeasible number of evaluations)."""
+    log_lam = np.asarray(log_lam, dtype=float)
+    if np.any(log_lam > math.log(MAX_POISSON_MEAN)):
+        raise ValueError(
+            f"lambda_t = exp({float(np.max(log_lam)):.1f}) exceeds {MAX_POISSON_MEAN:.0e} evaluations; "
+            "lower eps_t/eps or raise beta."
+        )
+    return np.exp(log_lam)

@@ -1,0 +1,20 @@
+# Simulations: privtest.experiments.<exp>.simulate(config[<exp>], rng) -> results/raw/<exp>.csv.
+# Expensive and cached; plotting rules only read these files.
+
+
+rule simulate:
+    input:
+        module="src/privtest/experiments/{exp}.py",
+    output:
+        raw="results/raw/{exp}.csv",
+    params:
+        cfg=lambda wc: config[wc.exp],
+        seed=config["seed"],
+    log:
+        "results/logs/simulate/{exp}.log",
+    benchmark:
+        "results/benchmarks/simulate/{exp}.tsv"
+    conda:
+        ENV
+    script:
+        "../scripts/simulate.py"

@@ -1,0 +1,28 @@
+"""Snakemake script: concatenate every experiment's claims into figures/claims.csv and figures/claims.md."""
+
+import pandas as pd
+
+from privtest.claims import COLUMNS
+from privtest.io import write_csv_atomic, write_text_atomic
+
+sm = snakemake  # noqa: F821  (injected by Snakemake)
+frames = [pd.read_csv(path, dtype=str, keep_default_na=False) for path in sm.input]
+claims = pd.concat(frames, ignore_index=True)[COLUMNS]
+write_csv_atomic(claims, sm.output.csv)
+counts = claims["verdict"].value_counts()
+lines = [
+    "# Claims checked by this reproduction",
+    "",
+    f"{len(claims)} claims: " + ", ".join(f"{counts.get(v, 0)} {v}" for v in ("PASS", "FAIL", "INCONCLUSIVE")) + ".",
+    "Verdicts come from 95% confidence intervals (Monte Carlo) or exact computation; see README for tolerances.",
+    "",
+]
+for exp, group in claims.groupby("experiment", sort=False):
+    lines += [f"## {exp}", "", "| claim | source | measured | bound | verdict | note |", "|---|---|---|---|---|---|"]
+    for row in group.itertuples():
+        note = row.note.replace("|", "\\|")
+        lines.append(f"| `{row.claim_id}` | {row.source} | {row.measured} | {row.bound} | **{row.verdict}** | {note} |")
+    lines.append("")
+write_text_atomic("\n".join(lines), sm.output.md)
+with open(sm.log[0], "w") as log:
+    print(counts.to_string(), file=log)

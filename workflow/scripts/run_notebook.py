@@ -1,0 +1,38 @@
+"""Snakemake script: execute a parameterized notebook with papermill.
+
+Parallel notebook jobs are a known source of ``ZMQError: Address already in use`` (jupyter_client picks free TCP
+ports, and two kernels starting together can pick the same one). Each kernel here talks over IPC sockets in a
+private temporary directory instead, so no ports are shared. The kernel is a ``privtest`` kernelspec written on
+the fly for this interpreter, so the notebook runs with exactly the Python that runs Snakemake.
+"""
+
+import json
+import os
+import sys
+import tempfile
+from pathlib import Path
+
+sm = snakemake  # noqa: F821  (injected by Snakemake)
+with open(sm.log[0], "w") as log, tempfile.TemporaryDirectory(prefix="privtest-kernel-") as tmp:
+    sys.stderr = log
+    spec_dir = Path(tmp, "kernels", "privtest")
+    spec_dir.mkdir(parents=True)
+    spec = {"argv": [sys.executable, "-m", "ipykernel_launcher", "-f", "{connection_file}"],
+            "display_name": "privtest", "language": "python"}
+    (spec_dir / "kernel.json").write_text(json.dumps(spec))
+    os.environ["JUPYTER_PATH"] = tmp
+    os.environ["JUPYTER_RUNTIME_DIR"] = str(Path(tmp, "runtime"))
+    os.environ.setdefault("MPLBACKEND", "Agg")
+
+    import papermill
+    from jupyter_client.manager import KernelManager
+
+    km = KernelManager(kernel_name="privtest", transport="ipc", ip=str(Path(tmp, "ipc")))
+    parameters = {"raw": str(Path(sm.input.raw).resolve()), "cfg": dict(sm.params.cfg)}
+    parameters.update({k: str(Path(v).resolve()) for k, v in sm.output.items() if k != "executed"})
+    executed = Path(sm.output.executed).resolve()
+    executed.parent.mkdir(parents=True, exist_ok=True)
+    papermill.execute_notebook(
+        str(Path(sm.input.notebook).resolve()), str(executed), parameters=parameters, kernel_name="privtest",
+        km=km, cwd=str(Path.cwd()), progress_bar=False, log_output=False, stdout_file=log, stderr_file=log,
+    )
