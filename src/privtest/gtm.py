@@ -137,7 +137,7 @@ class GlobalCalibration:
     r"""Parameters of the proof of Theorem 21 (global accuracy under pure eps-DP).
 
     1/tau1 = theta eps/(theta+2), 2/tau2 = 2 eps/(theta+2), mu1 = tau1 ln(4/beta); per step
-    :math:`\Lambda_t = (4/\beta)^{(\varepsilon_t/\varepsilon)(1+2/\theta)}(4/\beta_t)^{(\varepsilon_t/\varepsilon)(2+\theta)}`,
+    :math:`\Lambda_t = (4/\beta)^{r(1+2/\theta)}(4/\beta_t)^{r(2+\theta)}` with r = eps_t/eps,
     Type I and II budgets beta_t/4 each, c_t from Lemma 11 and rho_t from Lemma 20, and the flipping rule.
 
     Args:
@@ -189,8 +189,16 @@ class GlobalCalibration:
         _check_step(t, eps_t, pstar)
         err = float(_beta_t(t, self.beta)) / 4.0
         return _calibrate(
-            int(t), float(eps_t), float(pstar), self.gamma, self.tau1, self.mu1, self.tau2,
-            self.log_Lambda(t, eps_t), err, self.variant,
+            int(t),
+            float(eps_t),
+            float(pstar),
+            self.gamma,
+            self.tau1,
+            self.mu1,
+            self.tau2,
+            self.log_Lambda(t, eps_t),
+            err,
+            self.variant,
         )
 
 
@@ -246,7 +254,9 @@ class ExPostCalibration:
         tau2 = 2.0 / (self.C_H * eps_t * l4)
         log_Lambda = (eps_t / self.eps_C) * math.log(4.0 / self.beta) + 2.0 / self.C_H
         err = float(_beta_t(t, self.beta)) / 6.0
-        return _calibrate(int(t), float(eps_t), float(pstar), self.gamma, self.tau1, self.mu1, tau2, log_Lambda, err, self.variant)
+        return _calibrate(
+            int(t), float(eps_t), float(pstar), self.gamma, self.tau1, self.mu1, tau2, log_Lambda, err, self.variant
+        )
 
 
 class GTM:

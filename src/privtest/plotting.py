@@ -53,7 +53,10 @@ def save(fig, pdf_path: str | Path, png_path: str | Path) -> None:
     """Save ``fig`` as PDF and PNG without creation dates, so reruns give identical bytes."""
     for path in (pdf_path, png_path):
         Path(path).parent.mkdir(parents=True, exist_ok=True)
-    fig.savefig(pdf_path, metadata={"CreationDate": None, "ModDate": None, "Producer": None, "Creator": None},
-                bbox_inches="tight")
+    fig.savefig(
+        pdf_path,
+        metadata={"CreationDate": None, "ModDate": None, "Producer": None, "Creator": None},
+        bbox_inches="tight",
+    )
     fig.savefig(png_path, metadata={"Software": None}, bbox_inches="tight")
     plt.close(fig)

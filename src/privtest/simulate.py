@@ -31,8 +31,14 @@ class StreamResult:
     params: list[StepParams]
 
 
-def run_streams(calibration, mechanisms: Callable[[int], Mechanism] | list[Mechanism], pstar, T: int, runs: int,
-                rng: np.random.Generator) -> StreamResult:
+def run_streams(
+    calibration,
+    mechanisms: Callable[[int], Mechanism] | list[Mechanism],
+    pstar,
+    T: int,
+    runs: int,
+    rng: np.random.Generator,
+) -> StreamResult:
     """Run ``runs`` independent GTM instances (each with its own eta_1) on the same stream of T mechanisms.
 
     Args:

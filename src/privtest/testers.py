@@ -9,13 +9,15 @@ vectorized ``run``. New testers register a factory in :data:`FACTORIES` ("module
 from __future__ import annotations
 
 import importlib
+import math
 from dataclasses import dataclass
 from typing import Protocol
 
 import numpy as np
 
 from privtest.gtm import GlobalCalibration
-from privtest.mechanisms import BernoulliMechanism
+from privtest.mechanisms import BernoulliMechanism, Mechanism
+from privtest.schedule import beta_t
 from privtest.simulate import run_streams
 
 
@@ -28,8 +30,8 @@ class Tester(Protocol):
     def pbar(self, t: int) -> float:
         """Rejection threshold at step t (continue w.h.p. when p_t <= pbar(t))."""
 
-    def run(self, p: np.ndarray, runs: int, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
-        """Run ``runs`` independent copies on Bernoulli inputs with success probabilities ``p`` (shape (T,)).
+    def run(self, mechanisms: list[Mechanism], runs: int, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
+        """Run ``runs`` independent copies on the stream of T mechanisms (each with ``eps`` = eps_1).
 
         Returns:
             (halt_step, samples): int64 arrays (runs,) (0 = never halted) and (runs, T) evaluations per step.
@@ -49,9 +51,17 @@ class GTMTester:
     def pbar(self, t: int) -> float:
         return self.cal.step(t, self.eps1, self.pstar).pbar
 
-    def run(self, p, runs, rng):
-        p = np.asarray(p, dtype=float)
-        res = run_streams(self.cal, [BernoulliMechanism(pi, self.eps1) for pi in p], self.pstar, len(p), runs, rng)
+    def sample_bound(self, t: int) -> float:
+        """Lemma 22(1) with the algorithm's explicit quantities: e * max(lambda_max_t, ln(4/beta_t)), where
+        lambda_max_t = rho_t Lambda_t (direct) or rho_t (flipped) bounds lambda_t on the good-noise event.
+        This replaces the unspecified constant C_A by the exact calibration (C_A ln(t/beta) max(...)/(gamma-1)^2
+        is an upper bound of lambda_max_t)."""
+        st = self.cal.step(t, self.eps1, self.pstar)
+        lam_max = st.rho * (st.Lambda if st.s == 1 else 1.0)
+        return math.e * max(lam_max, math.log(4.0 / beta_t(t, self.cal.beta)))
+
+    def run(self, mechanisms, runs, rng):
+        res = run_streams(self.cal, list(mechanisms), self.pstar, len(mechanisms), runs, rng)
         return res.halt_step, res.samples
 
 
@@ -65,6 +75,11 @@ def gtm_tester(cfg: dict, pstar: float, eps_ratio: float, T: int) -> GTMTester:
 FACTORIES: dict[str, str] = {
     "GTM": "privtest.testers:gtm_tester",
 }
+
+
+def bernoulli_stream(p, eps1: float) -> list[Mechanism]:
+    """Bernoulli input mechanisms with success probabilities ``p`` (shape (T,)) and privacy eps_1."""
+    return [BernoulliMechanism(float(pi), eps1) for pi in np.asarray(p, dtype=float)]
 
 
 def make_tester(method: str, cfg: dict, pstar: float, eps_ratio: float, T: int) -> Tester:

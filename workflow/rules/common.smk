@@ -16,6 +16,11 @@ validate(config, "../schemas/config.schema.yaml")
 # privtest.experiments.<id>, a notebook notebooks/<id>.ipynb and a config section <id>:.
 FIGURES = [
     "fig_oc",
+    "fig_error_rates",
+    "fig_sample_complexity",
+    "fig_amortized_samples",
+    "fig_expost",
+    "fig_purification",
 ]
 # Tables: same pattern, but the notebook writes .tex/.md/.csv instead of .pdf/.png/data .csv.
 TABLES = []

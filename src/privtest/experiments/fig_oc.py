@@ -16,7 +16,8 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from privtest.claims import Claim, clopper_pearson, fmt, verdict_at_least, verdict_at_most
+from privtest.claims import Claim, clopper_pearson, fmt
+from privtest.experiments._checks import continue_claim, halt_claim
 from privtest.gtm import GlobalCalibration
 from privtest.schedule import beta_t
 from privtest.simulate import halting_probability
@@ -51,9 +52,23 @@ def simulate(cfg: dict, rng: np.random.Generator) -> pd.DataFrame:
                 p = p_grid(st.pstar, st.pbar, st.s, cfg["points"])
                 halts, samples = halting_probability(st, p, cfg["runs"], rng)
                 for pi, h, n in zip(p, halts, samples, strict=True):
-                    rows.append(dict(t=t, eps_ratio=ratio, pstar=st.pstar, variant=case["variant"], s=st.s, c=st.c,
-                                     rho=st.rho, Lambda=st.Lambda, p=pi, halts=h, runs=cfg["runs"],
-                                     samples_mean=n / cfg["runs"], pbar=st.pbar))
+                    rows.append(
+                        dict(
+                            t=t,
+                            eps_ratio=ratio,
+                            pstar=st.pstar,
+                            variant=case["variant"],
+                            s=st.s,
+                            c=st.c,
+                            rho=st.rho,
+                            Lambda=st.Lambda,
+                            p=pi,
+                            halts=h,
+                            runs=cfg["runs"],
+                            samples_mean=n / cfg["runs"],
+                            pbar=st.pbar,
+                        )
+                    )
     return pd.DataFrame(rows)
 
 
@@ -67,36 +82,36 @@ def summarize(raw: pd.DataFrame, confidence: float = 0.95) -> pd.DataFrame:
 
 def claims(raw: pd.DataFrame, cfg: dict) -> list[Claim]:
     """Per-step Type I / Type II checks at p = pbar_t and p = p* for every curve (see module docstring)."""
-    df = summarize(raw)
     out = []
-    for (t, ratio, pstar, variant), g in df.groupby(["t", "eps_ratio", "pstar", "variant"], sort=True):
+    for (t, ratio, pstar, variant), g in raw.groupby(["t", "eps_ratio", "pstar", "variant"], sort=True):
         bt = float(beta_t(int(t), cfg["beta"]))
-        at_star = g[np.isclose(g["p"], pstar)].iloc[0]
-        bound = 1 - (cfg["beta"] / 4 + bt / 4)
         tag = f"t={t},r={ratio},p*={pstar},{variant}"
-        out.append(Claim(
-            f"oc.halt_at_pstar[{tag}]", "Thm 21 (proof: Lemma 19(3), Lemma 20)",
-            "one step halts w.p. >= 1 - beta/4 - beta_t/4 when p_t = p*", "fig_oc",
-            f"{fmt(at_star.halt_prob)} [{fmt(at_star.ci_low)}, {fmt(at_star.ci_high)}]", f">= {fmt(bound)}",
-            verdict_at_least(at_star.ci_low, at_star.ci_high, bound),
-            f"miss rate {fmt(1 - at_star.halt_prob)} vs beta_t = {fmt(bt)}: the per-step budget beta_t holds only "
-            "conditioned on eta_1 <= mu1 (shared across steps)",
-        ))
+        at_star = g[np.isclose(g["p"], pstar)].iloc[0]
+        out.append(
+            halt_claim(
+                f"oc.halt_at_pstar[{tag}]",
+                "Thm 21 (proof: Lemma 19(3), Lemma 20)",
+                "fig_oc",
+                int(at_star.halts),
+                int(at_star.runs),
+                1 - (cfg["beta"] / 4 + bt / 4),
+                f"miss rate {fmt(1 - at_star.halts / at_star.runs)} vs beta_t = {fmt(bt)}: the per-step budget beta_t "
+                "holds only conditioned on eta_1 <= mu1, an event shared by all steps (bound: beta/4 + beta_t/4)",
+            )
+        )
         pbar = float(g["pbar"].iloc[0])
         if pbar > 0:
             at_bar = g[np.isclose(g["p"], pbar)].iloc[0]
-            bound_I = bt / 2
-            verdict = verdict_at_most(at_bar.ci_low, at_bar.ci_high, bound_I)
-            note = ""
-            if verdict == "INCONCLUSIVE":
-                verdict = verdict_at_most(at_bar.ci_low, at_bar.ci_high, cfg["beta"])
-                note = (f"beta_t/2 = {fmt(bound_I)} is below Monte Carlo resolution ({int(at_bar.runs)} runs); "
-                        f"checked against the whole-run budget beta = {cfg['beta']} instead")
-                bound_I = cfg["beta"]
-            out.append(Claim(
-                f"oc.continue_at_pbar[{tag}]", "Thm 21 (proof: Lemma 19(2), Lemma 20)",
-                "one step halts w.p. <= beta_t/2 when p_t = pbar_t", "fig_oc",
-                f"{fmt(at_bar.halt_prob)} [{fmt(at_bar.ci_low)}, {fmt(at_bar.ci_high)}]", f"<= {fmt(bound_I)}",
-                verdict, note,
-            ))
+            out.append(
+                continue_claim(
+                    f"oc.continue_at_pbar[{tag}]",
+                    "Thm 21 (proof: Lemma 19(2), Lemma 20)",
+                    "fig_oc",
+                    int(at_bar.halts),
+                    int(at_bar.runs),
+                    bt / 2,
+                    cfg["beta"],
+                    "bound beta_t/2 = Pr[eta_2,t > tau2 ln(4/beta_t)] + beta_t/4",
+                )
+            )
     return out

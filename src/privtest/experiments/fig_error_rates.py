@@ -1,0 +1,85 @@
+"""fig_error_rates: probability that a whole T-step run makes any Type I or Type II error (Definition 13),
+on adversarial streams, for each tester and beta (Theorem 21 for the GTM: must be <= beta).
+
+Streams (each tester on its own thresholds):
+  * ``pbar_then_pstar``: p_t = pbar_t for t < T, then p_T = p*: an error is halting before T (Type I) or not
+    halting at T (Type II).
+  * ``never_pstar``: p_t = pbar_t for all t <= T: an error is any halt (Type I).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from privtest.claims import Claim, clopper_pearson
+from privtest.experiments._checks import rate_claim
+from privtest.testers import bernoulli_stream, make_tester
+
+STREAMS = ("pbar_then_pstar", "never_pstar")
+
+
+def stream_p(tester, pstar: float, T: int, stream: str) -> np.ndarray:
+    """Success probabilities p_t (shape (T,)) of an adversarial stream for ``tester``."""
+    p = np.array([max(tester.pbar(t), 0.0) for t in range(1, T + 1)])
+    if stream == "pbar_then_pstar":
+        p[-1] = pstar
+    return p
+
+
+def failures(halt_step: np.ndarray, T: int, stream: str) -> int:
+    """Runs with any Type I/II error: early halt (both streams) or missed halt at T (``pbar_then_pstar``)."""
+    if stream == "pbar_then_pstar":
+        return int(np.count_nonzero(halt_step != T))
+    return int(np.count_nonzero(halt_step != 0))
+
+
+def simulate(cfg: dict, rng: np.random.Generator) -> pd.DataFrame:
+    """One row per (method, beta, stream): failures among ``runs`` independent runs of length T."""
+    rows = []
+    T, runs, eps1 = cfg["T"], cfg["runs"], cfg["eps_ratio"] * cfg["eps"]
+    for method in cfg["methods"]:
+        for beta in cfg["betas"]:
+            tester = make_tester(method, {**cfg, "beta": beta}, cfg["pstar"], cfg["eps_ratio"], T)
+            for stream in STREAMS:
+                p = stream_p(tester, cfg["pstar"], T, stream)
+                halt_step, samples = tester.run(bernoulli_stream(p, eps1), runs, rng)
+                rows.append(
+                    dict(
+                        method=method,
+                        beta=beta,
+                        T=T,
+                        stream=stream,
+                        pstar=cfg["pstar"],
+                        eps_ratio=cfg["eps_ratio"],
+                        failures=failures(halt_step, T, stream),
+                        runs=runs,
+                        samples_mean=float(samples.sum(axis=1).mean() / T),
+                        source=tester.source,
+                    )
+                )
+    return pd.DataFrame(rows)
+
+
+def summarize(raw: pd.DataFrame) -> pd.DataFrame:
+    """Add rate and its 95% Clopper-Pearson interval (ci_low, ci_high)."""
+    df = raw.copy()
+    df["rate"] = df["failures"] / df["runs"]
+    df["ci_low"], df["ci_high"] = clopper_pearson(df["failures"].to_numpy(), df["runs"].to_numpy())
+    return df
+
+
+def claims(raw: pd.DataFrame, cfg: dict) -> list[Claim]:
+    """Each tester's whole-run error probability <= beta on each adversarial stream (its own guarantee)."""
+    return [
+        rate_claim(
+            f"error_rates.{r.method}[beta={r.beta},{r.stream},T={r.T}]",
+            r.source,
+            f"{r.method}: Pr[any Type I/II error in a {r.T}-step run] <= beta",
+            "fig_error_rates",
+            int(r.failures),
+            int(r.runs),
+            float(r.beta),
+        )
+        for r in raw.itertuples()
+    ]
