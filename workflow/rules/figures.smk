@@ -12,12 +12,12 @@ rule figure:
         data="figures/data/{fig}.csv",
         claims="results/claims/{fig}.csv",
         executed="results/notebooks/{fig}.ipynb",
-    params:
-        cfg=lambda wc: config[wc.fig],
     log:
         "results/logs/figures/{fig}.log",
     conda:
         ENV
+    params:
+        cfg=lambda wc: config[wc.fig],
     script:
         "../scripts/run_notebook.py"
 
@@ -32,11 +32,11 @@ rule table:
         csv="figures/{tab}.csv",
         claims="results/claims/{tab}.csv",
         executed="results/notebooks/{tab}.ipynb",
-    params:
-        cfg=lambda wc: config[wc.tab],
     log:
         "results/logs/tables/{tab}.log",
     conda:
         ENV
+    params:
+        cfg=lambda wc: config[wc.tab],
     script:
         "../scripts/run_notebook.py"

@@ -7,14 +7,14 @@ rule simulate:
         module="src/privtest/experiments/{exp}.py",
     output:
         raw="results/raw/{exp}.csv",
-    params:
-        cfg=lambda wc: config[wc.exp],
-        seed=config["seed"],
     log:
         "results/logs/simulate/{exp}.log",
     benchmark:
         "results/benchmarks/simulate/{exp}.tsv"
     conda:
         ENV
+    params:
+        cfg=lambda wc: config[wc.exp],
+        seed=config["seed"],
     script:
         "../scripts/simulate.py"

@@ -17,8 +17,11 @@ with open(sm.log[0], "w") as log, tempfile.TemporaryDirectory(prefix="privtest-k
     sys.stderr = log
     spec_dir = Path(tmp, "kernels", "privtest")
     spec_dir.mkdir(parents=True)
-    spec = {"argv": [sys.executable, "-m", "ipykernel_launcher", "-f", "{connection_file}"],
-            "display_name": "privtest", "language": "python"}
+    spec = {
+        "argv": [sys.executable, "-m", "ipykernel_launcher", "-f", "{connection_file}"],
+        "display_name": "privtest",
+        "language": "python",
+    }
     (spec_dir / "kernel.json").write_text(json.dumps(spec))
     os.environ["JUPYTER_PATH"] = tmp
     os.environ["JUPYTER_RUNTIME_DIR"] = str(Path(tmp, "runtime"))
@@ -33,6 +36,14 @@ with open(sm.log[0], "w") as log, tempfile.TemporaryDirectory(prefix="privtest-k
     executed = Path(sm.output.executed).resolve()
     executed.parent.mkdir(parents=True, exist_ok=True)
     papermill.execute_notebook(
-        str(Path(sm.input.notebook).resolve()), str(executed), parameters=parameters, kernel_name="privtest",
-        km=km, cwd=str(Path.cwd()), progress_bar=False, log_output=False, stdout_file=log, stderr_file=log,
+        str(Path(sm.input.notebook).resolve()),
+        str(executed),
+        parameters=parameters,
+        kernel_name="privtest",
+        km=km,
+        cwd=str(Path.cwd()),
+        progress_bar=False,
+        log_output=False,
+        stdout_file=log,
+        stderr_file=log,
     )

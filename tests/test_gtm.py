@@ -1,0 +1,162 @@
+"""Algorithm 1 and the calibrations of Theorems 21/23: hand-computed parameters, statistical behaviour, errors."""
+
+import math
+
+import numpy as np
+import pytest
+from conftest import binom_interval, mean_interval
+
+import privtest as pt
+from privtest.gtm import run_step
+from privtest.simulate import halting_probability, run_streams
+
+
+def test_global_calibration_hand_values():
+    # eps = 1, theta = 2, beta = 0.05, gamma = 1.5 (proof of Theorem 21):
+    # 1/tau1 = theta eps/(theta+2) = 0.5 -> tau1 = 2; tau2 = (theta+2)/eps = 4;
+    # mu1 = tau1 ln(4/beta) = 2 ln 80 = 8.764053
+    cal = pt.GlobalCalibration(eps=1.0, beta=0.05, theta=2.0, gamma=1.5)
+    assert (cal.tau1, cal.tau2) == (2.0, 4.0)
+    assert cal.mu1 == pytest.approx(8.764053, abs=1e-6)
+    st = cal.step(1, 0.1, 0.2)
+    # beta_1 = 0.05 * omega(1) = 0.0305802; 4/beta_1 = 130.804; ln = 4.873695
+    # ln Lambda_1 = 0.1 (8.764053 + 4 * 4.873695) = 0.1 * 28.258833 = 2.825883,
+    # which is Thm 21's closed form 80^(0.1*2) * 130.804^(0.1*4) in logs
+    assert st.log_Lambda == pytest.approx(2.825883, abs=1e-6)
+    assert st.log_Lambda == pytest.approx(0.2 * math.log(80) + 0.4 * math.log(4 / pt.beta_t(1, 0.05)), rel=1e-12)
+    # gamma Lambda (1 - p*) = 1.5 * 16.8778 * 0.8 > 0.2 -> direct; pbar = 0.2 / (1.5 * 16.8778) = 0.0079001
+    assert st.s == 1
+    assert st.pbar == pytest.approx(0.2 / (1.5 * math.exp(2.825883)), rel=1e-6)
+    # budgets beta_1/4 = 0.00764506; A = B = ln(1/0.00764506) = 4.873695; r = 16.7727 -> c = ceil(281.32) = 282
+    assert st.beta_I == st.beta_II == pytest.approx(0.0305802 / 4, rel=1e-5)
+    assert st.c == 282
+    # rho = lambda^l(282, beta_1/4) / p* = (286.873695 + sqrt(2*282*4.873695 + 4.873695^2)) / 0.2 = 1697.64
+    assert st.rho == pytest.approx(1697.64, abs=0.01)
+    assert st.halt_loss == pytest.approx(1.0) and st.continue_loss == pytest.approx(0.5)  # Lemma 17
+
+
+def test_flipping_rule_and_flipped_parameters():
+    cal = pt.GlobalCalibration(1.0, 0.05, 1.0, 1.5)
+    st = cal.step(1, 0.05, 0.95)
+    # gamma Lambda (1 - p*) = 1.5 * 4.008 * 0.05 = 0.30 <= 0.95 -> flipped (s = -1)
+    assert st.s == -1
+    assert st.rho == pytest.approx(pt.lambda_right(st.c, st.beta_II) / 0.05)
+    assert st.pbar == pytest.approx(1 - 1.5 * st.Lambda * 0.05)
+    # forcing the direct variant gives the other branch of the max
+    direct = pt.GlobalCalibration(1.0, 0.05, 1.0, 1.5, "direct").step(1, 0.05, 0.95)
+    assert direct.s == 1 and direct.pbar == pytest.approx(0.95 / (1.5 * st.Lambda)) and direct.pbar < st.pbar
+
+
+def test_expost_calibration_hand_values():
+    # eps_C = 1, C_H = 2, beta = 0.05, t = 1, eps_t = 0.1: tau2 = 2/(2 * 0.1 * 4.873695) = 2/0.974739 = 2.051831
+    cal = pt.ExPostCalibration(eps_C=1.0, beta=0.05, C_H=2.0, gamma=1.5)
+    st = cal.step(1, 0.1, 0.5)
+    assert st.tau2 == pytest.approx(2.051831, abs=1e-6)
+    # halting loss 1/tau1 + 2/tau2 = eps_C + C_H eps_t ln(4/beta_t) = 1 + 0.2 * 4.873695 = 1.974739
+    assert st.halt_loss == pytest.approx(1.974739, abs=1e-6)
+    # Lambda = 80^0.1 * e^(2/C_H) = e^(0.438203 + 1) (independent of t)
+    assert st.log_Lambda == pytest.approx(1.438203, abs=1e-6)
+    assert cal.step(10**6, 0.1, 0.5).log_Lambda == st.log_Lambda
+    assert st.beta_I == pytest.approx(pt.beta_t(1, 0.05) / 6)
+
+
+@pytest.mark.parametrize(
+    "call, name",
+    [
+        (lambda: pt.GlobalCalibration(0.0, 0.05, 1.0, 1.5), "eps"),
+        (lambda: pt.GlobalCalibration(1.0, 1.5, 1.0, 1.5), "beta"),
+        (lambda: pt.GlobalCalibration(1.0, 0.05, -1.0, 1.5), "theta"),
+        (lambda: pt.GlobalCalibration(1.0, 0.05, 1.0, 1.0), "gamma"),
+        (lambda: pt.GlobalCalibration(1.0, 0.05, 1.0, 1.5).step(0, 0.1, 0.5), "t"),
+        (lambda: pt.GlobalCalibration(1.0, 0.05, 1.0, 1.5).step(1, 0.1, 1.0), "pstar"),
+        (lambda: pt.GlobalCalibration(1.0, 0.05, 1.0, 1.5).step(1, -0.1, 0.5), "eps_t"),
+        (lambda: pt.GlobalCalibration(1.0, 0.05, 1.0, 1.5, "sideways"), "variant"),
+        (lambda: pt.ExPostCalibration(1.0, 0.05, 0.0, 1.5), "C_H"),
+        (lambda: pt.ExPostCalibration(1.0, 0.05, 1.0, 1.5).step(1, 0.0, 0.5), "eps_t"),
+        (lambda: pt.BernoulliMechanism(0.5, 0.1, delta=1.0), "delta"),
+        (lambda: pt.BernoulliMechanism(1.5, 0.1), "p"),
+    ],
+)
+def test_bad_input_names_the_parameter(call, name):
+    with pytest.raises(ValueError, match=rf"^{name} must"):
+        call()
+
+
+def test_gtm_protocol_and_errors():
+    cal = pt.GlobalCalibration(1.0, 0.05, 1.0, 1.5)
+    gtm = pt.GTM(cal, np.random.default_rng(1))
+    assert gtm.eta1 >= 0
+    while not gtm.step(pt.BernoulliMechanism(0.9, 0.1), 0.5):
+        pass
+    assert gtm.t == len(gtm.samples) == len(gtm.counts) and gtm.halted
+    with pytest.raises(RuntimeError):
+        gtm.step(pt.BernoulliMechanism(0.9, 0.1), 0.5)
+    with pytest.raises(ValueError, match="explicitly"):
+        pt.GTM(cal, 1).step(pt.BernoulliMechanism(0.5, 0.1), tau2=1.0)
+    bad = pt.SampledMechanism(lambda n, rng: np.zeros(n), eps=0.1)
+    with pytest.raises(ValueError, match=r"mechanism output must be in \{-1, \+1\}"):
+        pt.GTM(tau1=1.0, mu1=1.0, rng=2).step(bad, tau2=1.0, c=0, rho=50.0, s=1)
+
+
+def test_explicit_parameters_follow_algorithm_1():
+    # rho tiny and s = +1: N_t ~ Po(rho e^{eps Z}) is almost always 0, so K = 0 <= c and the step continues.
+    gtm = pt.GTM(tau1=1.0, mu1=0.0, rng=3)
+    assert not gtm.step(pt.BernoulliMechanism(1.0, 0.0), tau2=1.0, c=0, rho=1e-12, s=1)
+    # s = -1 evaluates -M: with p = 0 every evaluation of -M is +1, so K = N; huge rho makes N > c: continue.
+    assert not gtm.step(pt.BernoulliMechanism(0.0, 0.0), tau2=1.0, c=3, rho=1e6, s=-1)
+    # s = -1 with p = 1: -M never gives +1, K = 0 <= c: halt.
+    assert gtm.step(pt.BernoulliMechanism(1.0, 0.0), tau2=1.0, c=3, rho=1e6, s=-1)
+
+
+def test_step_poisson_mean_matches_algorithm_1():
+    # E[N_t | eta] = rho exp(eps_t s (mu1 - eta1 + eta2)); averaging over eta2 ~ Exp(tau2) with eps_t tau2 < 1:
+    # E[N] = rho e^{eps_t (mu1 - eta1)} / (1 - eps_t tau2)  (Pareto mean, Lemma 12(2)).
+    rng = np.random.default_rng(4)
+    rho, eps_t, tau2, mu1, eta1 = 100.0, 0.1, 3.0, 2.0, 1.0
+    _, N, _ = run_step(np.full(200_000, eta1), mu1, eps_t, tau2, 10**9, rho, 1, pt.BernoulliMechanism(0.5, eps_t), rng)
+    expected = rho * math.exp(eps_t * (mu1 - eta1)) / (1 - eps_t * tau2)
+    lo, hi = mean_interval(N.astype(float))
+    assert lo <= expected <= hi
+
+
+def test_single_step_error_bounds_from_the_proof():
+    # Unconditional per-step bounds from the proof of Theorem 21 (t = 1, beta = 0.05):
+    # Pr[miss at p*] <= Pr[eta1 > mu1] + beta_1/4 = beta/4 + beta_1/4; Pr[halt at pbar] <= beta_1/4 + beta_1/4.
+    cal = pt.GlobalCalibration(1.0, 0.05, 1.0, 1.5)
+    st = cal.step(1, 0.1, 0.3)
+    runs = 20_000
+    halts, _ = halting_probability(st, [st.pstar, st.pbar], runs, np.random.default_rng(5))
+    b1 = pt.beta_t(1, 0.05)
+    lo_miss, _ = binom_interval(runs - halts[0], runs)
+    assert lo_miss <= 0.05 / 4 + b1 / 4
+    lo_false, _ = binom_interval(halts[1], runs)
+    assert lo_false <= b1 / 2
+    # and the test has power: far below pbar the step never halts, far above p* it always halts
+    h, _ = halting_probability(st, [st.pbar / 100, min(1.0, 3 * st.pstar)], 2000, np.random.default_rng(6))
+    assert h[0] == 0 and h[1] == 2000
+
+
+def test_whole_run_error_at_most_beta():
+    # Theorem 21 on an adversarial stream: p_t = pbar_t for t < T, p_T = p*. Any error is a failure.
+    beta, T, runs = 0.2, 200, 3000
+    cal = pt.GlobalCalibration(1.0, beta, 1.0, 1.5)
+    p = [cal.step(t, 0.1, 0.5).pbar for t in range(1, T)] + [0.5]
+    res = run_streams(cal, [pt.BernoulliMechanism(pi, 0.1) for pi in p], 0.5, T, runs, np.random.default_rng(7))
+    failures = int(np.count_nonzero(res.halt_step != T))
+    lo, _ = binom_interval(failures, runs)
+    assert lo <= beta
+
+
+def test_purified_step_and_streams_are_reproducible():
+    cal = pt.GlobalCalibration(1.0, 0.05, 1.0, 1.5)
+    ms = [pt.BernoulliMechanism(0.01, 0.1, delta=1e-3)] * 5 + [pt.BernoulliMechanism(0.9, 0.1, delta=1e-3)]
+    a = run_streams(cal, ms, 0.5, 6, 500, np.random.default_rng(8))
+    b = run_streams(cal, ms, 0.5, 6, 500, np.random.default_rng(8))
+    assert np.array_equal(a.halt_step, b.halt_step) and np.array_equal(a.samples, b.samples)
+    assert np.all(a.samples[a.halt_step == 0] >= 0)
+
+
+def test_lambda_overflow_is_refused_with_a_clear_error():
+    gtm = pt.GTM(tau1=1.0, mu1=1000.0, rng=9)
+    with pytest.raises(ValueError, match="lambda_t"):
+        gtm.step(pt.BernoulliMechanism(0.5, 1.0), tau2=1.0, c=0, rho=1.0, s=1)
