@@ -11,8 +11,13 @@ def _fmt(value) -> str:
     return repr(value.tolist() if isinstance(value, np.ndarray) else value)
 
 
+_SCALARS = (int, float, np.floating, np.integer)
+
+
 def open_unit(name: str, value) -> None:
     """Require ``value`` (scalar or array) in the open interval (0, 1)."""
+    if isinstance(value, _SCALARS) and 0 < value < 1:
+        return
     arr = np.asarray(value, dtype=float)
     if not np.all((arr > 0) & (arr < 1)):
         raise ValueError(f"{name} must be in (0, 1). Found {_fmt(value)}.")
@@ -20,6 +25,8 @@ def open_unit(name: str, value) -> None:
 
 def positive(name: str, value) -> None:
     """Require ``value`` (scalar or array) finite and > 0."""
+    if isinstance(value, _SCALARS) and 0 < value < math.inf:
+        return
     arr = np.asarray(value, dtype=float)
     if not np.all(np.isfinite(arr) & (arr > 0)):
         raise ValueError(f"{name} must be > 0 and finite. Found {_fmt(value)}.")
@@ -27,6 +34,8 @@ def positive(name: str, value) -> None:
 
 def nonnegative(name: str, value) -> None:
     """Require ``value`` (scalar or array) finite and >= 0."""
+    if isinstance(value, _SCALARS) and 0 <= value < math.inf:
+        return
     arr = np.asarray(value, dtype=float)
     if not np.all(np.isfinite(arr) & (arr >= 0)):
         raise ValueError(f"{name} must be >= 0 and finite. Found {_fmt(value)}.")
@@ -47,6 +56,8 @@ def delta_range(name: str, delta) -> None:
 
 def step_index(t) -> None:
     """Require the step index ``t`` to be an integer >= 1."""
+    if isinstance(t, (int, np.integer)) and not isinstance(t, bool) and t >= 1:
+        return
     arr = np.asarray(t)
     if not (np.issubdtype(arr.dtype, np.integer) or np.all(np.mod(arr, 1) == 0)) or np.any(arr < 1):
         raise ValueError(f"t must be an integer >= 1. Found {_fmt(t)}.")

@@ -11,6 +11,7 @@ Theorem 21 (global) or Theorem 23 (ex-post) holds.
 
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import dataclass, field
 
@@ -180,6 +181,7 @@ class GlobalCalibration:
         """ln Lambda_t = eps_t (mu1 + tau2 ln(4/beta_t)) (Lemma 19 with c_G = 1/4)."""
         return eps_t * (self.mu1 + self.tau2 * _log4_over_beta_t(t, self.beta))
 
+    @functools.lru_cache(maxsize=65536)  # noqa: B019  (frozen, hashable; steps are pure and reused across runs)
     def step(self, t: int, eps_t: float, pstar: float) -> StepParams:
         """Parameters for step t with input privacy eps_t >= 0 and acceptance threshold pstar in (0, 1).
 
@@ -242,6 +244,7 @@ class ExPostCalibration:
     def mu1(self) -> float:
         return math.log(4.0 / self.beta) / self.eps_C
 
+    @functools.lru_cache(maxsize=65536)  # noqa: B019  (frozen, hashable; steps are pure and reused across runs)
     def step(self, t: int, eps_t: float, pstar: float) -> StepParams:
         """Parameters for step t with input privacy eps_t > 0 and acceptance threshold pstar in (0, 1).
 

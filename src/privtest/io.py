@@ -3,12 +3,28 @@
 from __future__ import annotations
 
 import os
+import sys
 import tempfile
 import zlib
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
+from tqdm import tqdm
+
+_PROGRESS = {"enabled": False}
+
+
+def enable_progress(enabled: bool = True) -> None:
+    """Show tqdm progress bars of long simulations (the workflow's simulate jobs turn this on; they go to the log)."""
+    _PROGRESS["enabled"] = enabled
+
+
+def progress(iterable, desc: str, total: int | None = None):
+    """``tqdm`` over ``iterable`` on stderr when enabled by :func:`enable_progress`, else the iterable unchanged."""
+    if not _PROGRESS["enabled"]:
+        return iterable
+    return tqdm(iterable, desc=desc, total=total, file=sys.stderr, mininterval=5.0, ascii=True)
 
 
 def job_rng(seed: int, *identity: str | int) -> np.random.Generator:
