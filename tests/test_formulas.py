@@ -34,7 +34,7 @@ def test_omega_hand_values_and_normalisation():
     inv = 1 / pt.omega(t)
     assert np.all((inv > t * np.log(t + 2) ** 3) & (inv < 2 * t * np.log(t + 2) ** 3))
     assert log_inv_omega(10**6) == pytest.approx(math.log(1 / pt.omega(10**6)), rel=1e-12)
-    # beta_t = omega_t beta sums to beta: the partial sum to 1e6 plus the zeta tail (computed independently)
+    # beta_t = omega_t beta (Definition 7(2))
     assert pt.beta_t(3, 0.1) == pytest.approx(0.1 * pt.omega(3))
 
 

@@ -75,6 +75,8 @@ def test_expost_calibration_hand_values():
         (lambda: pt.ExPostCalibration(1.0, 0.05, 1.0, 1.5).step(1, 0.0, 0.5), "eps_t"),
         (lambda: pt.BernoulliMechanism(0.5, 0.1, delta=1.0), "delta"),
         (lambda: pt.BernoulliMechanism(1.5, 0.1), "p"),
+        (lambda: pt.omega(True), "t"),
+        (lambda: pt.GTM(tau1=1.0, mu1=0.0), "mu1"),
     ],
 )
 def test_bad_input_names_the_parameter(call, name):
@@ -100,7 +102,7 @@ def test_gtm_protocol_and_errors():
 
 def test_explicit_parameters_follow_algorithm_1():
     # rho tiny and s = +1: N_t ~ Po(rho e^{eps Z}) is almost always 0, so K = 0 <= c and the step continues.
-    gtm = pt.GTM(tau1=1.0, mu1=0.0, rng=3)
+    gtm = pt.GTM(tau1=1.0, mu1=0.5, rng=3)
     assert not gtm.step(pt.BernoulliMechanism(1.0, 0.0), tau2=1.0, c=0, rho=1e-12, s=1)
     # s = -1 evaluates -M: with p = 0 every evaluation of -M is +1, so K = N; huge rho makes N > c: continue.
     assert not gtm.step(pt.BernoulliMechanism(0.0, 0.0), tau2=1.0, c=3, rho=1e6, s=-1)
@@ -160,3 +162,29 @@ def test_lambda_overflow_is_refused_with_a_clear_error():
     gtm = pt.GTM(tau1=1.0, mu1=1000.0, rng=9)
     with pytest.raises(ValueError, match="lambda_t"):
         gtm.step(pt.BernoulliMechanism(0.5, 1.0), tau2=1.0, c=0, rho=1.0, s=1)
+
+
+def test_single_instance_matches_vectorized_streams():
+    # The per-instance GTM and the vectorized run_streams implement the same Algorithm 1: compare the halting-step
+    # distributions of 3000 independent runs each (two-sample chi-square, alpha = 1e-6).
+    from scipy import stats
+
+    cal = pt.GlobalCalibration(1.0, 0.2, 1.0, 1.5)
+    p = [0.02, 0.05, 0.1, 0.2, 0.3, 0.6]
+    ms = [pt.BernoulliMechanism(pi, 0.1, delta=1e-3) for pi in p]
+    rng = np.random.default_rng(10)
+    single = []
+    for _ in range(3000):
+        g = pt.GTM(cal, rng)
+        t = 0
+        for m in ms:
+            t += 1
+            if g.step(m, 0.3):
+                break
+        else:
+            t = 0
+        single.append(t)
+    vec = run_streams(cal, ms, 0.3, len(ms), 3000, np.random.default_rng(11)).halt_step
+    table = np.array([np.bincount(single, minlength=7), np.bincount(vec, minlength=7)])
+    table = table[:, table.sum(axis=0) > 0]
+    assert stats.chi2_contingency(table).pvalue > 1e-6

@@ -59,6 +59,8 @@ def step_index(t) -> None:
     if isinstance(t, (int, np.integer)) and not isinstance(t, bool) and t >= 1:
         return
     arr = np.asarray(t)
+    if arr.dtype == bool:
+        raise ValueError(f"t must be an integer >= 1. Found {_fmt(t)}.")
     if not (np.issubdtype(arr.dtype, np.integer) or np.all(np.mod(arr, 1) == 0)) or np.any(arr < 1):
         raise ValueError(f"t must be an integer >= 1. Found {_fmt(t)}.")
 

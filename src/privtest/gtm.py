@@ -78,7 +78,7 @@ def rejection_threshold(pstar, log_gamma_Lambda):
         log_gamma_Lambda: ln(gamma * Lambda_t) >= 0 (scalar or array), in log space so Lambda may be huge.
 
     Returns:
-        float or ndarray (broadcast shape) in [0, p*).
+        float or ndarray (broadcast shape), < p*; it is <= 0 (no continuation guarantee) when both branches are.
     """
     pstar = np.asarray(pstar, dtype=float)
     x = np.asarray(log_gamma_Lambda, dtype=float)
@@ -269,7 +269,7 @@ class GTM:
         calibration: a :class:`GlobalCalibration` / :class:`ExPostCalibration` (anything with ``tau1``, ``mu1``
             and ``step(t, eps_t, pstar)``), or None to supply tau1, mu1 and every step's parameters explicitly.
         rng: numpy Generator or seed.
-        tau1, mu1: explicit shared-noise scale (> 0) and offset (>= 0), only when ``calibration`` is None.
+        tau1, mu1: explicit shared-noise scale (> 0) and offset (> 0), only when ``calibration`` is None.
 
     Attributes:
         t: number of steps taken so far.
@@ -288,7 +288,7 @@ class GTM:
         if tau1 is None or mu1 is None:
             raise ValueError("tau1 and mu1 are required when no calibration is given.")
         _validate.positive("tau1", tau1)
-        _validate.nonnegative("mu1", mu1)
+        _validate.positive("mu1", mu1)
         self.calibration, self.tau1, self.mu1 = calibration, float(tau1), float(mu1)
         self.rng = np.random.default_rng(rng)
         self.eta1 = self.rng.exponential(self.tau1)

@@ -37,25 +37,32 @@ def job_rng(seed: int, *identity: str | int) -> np.random.Generator:
     return np.random.default_rng(np.random.SeedSequence(words))
 
 
-def write_csv_atomic(df: pd.DataFrame, path: str | os.PathLike) -> None:
-    """Write ``df`` to ``path`` through a temporary file and an atomic rename (float format stable: %.10g)."""
+def write_atomic(path: str | os.PathLike, write) -> None:
+    """Call ``write(tmp_path)`` on a temporary file next to ``path``, then rename it onto ``path`` atomically.
+
+    The file gets the usual permissions (0666 less the umask; mkstemp alone would leave 0600), and the temporary
+    file is removed if ``write`` fails, so an interrupted job never leaves a truncated ``path``.
+    """
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=path.suffix)
     os.close(fd)
     try:
-        df.to_csv(tmp, index=False, float_format="%.10g", lineterminator="\n")
+        write(tmp)
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(tmp, 0o666 & ~umask)
         os.replace(tmp, path)
     finally:
         if os.path.exists(tmp):
             os.unlink(tmp)
 
 
+def write_csv_atomic(df: pd.DataFrame, path: str | os.PathLike) -> None:
+    """Write ``df`` to ``path`` atomically (float format stable across runs: %.10g)."""
+    write_atomic(path, lambda tmp: df.to_csv(tmp, index=False, float_format="%.10g", lineterminator="\n"))
+
+
 def write_text_atomic(text: str, path: str | os.PathLike) -> None:
     """Write ``text`` to ``path`` atomically."""
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    with os.fdopen(fd, "w") as fh:
-        fh.write(text)
-    os.replace(tmp, path)
+    write_atomic(path, lambda tmp: Path(tmp).write_text(text))

@@ -186,7 +186,7 @@ def purification_phi(eps: float, delta: float) -> float:
         return 0.0
     if eps == 0:
         raise ValueError("eps must be > 0 when delta > 0 (purification would output a fair coin).")
-    return delta / (math.expm1(eps) + 2.0 * delta)
+    return delta / (math.expm1(min(eps, 700.0)) + 2.0 * delta)  # e^700 already makes phi ~ 0
 
 
 class Purified(Mechanism):
@@ -208,7 +208,9 @@ class Purified(Mechanism):
         self.phi = purification_phi(base.eps, base.delta) if phi is None else float(phi)
         if not (0.0 <= self.phi <= 0.5):
             raise ValueError(f"phi must be in [0, 1/2]. Found {phi!r}.")
-        self.eps, self.delta = base.eps, 0.0
+        # pure eps_t-DP only when phi reaches Lemma 24(3)'s value; a smaller phi keeps the base's delta
+        pure = self.phi >= purification_phi(base.eps, base.delta) if base.eps > 0 or base.delta == 0 else False
+        self.eps, self.delta = base.eps, 0.0 if pure else base.delta
 
     @property
     def p(self) -> float:

@@ -9,6 +9,8 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
+from privtest.io import write_atomic  # noqa: E402
+
 #: Colour of each method, used by every figure so a method looks the same everywhere.
 METHOD_COLORS = {
     "GTM": "#1f77b4",
@@ -50,13 +52,8 @@ def color(method: str) -> str:
 
 
 def save(fig, pdf_path: str | Path, png_path: str | Path) -> None:
-    """Save ``fig`` as PDF and PNG without creation dates, so reruns give identical bytes."""
-    for path in (pdf_path, png_path):
-        Path(path).parent.mkdir(parents=True, exist_ok=True)
-    fig.savefig(
-        pdf_path,
-        metadata={"CreationDate": None, "ModDate": None, "Producer": None, "Creator": None},
-        bbox_inches="tight",
-    )
-    fig.savefig(png_path, metadata={"Software": None}, bbox_inches="tight")
+    """Save ``fig`` as PDF and PNG without creation dates (reruns give identical bytes), each written atomically."""
+    pdf_meta = {"CreationDate": None, "ModDate": None, "Producer": None, "Creator": None}
+    write_atomic(pdf_path, lambda tmp: fig.savefig(tmp, format="pdf", metadata=pdf_meta, bbox_inches="tight"))
+    write_atomic(png_path, lambda tmp: fig.savefig(tmp, format="png", metadata={"Software": None}, bbox_inches="tight"))
     plt.close(fig)

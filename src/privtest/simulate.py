@@ -77,6 +77,46 @@ def run_streams(
     return StreamResult(halt_step, samples, params)
 
 
+@dataclass(frozen=True)
+class HaltCounts:
+    """Monte Carlo counts for one GTM step at each p of a grid (arrays of shape (P,)).
+
+    Attributes:
+        halts: replications that halted (out of ``runs``).
+        samples: total evaluations N_t.
+        good_runs: replications with eta_1 <= mu1 (the part of Lemma 19's good event that Lemma 20's halting
+            guarantee needs), and ``good_halts`` the halts among them.
+    """
+
+    halts: np.ndarray
+    samples: np.ndarray
+    good_runs: np.ndarray
+    good_halts: np.ndarray
+    runs: int
+
+
+def halting_counts(st: StepParams, p, runs: int, rng: np.random.Generator, delta: float = 0.0) -> HaltCounts:
+    """Halting counts of one GTM step (fresh eta_1 per replication), also split by the event eta_1 <= mu1.
+
+    Args:
+        st: the step's parameters (from a calibration).
+        p: success probabilities p_t, float array of shape (P,).
+        runs: replications per p.
+        rng: numpy Generator.
+        delta: delta_t of the Bernoulli inputs (purified inside the step when > 0).
+    """
+    p = np.atleast_1d(np.asarray(p, dtype=float))
+    out = {k: np.zeros(p.shape, dtype=np.int64) for k in ("halts", "samples", "good_runs", "good_halts")}
+    for i, pi in enumerate(p):
+        eta1 = rng.exponential(st.tau1, size=runs)
+        m = BernoulliMechanism(pi, st.eps_t, delta)
+        halted, N, _ = run_step(eta1, st.mu1, st.eps_t, st.tau2, st.c, st.rho, st.s, m, rng)
+        good = eta1 <= st.mu1
+        out["halts"][i], out["samples"][i] = np.count_nonzero(halted), N.sum()
+        out["good_runs"][i], out["good_halts"][i] = np.count_nonzero(good), np.count_nonzero(halted & good)
+    return HaltCounts(runs=runs, **out)
+
+
 def halting_probability(st: StepParams, p, runs: int, rng: np.random.Generator, delta: float = 0.0):
     """Monte Carlo estimate of the halting probability of one GTM step (fresh eta_1 per replication).
 

@@ -60,6 +60,16 @@ class GTMTester:
         lam_max = st.rho * (st.Lambda if st.s == 1 else 1.0)
         return math.e * max(lam_max, math.log(4.0 / beta_t(t, self.cal.beta)))
 
+    def sample_budget(self, T: int) -> float:
+        """Probability that N_t exceeds :meth:`sample_bound` at some t <= T, from the proof of Lemma 22(1).
+
+        Direct steps need eta_2,t <= tau2 ln(4/beta_t) (probability beta_t/4 each; eta_1 >= 0 only lowers lambda_t),
+        flipped steps need eta_1 <= mu1 (probability beta/4, once), and the Poisson tail costs beta_t/4 per step:
+        at most beta/2, plus beta/4 if the flipping rule selects s_t = -1 at some t <= T.
+        """
+        flipped = any(self.cal.step(t, self.eps1, self.pstar).s == -1 for t in range(1, T + 1))
+        return self.cal.beta / 2 + (self.cal.beta / 4 if flipped else 0.0)
+
     def run(self, mechanisms, runs, rng):
         res = run_streams(self.cal, list(mechanisms), self.pstar, len(mechanisms), runs, rng)
         return res.halt_step, res.samples

@@ -1,4 +1,5 @@
 # Configuration, validation, the output catalogue and shared helpers. Loaded before any other rules file.
+import glob
 import sys
 from pathlib import Path
 
@@ -25,6 +26,14 @@ FIGURES = [
 # Tables: same pattern, but the notebook writes .tex/.md/.csv instead of .pdf/.png/data .csv.
 TABLES = []
 CATALOGUE = FIGURES + TABLES
+
+# Library code every simulation and claim check depends on (Snakemake's code trigger does not follow imports).
+# Experiment modules are excluded here: each job depends on its own module only.
+LIBRARY = sorted(
+    p
+    for p in glob.glob("src/privtest/**/*.py", recursive=True)
+    if "experiments" not in Path(p).parts or Path(p).name == "_checks.py"
+)
 
 PYTHON = sys.executable
 ENV = "../envs/privtest.yaml"

@@ -6,6 +6,8 @@ rule figure:
     input:
         notebook="notebooks/{fig}.ipynb",
         raw="results/raw/{fig}.csv",
+        module="src/privtest/experiments/{fig}.py",
+        library=LIBRARY,
     output:
         pdf="figures/{fig}.pdf",
         png="figures/{fig}.png",
@@ -26,6 +28,8 @@ rule table:
     input:
         notebook="notebooks/{tab}.ipynb",
         raw="results/raw/{tab}.csv",
+        module="src/privtest/experiments/{tab}.py",
+        library=LIBRARY,
     output:
         tex="figures/{tab}.tex",
         md="figures/{tab}.md",

@@ -5,6 +5,7 @@
 rule simulate:
     input:
         module="src/privtest/experiments/{exp}.py",
+        library=LIBRARY,
     output:
         raw="results/raw/{exp}.csv",
     log:

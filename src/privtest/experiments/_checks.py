@@ -62,3 +62,50 @@ def rate_claim(
         verdict_at_most(lo, hi, bound),
         note,
     )
+
+
+def miss_claim(
+    claim_id: str,
+    source: str,
+    experiment: str,
+    good_halts: int,
+    good_runs: int,
+    beta_II: float,
+    halts: int,
+    runs: int,
+    beta: float,
+    note: str = "",
+) -> Claim:
+    """Type II check at p_t = p*_t. Primary: Lemma 20's halting guarantee given eta_1 <= mu1 (lambda_t on the right
+    side of rho_t), Pr[miss | eta_1 <= mu1] <= beta_II. If the sample cannot resolve beta_II, fall back to the
+    unconditional bound Pr[miss] <= beta/4 + beta_II (Lemma 19(3)) and say so."""
+    misses_good = good_runs - good_halts
+    lo, hi = clopper_pearson(misses_good, good_runs)
+    verdict = verdict_at_most(lo, hi, beta_II)
+    if verdict != "INCONCLUSIVE":
+        return Claim(
+            claim_id,
+            source,
+            "Pr[miss | eta_1 <= mu1] <= beta_II when p_t = p*_t (Lemma 20)",
+            experiment,
+            f"{fmt(misses_good / good_runs)} [{fmt(lo)}, {fmt(hi)}] over {good_runs} runs",
+            f"<= {fmt(beta_II)}",
+            verdict,
+            note,
+        )
+    bound = beta / 4 + beta_II
+    lo, hi = clopper_pearson(runs - halts, runs)
+    note = (
+        f"beta_II = {fmt(beta_II)} is below Monte Carlo resolution; checked the unconditional bound "
+        f"beta/4 + beta_II instead. {note}"
+    ).strip()
+    return Claim(
+        claim_id,
+        source,
+        "Pr[miss] <= beta/4 + beta_II when p_t = p*_t (Lemma 19(3), Lemma 20)",
+        experiment,
+        f"{fmt((runs - halts) / runs)} [{fmt(lo)}, {fmt(hi)}]",
+        f"<= {fmt(bound)}",
+        verdict_at_most(lo, hi, bound),
+        note,
+    )

@@ -16,11 +16,11 @@ import pandas as pd
 from scipy import stats
 
 from privtest.claims import Claim, clopper_pearson, fmt, verdict_exact
-from privtest.experiments._checks import continue_claim, halt_claim
+from privtest.experiments._checks import continue_claim, miss_claim
 from privtest.gtm import GlobalCalibration
 from privtest.mechanisms import BernoulliMechanism, Purified, purification_phi
 from privtest.schedule import beta_t
-from privtest.simulate import halting_probability
+from privtest.simulate import halting_counts
 
 
 def worst_pure_ratio(eps1: float, delta1: float, grid: int = 2001) -> float:
@@ -60,7 +60,7 @@ def simulate(cfg: dict, rng: np.random.Generator) -> pd.DataFrame:
                 f"deltas: delta={delta} gives phi={phi:.3g}, outside the range where both shifted "
                 "thresholds are probabilities"
             )
-        halts, _ = halting_probability(st, [p_hi, p_lo], cfg["runs"], rng, delta=delta)
+        hc = halting_counts(st, [p_hi, p_lo], cfg["runs"], rng, delta=delta)
         rows.append(
             dict(
                 kind="gtm",
@@ -71,8 +71,11 @@ def simulate(cfg: dict, rng: np.random.Generator) -> pd.DataFrame:
                 pbar=st.pbar,
                 p_halt=p_hi,
                 p_continue=p_lo,
-                halts_at_halt=int(halts[0]),
-                halts_at_continue=int(halts[1]),
+                halts_at_halt=int(hc.halts[0]),
+                good_runs_at_halt=int(hc.good_runs[0]),
+                good_halts_at_halt=int(hc.good_halts[0]),
+                halts_at_continue=int(hc.halts[1]),
+                beta_II=st.beta_II,
                 runs=cfg["runs"],
                 worst_log_ratio=worst_pure_ratio(eps1, delta),
                 eps1=eps1,
@@ -102,19 +105,6 @@ def claims(raw: pd.DataFrame, cfg: dict) -> list[Claim]:
                 f"phi = {fmt(phi)}",
             )
         )
-        out.append(
-            Claim(
-                f"purification.phi_bound[delta={delta}]",
-                "Lemma 24(3)",
-                "|p~ - p| <= phi <= delta_1/eps_1",
-                "fig_purification",
-                f"max |p~ - p| = {fmt(float(np.max(np.abs(g.p_tilde - g.p))))}, phi = {fmt(phi)}",
-                f"<= {fmt(delta / eps1)}",
-                # raw values round-trip through CSV with 10 significant digits
-                verdict_exact(float(np.max(np.abs(g.p_tilde - g.p))) <= phi + 1e-9 and phi <= delta / eps1),
-                "",
-            )
-        )
     for r in gtm.itertuples():
         bt = float(beta_t(int(r.t), cfg["beta"]))
         tag = f"delta={r.delta}"
@@ -131,13 +121,16 @@ def claims(raw: pd.DataFrame, cfg: dict) -> list[Claim]:
             )
         )
         out.append(
-            halt_claim(
+            miss_claim(
                 f"purification.halt[{tag}]",
-                "Cor 25(1)",
+                "Cor 25(1), Lemma 20",
                 "fig_purification",
+                int(r.good_halts_at_halt),
+                int(r.good_runs_at_halt),
+                float(r.beta_II),
                 int(r.halts_at_halt),
                 int(r.runs),
-                1 - cfg["beta"] / 4 - bt / 4,
+                cfg["beta"],
                 f"p_t = p* + phi = {fmt(r.p_halt)}",
             )
         )
