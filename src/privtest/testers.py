@@ -84,6 +84,9 @@ def gtm_tester(cfg: dict, pstar: float, eps_ratio: float, T: int) -> GTMTester:
 #: method name -> "module:factory"; factory(cfg, pstar, eps_ratio, T) -> Tester.
 FACTORIES: dict[str, str] = {
     "GTM": "privtest.testers:gtm_tester",
+    # Baselines (Section 9): cfg keys eps, beta; LiuTalwar also delta (default 1e-6) and eps0 (default "auto").
+    "Cohen": "privtest.baselines.cohen:cohen_tester",
+    "LiuTalwar": "privtest.baselines.liu_talwar:liu_talwar_tester",
 }
 
 

@@ -22,9 +22,16 @@ FIGURES = [
     "fig_amortized_samples",
     "fig_expost",
     "fig_purification",
+    "fig_hpo",
+    "fig_rejection_threshold",
+    "fig_noise_penalty",
+    "fig_lower_bounds",
+    "fig_random_dropping",
 ]
 # Tables: same pattern, but the notebook writes .tex/.md/.csv instead of .pdf/.png/data .csv.
-TABLES = []
+TABLES = [
+    "table1",
+]
 CATALOGUE = FIGURES + TABLES
 
 # Library code every simulation and claim check depends on (Snakemake's code trigger does not follow imports).

@@ -1,0 +1,205 @@
+"""Cohen et al.'s Test procedure used as a generalized private tester: Algorithm 4 and Proposition 48 (Section 9.3).
+
+Init draws a shared pass probability p_dagger with CDF Pr[p_dagger <= x] = x^theta_C, theta_C = eps/eps_1 - 2.
+Step t makes up to N_t = ceil(ln(2/beta) / ((beta/2)^(1/theta_C) p*)) calls to Test(M_t); each call passes with
+probability p_dagger (then M_t is evaluated once and its output returned) or returns -1 without evaluating M_t.
+The tester halts at the first +1.
+
+Guarantees (Proposition 48): eps-DP (Theorem 47 with c = 1); with probability >= 1 - 2 beta, halting at every p_t >= p*
+and continuation at every p_t <= pbar_t. ``pbar_t`` follows the proof, beta_t / (2 N_t (1 - beta/2)^(1/theta_C)),
+not the statement (whose factor (beta/2 - beta)^(1/theta_C) has a negative base; see ERRATA.md). Split by error
+type: Pr[any Type I error] <= Pr[p_dagger > (1-beta/2)^(1/theta_C)] + beta/2 = beta, and likewise for Type II.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+import numpy as np
+from scipy.special import gammaln
+
+from privtest import _validate
+from privtest.schedule import beta_t
+
+
+def theta_C(eps: float, eps1: float) -> float:
+    """theta_C = eps/eps_1 - 2 (Algorithm 4), which makes Test (2 + theta_C) eps_1 = eps-DP (Theorem 47, c = 1).
+
+    Raises:
+        ValueError: if eps <= 2 eps_1 (Table 1's requirement for Cohen et al.) or either is not > 0.
+    """
+    _validate.positive("eps", eps)
+    _validate.positive("eps1", eps1)
+    if not eps > 2.0 * eps1:
+        raise ValueError(f"Cohen et al. require eps > 2 eps_1. Found eps={eps!r}, eps_1={eps1!r}.")
+    return eps / eps1 - 2.0
+
+
+def calls_per_step(pstar: float, beta: float, theta: float) -> int:
+    """N_t = ceil(ln(2/beta) / ((beta/2)^(1/theta_C) p*)) of Algorithm 4 (the same for every t).
+
+    Raises:
+        ValueError: if pstar or beta is outside (0, 1) or theta <= 0.
+    """
+    _validate.open_unit("pstar", pstar)
+    _validate.open_unit("beta", beta)
+    _validate.positive("theta", theta)
+    return int(math.ceil(math.log(2.0 / beta) / ((beta / 2.0) ** (1.0 / theta) * pstar)))
+
+
+def first_success_position(E, K, rng: np.random.Generator) -> np.ndarray:
+    """Index (1-based) of the first +1 among E i.i.d. evaluations known to contain K >= 1 successes.
+
+    By exchangeability the +1 positions are a uniform K-subset of {1..E}, whatever the success probability, so the
+    first one has Pr[F > j] = C(E-j, K) / C(E, K); F is drawn by inverting this survival function (bisection in
+    log space). Used to count the evaluations Algorithm 4 actually makes at its halting step.
+
+    Args:
+        E, K: int arrays of one shape with 1 <= K <= E.
+        rng: numpy Generator.
+
+    Returns:
+        int64 array of that shape with 1 <= F <= E - K + 1.
+    """
+    E = np.asarray(E, dtype=np.int64)
+    K = np.asarray(K, dtype=np.int64)
+    log_u = np.log(rng.random(E.shape))
+    Ef, Kf = E.astype(float), K.astype(float)
+    base = gammaln(Ef - Kf + 1) - gammaln(Ef + 1)
+
+    def log_sf(j):
+        return gammaln(Ef - j + 1) - gammaln(Ef - j - Kf + 1) + base
+
+    lo = np.zeros(E.shape)  # S(lo) = 1 > u
+    hi = Ef - Kf + 1  # S(hi) = 0 <= u
+    while np.any(hi - lo > 1):
+        mid = np.floor((lo + hi) / 2)
+        ok = log_sf(mid) <= log_u
+        hi = np.where(ok, mid, hi)
+        lo = np.where(ok, lo, mid)
+    return hi.astype(np.int64)
+
+
+@dataclass(frozen=True)
+class CohenTester:
+    """Algorithm 4 for a stream of T eps_1-DP mechanisms (Proposition 48).
+
+    Args:
+        eps: output privacy eps > 2 eps_1.
+        eps1: input privacy eps_1 > 0 of every M_t.
+        beta: failure probability in (0, 1) (the guarantee holds with probability 1 - 2 beta).
+        pstar: acceptance threshold p* in (0, 1).
+        T: stream length >= 1 (only used by callers; the algorithm itself runs for any length).
+
+    Attributes:
+        theta: theta_C = eps/eps_1 - 2.
+        N: Test calls per step, N_t (an upper bound on the evaluations of M_t per step).
+
+    Raises:
+        ValueError: if eps <= 2 eps_1 or another parameter is out of range.
+    """
+
+    eps: float
+    eps1: float
+    beta: float
+    pstar: float
+    T: int
+    name: str = "Cohen"
+    source: str = "Prop 48"
+    theta: float = field(init=False)
+    N: int = field(init=False)
+
+    def __post_init__(self):
+        theta = theta_C(self.eps, self.eps1)
+        _validate.step_index(self.T)
+        object.__setattr__(self, "theta", theta)
+        object.__setattr__(self, "N", calls_per_step(self.pstar, self.beta, theta))
+
+    def pbar(self, t: int) -> float:
+        """Rejection threshold of the proof of Proposition 48: beta_t / (2 N_t (1 - beta/2)^(1/theta_C))."""
+        return float(beta_t(t, self.beta)) / (2.0 * self.N * (1.0 - self.beta / 2.0) ** (1.0 / self.theta))
+
+    def halt_p(self, t: int) -> float:
+        """Smallest p_t at which Proposition 48 guarantees halting: p*."""
+        return self.pstar
+
+    @property
+    def type1_bound(self) -> float:
+        """Pr[any false halt (p_t <= pbar_t)] over the whole run: Pr[p_dagger > (1-beta/2)^(1/theta_C)] + beta/2 = beta
+        (proof of Proposition 48)."""
+        return self.beta
+
+    @property
+    def type2_bound(self) -> float:
+        """Pr[a missed halt (p_t >= p*)]: Pr[p_dagger < (beta/2)^(1/theta_C)] + beta/2 = beta (Proposition 48 proves
+        1 - 2 beta for both together)."""
+        return self.beta
+
+    @property
+    def error_bound(self) -> float:
+        """Whole-run probability of any Type I or II error guaranteed by Proposition 48: 2 beta."""
+        return self.type1_bound + self.type2_bound
+
+    def sample_budget(self, T: int) -> float:
+        """Probability that N_t exceeds :meth:`sample_bound` at some step: 0 (at most N_t evaluations, Alg 4)."""
+        return 0.0
+
+    def sample_bound(self, t: int) -> float:
+        """Evaluations of M_t at any step are at most N_t (Algorithm 4; deterministic)."""
+        return float(self.N)
+
+    def draw_pdagger(self, runs: int, rng: np.random.Generator) -> np.ndarray:
+        """p_dagger = U^(1/theta_C) for U uniform on [0, 1): Pr[p_dagger <= x] = x^theta_C (Init of Algorithm 4)."""
+        return rng.random(runs) ** (1.0 / self.theta)
+
+    def run(self, mechanisms, runs: int, rng: np.random.Generator):
+        """Run ``runs`` independent copies of Algorithm 4 on the stream ``mechanisms`` (length T').
+
+        The calls of step t that pass the Bernoulli(p_dagger) gate, E ~ Bin(N_t, p_dagger), are evaluated with one
+        ``count_plus(E)``; the step halts iff some evaluation is +1, and then only the evaluations up to the first
+        +1 are counted (:func:`first_success_position`), exactly as the sequential algorithm would make them.
+
+        Returns:
+            (halt_step, samples): int64 (runs,) (0 = never halted) and int64 (runs, T') evaluations of M_t.
+        """
+        _validate.step_index(runs)
+        mechanisms = list(mechanisms)
+        pdag = self.draw_pdagger(runs, rng)
+        halt_step = np.zeros(runs, dtype=np.int64)
+        samples = np.zeros((runs, len(mechanisms)), dtype=np.int64)
+        for t, m in enumerate(mechanisms, start=1):
+            active = np.flatnonzero(halt_step == 0)
+            if active.size == 0:
+                break
+            E = rng.binomial(self.N, pdag[active])
+            K = np.asarray(m.count_plus(E, rng), dtype=np.int64)
+            halted = K > 0
+            used = E.copy()
+            if np.any(halted):
+                used[halted] = first_success_position(E[halted], K[halted], rng)
+            samples[active, t - 1] = used
+            halt_step[active[halted]] = t
+        return halt_step, samples
+
+    def critical_p(self, T: int, runs: int, rng: np.random.Generator):
+        """Exact T-step simulation on Bernoulli(p) inputs with the same p at every step, for all p at once.
+
+        Given p_dagger, the passing calls of all T steps number S ~ Bin(T N_t, p_dagger); the run halts within T
+        iff the smallest of S i.i.d. uniforms is <= p, and that minimum is Beta(1, S) (infinite when S = 0).
+
+        Returns:
+            :class:`privtest.measure.CriticalP` with p_crit (runs,) and the evaluations per step while continuing.
+        """
+        from privtest.measure import CriticalP
+
+        pdag = self.draw_pdagger(runs, rng)
+        S = rng.binomial(np.int64(T) * self.N, pdag)
+        p_crit = np.where(S > 0, rng.beta(1.0, np.maximum(S, 1)), np.inf)
+        return CriticalP(p_crit, S / T)
+
+
+def cohen_tester(cfg: dict, pstar: float, eps_ratio: float, T: int) -> CohenTester:
+    """Factory for :data:`privtest.testers.FACTORIES`: cfg keys ``eps`` and ``beta`` (theta and gamma are ignored;
+    theta_C = 1/eps_ratio - 2 is implied). Raises ValueError when eps_ratio >= 1/2 (eps <= 2 eps_1)."""
+    return CohenTester(cfg["eps"], eps_ratio * cfg["eps"], cfg["beta"], pstar, T)

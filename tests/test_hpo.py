@@ -1,0 +1,257 @@
+"""fig_hpo's learner (privtest.hpo): agreement with diffprivlib's GaussianNB, privacy accounting, the mechanism
+interface, and the error classification of the experiment.
+
+Statistical tests use a fixed seed and reject at the suite's ALPHA (conftest.py); each also checks its power by
+rejecting a deliberately wrong variant at the same level.
+"""
+
+import math
+import warnings
+
+import numpy as np
+import pandas as pd
+import pytest
+from conftest import ALPHA
+from scipy import stats
+
+from privtest import hpo
+from privtest.experiments import fig_hpo
+
+
+@pytest.fixture(scope="module")
+def split():
+    return hpo.load_split("breast_cancer", 0.4, 0)
+
+
+def _diffprivlib_fits(split, h, epsilon, fits, seed):
+    """Accuracy, theta[0,0], var[1,0] and class_count[0] of ``fits`` diffprivlib GaussianNB models (centred data)."""
+    from diffprivlib.models import GaussianNB
+
+    feats, lower, upper = hpo.public_preprocessing(split, h)
+    c = 0.5 * (lower + upper)
+    Xtr = np.clip(split.X_train[:, feats], lower, upper) - c
+    Xva = split.X_val[:, feats] - c
+    rs = np.random.RandomState(seed)
+    out = np.empty((fits, 4))
+    for i in range(fits):
+        m = GaussianNB(epsilon=epsilon, bounds=(lower - c, upper - c), random_state=rs)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # the BudgetAccountant's default-budget notices
+            m.fit(Xtr, split.y_train)
+        out[i] = [np.mean(m.predict(Xva) == split.y_val), m.theta_[0, 0], m.var_[1, 0], m.class_count_[0]]
+    return out
+
+
+def _vectorized_fits(split, h, epsilon, n, seed):
+    feats, lower, upper = hpo.public_preprocessing(split, h)
+    model = hpo.VectorizedDPGaussianNB(split.X_train[:, feats], split.y_train, lower, upper, epsilon, split.classes)
+    rng = np.random.default_rng(seed)
+    counts, theta, var = model.sample_params(n, rng)
+    acc = np.mean(model.predict(split.X_val[:, feats], counts, theta, var) == split.y_val[None], axis=1)
+    return np.column_stack([acc, theta[:, 0, 0], var[:, 1, 0], counts[:, 0]])
+
+
+def test_vectorized_learner_matches_diffprivlib_distribution(split):
+    """Two-sample KS tests (fixed seeds) of the accuracy and of one noisy parameter of each mechanism.
+
+    Level: each of the 4 statistics at ALPHA/4 (Bonferroni: false failure <= ALPHA). KS is conservative for the
+    discrete accuracy and counts. Power: the same test rejects a vectorized learner run at twice the budget.
+    """
+    h, epsilon = hpo.Hyper(5, 0.05), 0.6
+    ref = _diffprivlib_fits(split, h, epsilon, 600, seed=1)
+    ours = _vectorized_fits(split, h, epsilon, 20_000, seed=2)
+    wrong = _vectorized_fits(split, h, 2 * epsilon, 20_000, seed=3)
+    names = ["accuracy", "theta[0,0]", "var[1,0]", "class_count[0]"]
+    for j, name in enumerate(names):
+        p = stats.ks_2samp(ref[:, j], ours[:, j]).pvalue
+        assert p > ALPHA / 4, f"{name}: KS p-value {p:.2e}"
+    assert min(stats.ks_2samp(ref[:, j], wrong[:, j]).pvalue for j in range(4)) < ALPHA / 4
+
+
+def test_bounded_laplace_scale_matches_diffprivlib():
+    from diffprivlib.mechanisms import LaplaceBoundedDomain
+
+    for eps, ratio in [(0.01, 5.0), (0.1, 50.0), (0.1, 200.0), (1.0, 1.0), (2.0, 341.0)]:
+        ref = LaplaceBoundedDomain(epsilon=eps, sensitivity=1.0, lower=0.0, upper=ratio)._find_scale()
+        assert hpo.bounded_laplace_scale(eps, np.array([ratio]))[0] == pytest.approx(ref, rel=1e-9)
+    # Without a bounded domain the scale would be sensitivity/eps; the domain only ever enlarges it.
+    assert np.all(hpo.bounded_laplace_scale(0.1, np.array([2.0, 30.0])) > 1 / 0.1)
+
+
+def test_bounded_laplace_sampler_matches_diffprivlib():
+    """Inverse-CDF sampling of Laplace(value, b) on [lower, upper] vs diffprivlib's rejection sampler (KS at
+    ALPHA; power: a sampler with scale 1.5 b is rejected)."""
+    from diffprivlib.mechanisms import LaplaceBoundedDomain
+
+    mech = LaplaceBoundedDomain(epsilon=0.5, sensitivity=4.0, lower=0.0, upper=40.0, random_state=5)
+    ref = np.array([mech.randomise(3.0) for _ in range(5000)])
+    b = mech._scale
+    rng = np.random.default_rng(6)
+    ours = hpo._sample_laplace_in(np.full(50_000, 3.0), b, 0.0, 40.0, rng)
+    wide = hpo._sample_laplace_in(np.full(50_000, 3.0), 1.5 * b, 0.0, 40.0, rng)
+    assert ours.min() >= 0.0 and ours.max() <= 40.0
+    assert stats.ks_2samp(ref, ours).pvalue > ALPHA
+    assert stats.ks_2samp(ref, wide).pvalue < ALPHA
+
+
+def test_count_correction_equals_diffprivlib_loop(monkeypatch):
+    """_round_robin_fix reproduces diffprivlib's while loop exactly, with the geometric noise replaced by fixed
+    values (including rows far above/below n, and counts pinned at the floor 1)."""
+    import diffprivlib.models.naive_bayes as nb
+
+    values = []
+
+    class FixedNoise:
+        def __init__(self, **kwargs):
+            self.lower, self.upper = kwargs["lower"], kwargs["upper"]
+
+        def randomise(self, value):
+            return int(np.clip(values.pop(0), self.lower, self.upper))
+
+    monkeypatch.setattr(nb, "GeometricTruncated", FixedNoise)
+    rng = np.random.default_rng(7)
+    for K, n in [(2, 10), (3, 12), (4, 9)]:
+        y = np.arange(n) % K
+        model = nb.GaussianNB(epsilon=1.0)
+        for _ in range(300):
+            noisy = rng.integers(-15, 30, size=K)
+            values[:] = noisy.tolist()
+            ref = model._noisy_class_counts(y, random_state=None)
+            ours = hpo._round_robin_fix(np.clip(noisy, 1, n)[None], n)[0]
+            assert ours.tolist() == list(ref), (noisy, ours, ref)
+            assert ours.sum() == n and ours.min() >= 1
+
+
+def test_privacy_accounting_factor_and_component_budgets():
+    # eps/3 each for counts, means, variances (diffprivlib); label-changing replacement costs 2/3 + 1/3 + 2/3 = 5/3.
+    assert sum(hpo.BUDGET_SHARES) == pytest.approx(1.0)
+    assert hpo.PRIVACY_FACTOR == pytest.approx(2 / 3 + 1 / 3 + 2 / 3)
+    split = hpo.load_split()
+    m = hpo.DPNaiveBayesMechanism(split, hpo.Hyper(3, 0.1), eps_t=1.0, target=0.9)
+    assert m.eps == 1.0 and m.delta == 0.0
+    assert m.model.epsilon == pytest.approx(0.6)  # diffprivlib epsilon = eps_t / (5/3)
+    assert m.model.eps_t == pytest.approx(1.0)
+
+
+def test_privacy_loss_of_every_neighbour_is_at_most_eps_t():
+    """Replace-one neighbours (random and adversarial, with and without label change): the loss implied by the
+    component mechanisms never exceeds eps_t = 5/3 epsilon, and the worst case attains it."""
+    rng = np.random.default_rng(8)
+    n, d, epsilon = 40, 3, 0.9
+    lower, upper = np.array([0.0, 1.0, -5.0]), np.array([2.0, 10.0, 5.0])
+    X = rng.uniform(lower - 1, upper + 1, size=(n, d))  # some records outside the bounds: clipped
+    y = np.arange(n) % 2
+    model = hpo.VectorizedDPGaussianNB(X, y, lower, upper, epsilon, np.array([0, 1]))
+    eps_t = hpo.PRIVACY_FACTOR * epsilon
+    worst = 0.0
+    for trial in range(400):
+        i = rng.integers(n)
+        X2, y2 = X.copy(), y.copy()
+        extreme = trial % 2 == 0
+        X2[i] = np.where(rng.random(d) < 0.5, lower, upper) if extreme else rng.uniform(lower - 1, upper + 1)
+        if trial % 4 < 2:
+            y2[i] = 1 - y2[i]
+        theta = rng.uniform(model.lower, model.upper, size=(2, d))  # any noisy means (centred coordinates)
+        loss = hpo.neighbour_loss_bound(model, X2, y2, theta)
+        assert loss <= eps_t * (1 + 1e-12), (trial, loss)
+        worst = max(worst, loss)
+    # Adversarial: record at the upper corner in class 0 replaced by the lower corner in class 1:
+    # counts 2 x eps/3, sums r_j in both classes = 2 x eps/(6d) per feature = eps/3, both variances 2 x eps/3.
+    i = int(np.flatnonzero(y == 0)[0])
+    X[i], X2 = upper, X.copy()
+    X2[i] = lower
+    model = hpo.VectorizedDPGaussianNB(X, y, lower, upper, epsilon, np.array([0, 1]))
+    y2 = y.copy()
+    y2[i] = 1
+    theta = np.zeros((2, d))
+    assert hpo.neighbour_loss_bound(model, X2, y2, theta) == pytest.approx(eps_t)
+    assert worst <= eps_t
+
+
+def test_mechanism_counts_are_real_trainings_per_entry(split):
+    m = hpo.DPNaiveBayesMechanism(split, hpo.Hyper(2, 0.05), eps_t=1.0, target=0.9)
+    rng = np.random.default_rng(9)
+    n = np.array([0, 5, 3000])
+    k = m.count_plus(n, rng)
+    assert k.shape == (3,) and k.dtype == np.int64 and k[0] == 0 and 0 <= k[1] <= 5
+    assert m.trainings == 3005
+    assert int(m.count_plus(0, rng)) == 0 and m.trainings == 3005
+    # Success probability of this h is far from 0 and 1 (fig_hpo's stream spans both sides of p*).
+    assert 0.3 < k[2] / 3000 < 0.95
+    s = m.sample(10, rng)
+    assert s.shape == (10,) and set(np.unique(s)) <= {-1, 1}
+
+
+def test_input_validation(split):
+    with pytest.raises(ValueError, match="features"):
+        hpo.Hyper(0, 0.1)
+    with pytest.raises(ValueError, match="quantile"):
+        hpo.Hyper(3, 0.5)
+    with pytest.raises(ValueError, match="dataset"):
+        hpo.load_split("mnist")
+    with pytest.raises(ValueError, match="features"):
+        hpo.public_preprocessing(split, hpo.Hyper(31, 0.0))
+    with pytest.raises(ValueError, match="upper"):
+        hpo.VectorizedDPGaussianNB(np.zeros((4, 1)), np.array([0, 1, 0, 1]), [1.0], [1.0], 1.0, [0, 1])
+    with pytest.raises(ValueError, match="epsilon"):
+        hpo.VectorizedDPGaussianNB(np.zeros((4, 1)), np.array([0, 1, 0, 1]), [0.0], [1.0], 0.0, [0, 1])
+    with pytest.raises(ValueError, match="target"):
+        hpo.DPNaiveBayesMechanism(split, hpo.Hyper(2, 0.0), 1.0, 1.5)
+    with pytest.raises(ValueError, match="eps_t"):
+        hpo.DPNaiveBayesMechanism(split, hpo.Hyper(2, 0.0), 0.0, 0.9)
+
+
+def test_error_classification_hand_cases():
+    """Three steps: p_1 surely below pbar, p_2 in between, p_3 surely above p*; plus a straddling variant."""
+    p = pd.DataFrame(dict(t=[1, 2, 3], p_low=[0.01, 0.2, 0.7], p_high=[0.02, 0.3, 0.8], p_hat=[0.015, 0.25, 0.75]))
+    steps = pd.DataFrame(dict(method="m", t=[1, 2, 3], pstar=0.6, pbar=0.05, halts=0, trainings=0))
+    searches = pd.DataFrame(dict(halt_step=[1, 2, 3, 0]))
+    # halt at 1: Type I; halt at 2: fine (free zone); halt at 3: fine; never halting: passed step 3 (Type II).
+    assert fig_hpo.errors(p, steps, searches) == (2, 2)
+    assert list(fig_hpo.classify(p, steps).category) == ["reject", "free", "accept"]
+    # Now step 2's interval reaches pbar: halting there is a possible (not definite) error; passing it is fine.
+    p2 = p.assign(p_low=[0.01, 0.04, 0.7])
+    assert fig_hpo.errors(p2, steps, pd.DataFrame(dict(halt_step=[2, 3]))) == (0, 1)
+    assert list(fig_hpo.classify(p2, steps).category) == ["reject", "unresolved", "accept"]
+
+
+def test_schedules_and_stream_order():
+    cfg = dict(features=[30, 2], quantiles=[0.0, 0.1], pstar=0.5, adaptive=dict(start=0.9, end=0.3))
+    hs = fig_hpo.stream_hypers(cfg)
+    assert [(h.features, h.quantile) for h in hs] == [(30, 0.0), (2, 0.0), (30, 0.1), (2, 0.1)]
+    sch = fig_hpo.schedules(cfg, 4)
+    assert np.allclose(sch["constant"], 0.5)
+    assert np.allclose(sch["adaptive"], [0.9, 0.7, 0.5, 0.3])  # linear: 0.9 - 0.2 (t - 1)
+
+
+def test_simulate_small_end_to_end():
+    cfg = dict(
+        eps=20.0,
+        beta=0.05,
+        theta=1.0,
+        gamma=1.5,
+        dataset="breast_cancer",
+        val_fraction=0.4,
+        split_seed=0,
+        eps_t=1.0,
+        target=0.9,
+        features=[30, 2],
+        quantiles=[0.05],
+        pstar=0.5,
+        adaptive=dict(start=0.9, end=0.5),
+        methods=["GTM", "Cohen"],
+        searches=5,
+        p_evals=500,
+    )
+    raw = fig_hpo.simulate(cfg, np.random.default_rng(10))
+    table = fig_hpo.plot_table(raw)
+    assert set(table.method) == {"GTM (constant p*)", "GTM (adaptive p*)", "Cohen"}
+    search = raw[raw.kind == "search"]
+    assert len(search) == 15 and search.trainings.min() > 0
+    # Trainings of each method equal the sum over steps.
+    for method, g in table.groupby("method"):
+        assert g.trainings.sum() == search[search.method == method].trainings.sum()
+    claims = fig_hpo.claims(raw, cfg)
+    assert {c.verdict for c in claims} <= {"PASS", "FAIL", "INCONCLUSIVE"} and len(claims) == 5
+    assert claims[-1].claim_id == "hpo.pbar_gtm_vs[Cohen]" and claims[-1].verdict == "PASS"
+    assert math.isclose(fig_hpo.p_table(raw).p_hat.max(), table.p_hat.max())

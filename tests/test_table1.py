@@ -1,0 +1,127 @@
+"""table1: columns contract, explicit reasons for inapplicable cells, rendering from privtest.bounds.TABLE1, and the
+figure experiments of issue 3 on tiny configurations."""
+
+import numpy as np
+import pandas as pd
+
+from privtest import bounds
+from privtest.experiments import (
+    fig_lower_bounds,
+    fig_noise_penalty,
+    fig_random_dropping,
+    fig_rejection_threshold,
+    table1,
+)
+
+GTM = dict(eps=1.0, beta=0.05, theta=1.0, gamma=1.5)
+REQUIRED = [
+    "method",
+    "eps",
+    "eps1",
+    "beta",
+    "T",
+    "pstar",
+    "theta",
+    "gamma",
+    "eps0",
+    "delta",
+    "privacy",
+    "noise_penalty",
+    "pbar_theory",
+    "samples_theory",
+    "pbar_measured",
+    "samples_measured",
+    "runs",
+]
+
+
+def _tiny_table(ratios=(0.1, 0.5)):
+    cfg = dict(
+        GTM,
+        methods=["GTM", "Cohen", "LiuTalwar"],
+        eps_ratio=list(ratios),
+        T=[20],
+        pstar=[0.2, 0.9],
+        delta=1e-6,
+        eps0="auto",
+        runs=300,
+        run_steps=10**6,
+        type2_runs=300,
+        grid_step=0.05,
+    )
+    return cfg, table1.simulate(cfg, np.random.default_rng(0))
+
+
+def test_table1_columns_and_reasons():
+    cfg, df = _tiny_table()
+    assert set(REQUIRED) <= set(df.columns)
+    assert set(df.method) == {"GTM", "Cohen", "LiuTalwar", "LowerBound"}
+    # eps_1/eps = 0.5 means eps <= 2 eps_1: Cohen does not apply and says why (not a blank row).
+    na = df[(df.method == "Cohen") & (df.eps_ratio == 0.5)]
+    assert len(na) == 2 and na.note.str.contains("eps > 2 eps_1").all() and na.pbar_theory.isna().all()
+    # Free parameters a method does not use are empty; the lower bound is not measured and says so.
+    assert df[df.method == "GTM"].eps0.isna().all() and df[df.method == "LiuTalwar"].gamma.isna().all()
+    lb = df[df.method == "LowerBound"]
+    assert lb.pbar_measured.isna().all() and lb.note.str.contains("not a tester").all()
+    assert lb[lb.pstar > 0.5].note.str.contains("p\\* <= 1/2").all()
+    # Measured thresholds are real numbers below p* and never below the guaranteed ones by construction of the
+    # claims (checked in table1.claims), and the theoretical columns match privtest.bounds exactly.
+    g = df[(df.method == "GTM") & (df.eps_ratio == 0.1) & (df.pstar == 0.2)].iloc[0]
+    assert g.pbar_theory == bounds.gtm_rejection_threshold(20, 0.2, 1.0, 0.1, 0.05, 1.0, 1.5)
+    assert 0 < g.pbar_measured < 0.2
+    claims = table1.claims(df, cfg)
+    assert {c.verdict for c in claims} <= {"PASS", "INCONCLUSIVE"}
+    assert any(c.claim_id.startswith("table1.gtm_above_cohen") for c in claims)
+
+
+def test_table1_rendering_from_code_objects():
+    tex = table1.render_tex()
+    assert tex.count("\\toprule") == 2 and tex.count("\\bottomrule") == 2 and tex.count("\\midrule") == 2
+    assert tex.count("{") == tex.count("}")
+    for e in bounds.TABLE1:
+        assert e.paper in tex and e.explicit in tex
+    md = table1.render_md(pd.DataFrame(columns=table1.COLUMNS))
+    assert "| Privacy guarantee |" in md and "Lower bound" in md
+
+
+def test_figure_experiments_tiny():
+    rng = np.random.default_rng(1)
+    noise = fig_noise_penalty.simulate(
+        dict(GTM, eps_ratio=0.1, pstar=0.5, eps0=0.02, eps_C=1.0, C_H=2.0, thetas=[1.0], t_max=1000, points=5), rng
+    )
+    assert {"GTM optimal theta", "Liu-Talwar", "Cohen et al."} <= set(noise.curve)
+    cfg = dict(
+        GTM,
+        eps_ratio=0.1,
+        T=20,
+        delta=1e-6,
+        eps0=0.02,
+        points=5,
+        methods=["GTM", "Cohen"],
+        measured_pstar=[0.5],
+        runs=200,
+        grid_step=0.05,
+    )
+    rej = fig_rejection_threshold.simulate(cfg, rng)
+    assert (rej.kind == "measured").sum() == 2
+    assert {c.verdict for c in fig_rejection_threshold.claims(rej, cfg)} <= {"PASS", "INCONCLUSIVE"}
+    cfg = dict(
+        GTM,
+        eps_ratio=0.1,
+        pstar=0.2,
+        eps0=0.02,
+        delta=1e-6,
+        betas_a=[0.1],
+        T_min=10,
+        T_max=1000,
+        points=4,
+        betas_b=[0.1],
+        T_samples=20,
+        runs=100,
+    )
+    lbs = fig_lower_bounds.simulate(cfg, rng)
+    assert set(lbs.panel) == {"a", "b", "c"}
+    assert "FAIL" not in {c.verdict for c in fig_lower_bounds.claims(lbs, cfg)}
+    cfg = dict(GTM, eps_ratio=0.1, pstar=0.5, pbar=2e-4, G=1, T=[10, 100], runs=200, runs_gtm=100)
+    rd = fig_random_dropping.simulate(cfg, rng)
+    assert set(rd.method) == {"Cohen", "Ghazi", "GTM"} and (rd.rate <= 1).all()
