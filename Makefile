@@ -6,7 +6,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 CORES ?= all
 
-.PHONY: reproduce test lint install clean
+.PHONY: reproduce test lint install report clean
 
 $(STAMP): requirements.lock pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -19,6 +19,9 @@ install: $(STAMP)
 
 reproduce: $(STAMP)
 	$(BIN)/snakemake --cores $(CORES)
+
+report: $(STAMP)
+	$(BIN)/snakemake --report figures/report.html
 
 lint: $(STAMP)
 	$(BIN)/ruff check src tests workflow benchmarks

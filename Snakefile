@@ -2,6 +2,9 @@
 # `snakemake --cores all` builds every table, figure and claim of the catalogue in config/config.yaml.
 
 
+report: "workflow/report/workflow.rst"
+
+
 include: "workflow/rules/common.smk"
 include: "workflow/rules/simulate.smk"
 include: "workflow/rules/figures.smk"
@@ -14,3 +17,4 @@ rule all:
         catalogue_outputs(),
         "figures/claims.md",
         "figures/claims.csv",
+        "figures/benchmarks.md",

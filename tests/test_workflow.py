@@ -39,7 +39,8 @@ def expected_outputs() -> list[str]:
     out = [f"figures/{f}.{ext}" for f in figures for ext in ("pdf", "png")]
     out += [f"figures/data/{f}.csv" for f in figures]
     out += [f"figures/{t}.{ext}" for t in tables for ext in ("tex", "md", "csv")]
-    return out + ["figures/claims.csv", "figures/claims.md"]
+    out += [f"figures/{x}.provenance.json" for x in figures + tables]
+    return out + ["figures/claims.csv", "figures/claims.md", "figures/benchmarks.md"]
 
 
 def copy_repo(dest: Path) -> Path:

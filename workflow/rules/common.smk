@@ -1,5 +1,6 @@
 # Configuration, validation, the output catalogue and shared helpers. Loaded before any other rules file.
 import glob
+import json
 import sys
 from pathlib import Path
 
@@ -41,6 +42,38 @@ LIBRARY = sorted(
     for p in glob.glob("src/privtest/**/*.py", recursive=True)
     if "experiments" not in Path(p).parts or Path(p).name == "_checks.py"
 )
+
+# Report categories: the part of the paper each output tests (snakemake --report).
+SECTIONS = {
+    "fig_hpo": "1.5 Application: hyperparameter search",
+    "table1": "6, 9 Comparison and lower bounds",
+    "fig_rejection_threshold": "6, 9 Comparison and lower bounds",
+    "fig_noise_penalty": "6, 9 Comparison and lower bounds",
+    "fig_lower_bounds": "6, 9 Comparison and lower bounds",
+    "fig_random_dropping": "6, 9 Comparison and lower bounds",
+    "fig_privacy_exact": "3 Privacy: exact verification and audits",
+    "fig_privacy_audit": "3 Privacy: exact verification and audits",
+    "fig_calibration": "4 Accuracy: exact calibration",
+}
+
+
+def section(wildcards):
+    out = wildcards.get("fig", wildcards.get("tab", ""))
+    if out in SECTIONS:
+        return SECTIONS[out]
+    return (
+        "7-8 Continual observation"
+        if "co" in out.split("_") or out in ("table2", "table3")
+        else "3-5 The GTM"
+    )
+
+
+def caption(wildcards):
+    """The notebook's title cell: the caption lives in one place, next to the plotting code."""
+    out = wildcards.get("fig", wildcards.get("tab"))
+    cells = json.loads(Path(f"notebooks/{out}.ipynb").read_text())["cells"]
+    return "".join(cells[0]["source"]).replace("# ", "", 1) if cells else out
+
 
 PYTHON = sys.executable
 ENV = "../envs/privtest.yaml"

@@ -10,16 +10,31 @@ rule figure:
         library=LIBRARY,
     output:
         pdf="figures/{fig}.pdf",
-        png="figures/{fig}.png",
+        png=report(
+            "figures/{fig}.png",
+            caption="../report/output.rst",
+            category=section,
+            labels={"output": "{fig}"},
+        ),
         data="figures/data/{fig}.csv",
         claims="results/claims/{fig}.csv",
         executed="results/notebooks/{fig}.ipynb",
+        provenance="figures/{fig}.provenance.json",
     log:
         "results/logs/figures/{fig}.log",
+    benchmark:
+        "results/benchmarks/figure/{fig}.tsv"
     conda:
         ENV
+    threads: 1
+    resources:
+        mem_mb=2000,
+        runtime=15,
     params:
         cfg=lambda wc: config[wc.fig],
+        caption=caption,
+        seed=config["seed"],
+        benchmark="results/benchmarks/simulate/{fig}.tsv",
     script:
         "../scripts/run_notebook.py"
 
@@ -33,14 +48,29 @@ rule table:
     output:
         tex="figures/{tab}.tex",
         md="figures/{tab}.md",
-        csv="figures/{tab}.csv",
+        csv=report(
+            "figures/{tab}.csv",
+            caption="../report/output.rst",
+            category=section,
+            labels={"output": "{tab}"},
+        ),
         claims="results/claims/{tab}.csv",
         executed="results/notebooks/{tab}.ipynb",
+        provenance="figures/{tab}.provenance.json",
     log:
         "results/logs/tables/{tab}.log",
+    benchmark:
+        "results/benchmarks/table/{tab}.tsv"
     conda:
         ENV
+    threads: 1
+    resources:
+        mem_mb=2000,
+        runtime=15,
     params:
         cfg=lambda wc: config[wc.tab],
+        caption=caption,
+        seed=config["seed"],
+        benchmark="results/benchmarks/simulate/{tab}.tsv",
     script:
         "../scripts/run_notebook.py"

@@ -14,6 +14,10 @@ rule simulate:
         "results/benchmarks/simulate/{exp}.tsv"
     conda:
         ENV
+    threads: 1
+    resources:
+        mem_mb=4000,
+        runtime=60,
     params:
         cfg=lambda wc: config[wc.exp],
         seed=config["seed"],

@@ -10,7 +10,11 @@ import json
 import os
 import sys
 import tempfile
+import time
 from pathlib import Path
+
+from privtest import provenance
+from privtest.io import write_text_atomic
 
 sm = snakemake  # noqa: F821  (injected by Snakemake)
 with open(sm.log[0], "w") as log, tempfile.TemporaryDirectory(prefix="privtest-kernel-") as tmp:
@@ -32,9 +36,10 @@ with open(sm.log[0], "w") as log, tempfile.TemporaryDirectory(prefix="privtest-k
 
     km = KernelManager(kernel_name="privtest", transport="ipc", ip=str(Path(tmp, "ipc")))
     parameters = {"raw": str(Path(sm.input.raw).resolve()), "cfg": dict(sm.params.cfg)}
-    parameters.update({k: str(Path(v).resolve()) for k, v in sm.output.items() if k != "executed"})
+    parameters.update({k: str(Path(v).resolve()) for k, v in sm.output.items() if k not in ("executed", "provenance")})
     executed = Path(sm.output.executed).resolve()
     executed.parent.mkdir(parents=True, exist_ok=True)
+    start = time.perf_counter()
     papermill.execute_notebook(
         str(Path(sm.input.notebook).resolve()),
         str(executed),
@@ -47,3 +52,7 @@ with open(sm.log[0], "w") as log, tempfile.TemporaryDirectory(prefix="privtest-k
         stdout_file=log,
         stderr_file=log,
     )
+    sidecar = provenance.record(
+        sm.wildcards[0], dict(sm.params.cfg), sm.params.seed, time.perf_counter() - start, sm.params.benchmark
+    )
+    write_text_atomic(json.dumps(sidecar, indent=2, sort_keys=True) + "\n", sm.output.provenance)
