@@ -1,0 +1,470 @@
+"""Exact (quadrature, no Monte Carlo) transcript probabilities of the GTM (Algorithm 1), in log space.
+
+Structure used (proof of Lemma 17, eqs. (9)-(12)): conditioned on eta_1 = x the steps are independent, so
+
+    Pr[continue through t] = int_0^inf f_1(x) prod_{i<=t} G_i(x) dx,
+    Pr[halt at t]          = int_0^inf f_1(x) prod_{i<t}  G_i(x) H_t(x) dx,
+
+with f_1 the Exp(tau1) density, G_i(x) = E_{eta_2}[g_i(s_i(mu1 - x + eta_2))] the continuation probability of step i
+given eta_1 = x (Lemma 15(1)), and H_i = 1 - G_i.
+
+The inner expectation has a closed form. Write a = mu1 - x, b = rho q e^{s eps a} (q = Pr[+1] of the counted
+mechanism: p, purified p if delta > 0 (Lemma 24), and 1 - p for s = -1, where the GTM counts +1s of -M),
+k = c + 1 and sigma = 1/(eps tau2). Then lambda_t q = b V with V = e^{s eps eta_2}; for s = +1, V ~ Pareto(sigma) and
+the Poisson-Gamma duality Pr[Po(m) <= c] = Pr[Gamma(k) > m] give
+
+    s = +1:  H = P(k, b) + b^sigma Gamma(k - sigma, b) / Gamma(k),
+             G = Q(k, b) - b^sigma Gamma(k - sigma, b) / Gamma(k),
+    s = -1:  H = Q(k, b) + b^-sigma Gamma(k + sigma) P(k + sigma, b) / Gamma(k),
+             G = P(k, b) - b^-sigma Gamma(k + sigma) P(k + sigma, b) / Gamma(k),
+
+with P, Q the regularized lower/upper incomplete gamma functions and Gamma(s, b) the (unregularized) upper one.
+The halting forms are sums of positive terms; the continuation forms are evaluated as log1p(-H) when H < 1/2 and
+by the difference (or, deep in the tail, a Gauss-Laguerre integral without cancellation) otherwise. All of it is
+evaluated in log space with fall-backs (series / continued fractions) where scipy's regularized functions underflow,
+so transcripts with probability far below 1e-300 keep their logarithm.
+
+The outer integral over x uses composite Gauss-Legendre panels on [0, X], X = tau1 (-log_floor) + mu1; the mass
+beyond X is at most e^{-X/tau1} for every transcript and is reported as ``log_tail_bound``. Every factor
+is log-concave in x (Poisson CDF and survival in log lambda, convolved with the log-concave Exp density), so every
+integrand is unimodal, and its width near the mode is bounded below by the panel width chosen here (see
+:func:`panel_width`); tests compare with mpmath at 50 digits and with Monte Carlo.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+import numpy as np
+from scipy import special
+
+from privtest import _validate
+from privtest.mechanisms import purification_phi
+
+#: Values of scipy's regularized incomplete gamma functions below this are recomputed in log space.
+_TINY = 1e-280
+#: Gauss-Laguerre rule for the deep-tail continuation integral of the direct variant.
+_LAG_X, _LAG_W = special.roots_laguerre(64)
+#: Gauss-Legendre nodes per panel of the outer (eta_1) integral.
+GL_NODES = 16
+_GL_X, _GL_W = np.polynomial.legendre.leggauss(GL_NODES)
+
+
+# ----------------------------------------------------------------------------------------------------------------
+# Incomplete gamma functions in log space
+# ----------------------------------------------------------------------------------------------------------------
+def _log_p_series(a, x):
+    """log P(a, x) by the series x^a e^-x / Gamma(a+1) * sum_n x^n / ((a+1)...(a+n)); any x > 0, fast for x < a."""
+    a = np.asarray(a, dtype=float)
+    x = np.asarray(x, dtype=float)
+    term = np.ones(np.broadcast(a, x).shape)
+    total = term.copy()
+    n = 0
+    while True:
+        n += 1
+        term = term * x / (a + n)
+        total = total + term
+        if np.all(term <= 1e-16 * total) or n > 100000:
+            break
+    return a * np.log(x) - x - special.gammaln(a + 1.0) + np.log(total)
+
+
+def _log_upper_cf(s, x):
+    """log Gamma(s, x) (unregularized) by the modified-Lentz continued fraction; valid for x > 0, fast for x > s + 1."""
+    s = np.asarray(s, dtype=float)
+    x = np.asarray(x, dtype=float)
+    s, x = np.broadcast_arrays(s, x)
+    tiny = 1e-300
+    bb = x + 1.0 - s
+    c = np.full(bb.shape, 1.0 / tiny)
+    d = 1.0 / np.where(np.abs(bb) < tiny, tiny, bb)
+    h = d.copy()
+    for i in range(1, 100000):
+        an = -i * (i - s)
+        bb = bb + 2.0
+        d = an * d + bb
+        d = np.where(np.abs(d) < tiny, tiny, d)
+        c = bb + an / c
+        c = np.where(np.abs(c) < tiny, tiny, c)
+        d = 1.0 / d
+        delta = d * c
+        h = h * delta
+        if np.all(np.abs(delta - 1.0) < 1e-15):
+            break
+    return -x + s * np.log(x) + np.log(h)
+
+
+def log_gammainc(a, x):
+    """log P(a, x), the regularized lower incomplete gamma function, accurate where P underflows (x << a).
+
+    Args:
+        a: shape > 0 (array). x: argument >= 0 (array, broadcast with ``a``).
+
+    Returns:
+        ndarray: log P(a, x) (-inf where x = 0).
+    """
+    a, x = np.broadcast_arrays(np.asarray(a, dtype=float), np.asarray(x, dtype=float))
+    with np.errstate(divide="ignore"):
+        v = special.gammainc(a, x)
+        out = np.log(v)
+    bad = (v < _TINY) & (x > 0)
+    if np.any(bad):
+        out = out.copy()
+        out[bad] = _log_p_series(a[bad], x[bad])
+    return out
+
+
+def log_gammaincc(a, x):
+    """log Q(a, x), the regularized upper incomplete gamma function, accurate where Q underflows (x >> a).
+
+    Args:
+        a: shape > 0 (array). x: argument >= 0 (array).
+
+    Returns:
+        ndarray: log Q(a, x) (0 where x = 0).
+    """
+    a, x = np.broadcast_arrays(np.asarray(a, dtype=float), np.asarray(x, dtype=float))
+    with np.errstate(divide="ignore"):
+        v = special.gammaincc(a, x)
+        out = np.log(v)
+    bad = v < _TINY
+    if np.any(bad):
+        out = out.copy()
+        out[bad] = _log_upper_cf(a[bad], x[bad]) - special.gammaln(a[bad])
+    return out
+
+
+def log_upper_gamma(s, x):
+    """log Gamma(s, x) = log int_x^inf u^{s-1} e^{-u} du (unregularized) for any real s and x > 0.
+
+    s > 0 uses scipy (continued fraction where it underflows); s <= 0 uses the continued fraction for x > 1 and
+    mpmath below (rare: it needs c_t + 1 <= 1/(eps_t tau2_t)).
+    """
+    s, x = np.broadcast_arrays(np.asarray(s, dtype=float), np.asarray(x, dtype=float))
+    out = np.empty(s.shape)
+    pos = s > 0
+    if np.any(pos):
+        out[pos] = log_gammaincc(s[pos], x[pos]) + special.gammaln(s[pos])
+    neg = ~pos
+    if np.any(neg):
+        cf = neg & (x > 1.0)
+        if np.any(cf):
+            out[cf] = _log_upper_cf(s[cf], x[cf])
+        slow = neg & ~(x > 1.0)
+        if np.any(slow):
+            import mpmath
+
+            for idx in zip(*np.nonzero(slow), strict=True):
+                out[idx] = float(mpmath.log(mpmath.gammainc(s[idx], x[idx])))
+    return out
+
+
+def _log1mexp(x):
+    """log(1 - e^x) for x <= 0, accurate at both ends."""
+    x = np.asarray(x, dtype=float)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.where(x > -0.6931, np.log(-np.expm1(x)), np.log1p(-np.exp(x)))
+
+
+# ----------------------------------------------------------------------------------------------------------------
+# One step given eta_1
+# ----------------------------------------------------------------------------------------------------------------
+def counted_success(p, s, delta=0.0, eps=0.0):
+    """Success probability q of the mechanism whose +1s the GTM counts: purified (Lemma 24, Cor. 25) if delta > 0,
+    then negated (1 - q) when s = -1 (flipped variant, as in :func:`privtest.gtm.run_step`)."""
+    p = np.asarray(p, dtype=float)
+    if np.any(np.asarray(delta) > 0):
+        phi = np.vectorize(purification_phi)(np.broadcast_to(eps, p.shape), np.broadcast_to(delta, p.shape))
+        p = p + phi * (1.0 - 2.0 * p)
+    return np.where(np.asarray(s) == -1, 1.0 - p, p)
+
+
+def log_step_factors(a, q, eps, tau2, c, rho, s):
+    """Log continuation / halting probabilities of one GTM step given eta_1, with eta_2 integrated out exactly.
+
+    Args:
+        a: mu1 - eta_1 (array).
+        q: success probability of the counted mechanism in [0, 1] (see :func:`counted_success`); scalar or an array
+            broadcast with ``a`` (e.g. shape (P, 1) against a of shape (J,) evaluates P inputs at once).
+        eps: eps_t >= 0. tau2: tau_{2,t} > 0. c: integer threshold c_t >= 0. rho: base rate > 0. s: +1 or -1.
+
+    Returns:
+        (log_G, log_H): arrays of the broadcast shape: log Pr[a_t = -s_t | eta_1] and log Pr[a_t = s_t | eta_1].
+    """
+    a, q = np.broadcast_arrays(np.asarray(a, dtype=float), np.asarray(q, dtype=float))
+    log_G, log_H = np.zeros(a.shape), np.full(a.shape, -np.inf)
+    if s == -1:  # q = 0: K = 0 surely, so the direct variant continues and the flipped one halts
+        log_G, log_H = log_H, log_G
+    pos = q > 0
+    if np.any(pos):
+        lG, lH = _log_step_factors_pos(a[pos], q[pos], float(eps), float(tau2), int(c), float(rho), int(s))
+        log_G[pos], log_H[pos] = lG, lH
+    return log_G, log_H
+
+
+def _log_step_factors_pos(a, q, eps, tau2, c, rho, s):
+    """:func:`log_step_factors` for 1-d arrays a, q with q > 0."""
+    k = float(c) + 1.0
+    log_b = math.log(rho) + np.log(q) + s * eps * a
+    b = np.exp(log_b)
+    if eps == 0.0:  # no perturbation: K ~ Po(rho q) for every eta
+        lP, lQ = log_gammainc(k, b), log_gammaincc(k, b)
+        return (lQ, lP) if s == 1 else (lP, lQ)
+    sigma = 1.0 / (eps * tau2)
+    if s == 1:
+        log_main = log_gammainc(k, b)  # P(k, b): halting with no help from eta_2
+        log_pareto = sigma * log_b + log_upper_gamma(k - sigma, b) - special.gammaln(k)
+    else:
+        log_main = log_gammaincc(k, b)  # Q(k, b)
+        log_pareto = -sigma * log_b + special.gammaln(k + sigma) - special.gammaln(k) + log_gammainc(k + sigma, b)
+    log_H = np.minimum(np.logaddexp(log_main, log_pareto), 0.0)
+    log_G = _log1mexp(log_H)
+    big = log_H > math.log(0.5)
+    if np.any(big):
+        bb, lp = b[big], log_pareto[big]
+        if s == 1:
+            lq = log_gammaincc(k, bb)
+            vals = lq + _log1mexp(np.minimum(lp - lq, 0.0))
+            deep = bb > 20.0 * (k + sigma)
+            if np.any(deep):  # Q - pareto cancels: integrate E[(1 - (b/Gamma)^sigma); Gamma > b] directly
+                bd = bb[deep][:, None]
+                r = _LAG_X[None, :] / bd
+                integrand = -np.expm1(-sigma * np.log1p(r)) * np.exp((k - 1.0) * np.log1p(r))
+                vals[deep] = -bd[:, 0] + (k - 1.0) * np.log(bd[:, 0]) - special.gammaln(k) + np.log(integrand @ _LAG_W)
+        else:
+            lpk = log_gammainc(k, bb)
+            vals = lpk + _log1mexp(np.minimum(lp - lpk, 0.0))
+        log_G[big] = vals
+    return log_G, log_H
+
+
+# ----------------------------------------------------------------------------------------------------------------
+# Streams and the outer integral over eta_1
+# ----------------------------------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Stream:
+    """The sequences of a GTM run on a fixed input stream (the analyst's choices along the continuation path).
+
+    Attributes:
+        tau1, mu1: shared-noise scale and offset.
+        p: success probabilities Pr[M_t(X_t) = +1], shape (T,), in [0, 1].
+        eps, tau2, c, rho, s: per-step parameters of Algorithm 1, shape (T,).
+        delta: delta_t of each input (purified when > 0, Cor. 25), shape (T,).
+    """
+
+    tau1: float
+    mu1: float
+    p: np.ndarray
+    eps: np.ndarray
+    tau2: np.ndarray
+    c: np.ndarray
+    rho: np.ndarray
+    s: np.ndarray
+    delta: np.ndarray = field(default=None)
+
+    def __post_init__(self):
+        T = len(np.atleast_1d(self.p))
+        conv = {"p": float, "eps": float, "tau2": float, "c": np.int64, "rho": float, "s": np.int64, "delta": float}
+        for name, dtype in conv.items():
+            val = getattr(self, name)
+            val = np.zeros(T) if val is None else val
+            arr = np.broadcast_to(np.asarray(val, dtype=dtype), (T,)).copy()
+            arr.setflags(write=False)
+            object.__setattr__(self, name, arr)
+        _validate.positive("tau1", self.tau1)
+        _validate.nonnegative("mu1", self.mu1)
+        if not np.all((self.p >= 0) & (self.p <= 1)):
+            raise ValueError(f"p must be in [0, 1]. Found {self.p[(self.p < 0) | (self.p > 1)][:3].tolist()}.")
+        _validate.nonnegative("eps", self.eps)
+        _validate.positive("tau2", self.tau2)
+        _validate.positive("rho", self.rho)
+        _validate.delta_range("delta", self.delta)
+        if np.any(self.c < 0):
+            raise ValueError(f"c must be integers >= 0. Found {self.c[self.c < 0][:3].tolist()}.")
+        if not np.all(np.isin(self.s, (-1, 1))):
+            raise ValueError("s must be -1 or +1 at every step.")
+
+    @property
+    def T(self) -> int:
+        return len(self.p)
+
+    @classmethod
+    def from_params(cls, params, p, delta=0.0, *, tau1=None, mu1=None) -> Stream:
+        """Stream from a list of :class:`~privtest.gtm.StepParams` (one per step) and inputs ``p`` (shape (T,))."""
+        tau1 = params[0].tau1 if tau1 is None else tau1
+        mu1 = params[0].mu1 if mu1 is None else mu1
+        get = lambda name: np.array([getattr(st, name) for st in params])  # noqa: E731
+        return cls(
+            tau1, mu1, np.asarray(p, dtype=float), get("eps_t"), get("tau2"), get("c"), get("rho"), get("s"), delta
+        )
+
+    @classmethod
+    def from_calibration(cls, cal, p, eps_t, pstar, delta=0.0) -> Stream:
+        """Stream of len(p) steps of calibration ``cal`` (``step(t, eps_t, pstar)``); eps_t, pstar scalar or (T,)."""
+        p = np.atleast_1d(np.asarray(p, dtype=float))
+        T = len(p)
+        eps_t = np.broadcast_to(np.asarray(eps_t, dtype=float), (T,))
+        pstar = np.broadcast_to(np.asarray(pstar, dtype=float), (T,))
+        params = [cal.step(t, float(eps_t[t - 1]), float(pstar[t - 1])) for t in range(1, T + 1)]
+        return cls.from_params(params, p, delta, tau1=cal.tau1, mu1=cal.mu1)
+
+    def with_p(self, p) -> Stream:
+        """The same run (all parameters) on other inputs ``p`` (e.g. a neighbouring stream)."""
+        return Stream(
+            self.tau1, self.mu1, np.asarray(p, dtype=float), self.eps, self.tau2, self.c, self.rho, self.s, self.delta
+        )
+
+    def head(self, T: int) -> Stream:
+        """The first T steps."""
+        return Stream(
+            self.tau1,
+            self.mu1,
+            self.p[:T],
+            self.eps[:T],
+            self.tau2[:T],
+            self.c[:T],
+            self.rho[:T],
+            self.s[:T],
+            self.delta[:T],
+        )
+
+    def q(self) -> np.ndarray:
+        """Success probability of the counted mechanism at every step (purified, negated when s = -1)."""
+        return counted_success(self.p, self.s, self.delta, self.eps)
+
+
+def panel_width(tau1: float, tau2, eps, c) -> float:
+    r"""Width of the Gauss-Legendre panels of the eta_1 integral.
+
+    A step's factor varies on the scale tau2 on its smooth side and on the scale 1/(eps sqrt(c+1)) (the width of the
+    Poisson CDF's transition in log lambda) on its steep side; the panel is a fraction of the smallest scale."""
+    tau2, eps, c = (np.asarray(v, dtype=float) for v in (tau2, eps, c))
+    steep = np.where(eps > 0, 3.0 / np.maximum(eps * np.sqrt(c + 1.0), 1e-300), np.inf)
+    return float(min(tau1, float(np.min(tau2)), float(np.min(steep))))
+
+
+def x_nodes(tau1: float, mu1: float, h: float, log_floor: float = -100.0):
+    """Composite Gauss-Legendre nodes and log weights on [0, X], X = mu1 + tau1 (-log_floor) (>= 1 panel).
+
+    Returns:
+        (x, log_w, X): nodes (J,), log weights (J,), and the truncation point.
+    """
+    X = mu1 + tau1 * (-log_floor)
+    n_panels = max(1, math.ceil(X / h))
+    edges = np.linspace(0.0, X, n_panels + 1)
+    half = np.diff(edges) / 2.0
+    mid = (edges[:-1] + edges[1:]) / 2.0
+    x = (mid[:, None] + half[:, None] * _GL_X[None, :]).ravel()
+    w = (half[:, None] * _GL_W[None, :]).ravel()
+    return x, np.log(w), X
+
+
+@dataclass(frozen=True)
+class TranscriptLogProbs:
+    """Log-probabilities of every reachable transcript of a T-step run.
+
+    Attributes:
+        log_continue: (T,) log Pr[a_[t] = (-s_1, ..., -s_t)] (continue through t).
+        log_halt: (T,) log Pr[a_[t] = (-s_1, ..., -s_{t-1}, s_t)] (halt at t).
+        log_halt_within: (T,) log Pr[halt at some step <= t].
+        log_tail_bound: the quadrature omits eta_1 > X; every probability above is exact up to an additive
+            e^{log_tail_bound} (and quadrature error, relative ~1e-10).
+    """
+
+    log_continue: np.ndarray
+    log_halt: np.ndarray
+    log_halt_within: np.ndarray
+    log_tail_bound: float
+
+
+def _logsumexp(v, axis=-1):
+    m = np.max(v, axis=axis, keepdims=True)
+    m = np.where(np.isfinite(m), m, 0.0)
+    with np.errstate(divide="ignore"):
+        return np.squeeze(m, axis=axis) + np.log(np.sum(np.exp(v - m), axis=axis))
+
+
+def transcript_log_probs(
+    stream: Stream, *, p_halt=None, log_floor: float = -100.0, refine: float = 1.0, shared_eta1: bool = True
+) -> TranscriptLogProbs:
+    """Exact log-probabilities of all 2T transcripts of ``stream`` (continue through t, halt at t, halt within t).
+
+    Args:
+        stream: the run's sequences (:class:`Stream`).
+        p_halt: optional (T,) inputs used at the halting step of each halt-at-t transcript instead of ``stream.p``
+            (log_halt[t] then uses p_1..p_{t-1} for the continuations and p_halt[t] at step t). The privacy search
+            uses it to evaluate, in one pass, the worst neighbour of every halting transcript.
+        log_floor: eta_1 is integrated up to X = mu1 + tau1 (-log_floor): probabilities far above e^{log_floor}
+            are unaffected by the truncation (its effect is at most e^{-X/tau1} <= e^{log_floor}).
+        refine: divide the panel width by this factor (accuracy checks).
+        shared_eta1: True for Algorithm 1. False redraws eta_1 at every step (a deliberately broken variant used to
+            test that the privacy check detects it); then steps are independent and probabilities multiply.
+
+    Returns:
+        :class:`TranscriptLogProbs`.
+    """
+    h = panel_width(stream.tau1, stream.tau2, stream.eps, stream.c) / float(refine)
+    x, log_w, X = x_nodes(stream.tau1, stream.mu1, h, log_floor)
+    log_f1 = -x / stream.tau1 - math.log(stream.tau1) + log_w
+    a = stream.mu1 - x
+    q = stream.q()
+    q_halt = (
+        q if p_halt is None else counted_success(np.asarray(p_halt, dtype=float), stream.s, stream.delta, stream.eps)
+    )
+    T = stream.T
+    log_cont, log_halt = np.empty(T), np.empty(T)
+    cum = log_f1.copy() if shared_eta1 else 0.0
+    for i in range(T):
+        args = (stream.eps[i], stream.tau2[i], stream.c[i], stream.rho[i], stream.s[i])
+        lG, lH = log_step_factors(a, q[i], *args)
+        if q_halt is not q and q_halt[i] != q[i]:
+            lH = log_step_factors(a, q_halt[i], *args)[1]
+        if shared_eta1:
+            log_halt[i] = _logsumexp(cum + lH)
+            cum = cum + lG
+            log_cont[i] = _logsumexp(cum)
+        else:
+            lg, lh = _logsumexp(log_f1 + lG), _logsumexp(log_f1 + lH)
+            log_halt[i] = cum + lh
+            cum = cum + lg
+            log_cont[i] = cum
+    log_within = np.logaddexp.accumulate(log_halt)
+    return TranscriptLogProbs(log_cont, log_halt, log_within, -X / stream.tau1)
+
+
+def step_log_halt(st, p, delta: float = 0.0, *, log_floor: float = -100.0, refine: float = 1.0) -> np.ndarray:
+    """log Pr[one GTM step with parameters ``st`` halts] for each input success probability in ``p``.
+
+    eta_1 ~ Exp(tau1) is integrated out (fresh Init, as in :func:`privtest.simulate.halting_probability`).
+
+    Args:
+        st: :class:`~privtest.gtm.StepParams` (or anything with tau1, mu1, eps_t, tau2, c, rho, s).
+        p: array of success probabilities in [0, 1].
+        delta: delta_t of the inputs (purified when > 0).
+
+    Returns:
+        ndarray with the shape of ``p``.
+    """
+    p = np.atleast_1d(np.asarray(p, dtype=float))
+    h = panel_width(st.tau1, st.tau2, st.eps_t, st.c) / float(refine)
+    x, log_w, _ = x_nodes(st.tau1, st.mu1, h, log_floor)
+    log_f1 = -x / st.tau1 - math.log(st.tau1) + log_w
+    q = counted_success(p, st.s, delta, st.eps_t)
+    out = np.empty(p.shape)
+    for i, qi in enumerate(q):
+        _, lH = log_step_factors(st.mu1 - x, float(qi), st.eps_t, st.tau2, st.c, st.rho, st.s)
+        out[i] = _logsumexp(log_f1 + lH)
+    return out
+
+
+def privacy_losses(stream: Stream, p_prime, **kw):
+    """Exact privacy loss ln(Pr[a]/Pr'[a]) of every transcript a, on inputs ``stream.p`` versus ``p_prime``.
+
+    Returns:
+        (loss_continue, loss_halt): arrays (T,), for a = continue through t and a = halt at t.
+    """
+    A = transcript_log_probs(stream, **kw)
+    B = transcript_log_probs(stream.with_p(p_prime), **kw)
+    with np.errstate(invalid="ignore"):
+        return A.log_continue - B.log_continue, A.log_halt - B.log_halt

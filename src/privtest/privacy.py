@@ -1,0 +1,311 @@
+"""Exact privacy verification of the GTM (Lemma 17, Theorem 23, Corollary 25): worst-case privacy loss over
+transcripts and over neighbouring input sequences, computed with :mod:`privtest.exact` (no sampling).
+
+Reduction used. Only continuation prefixes are reachable before a halt, so an adaptive analyst's choices along a
+run are one fixed sequence; the transcripts are "continue through t" and "halt at t". Pr[continue at step i] is
+non-increasing in p_i for both directions s_i (the flipped variant counts the +1s of -M_i), so for a fixed
+p-sequence the neighbour p' maximizing ln(Pr[a | p] / Pr[a | p']) is, coordinate by coordinate, the largest admissible
+p'_i at every continuation step and the smallest admissible p'_t at the halting step. The search then runs over p
+only: a grid of constant and two-level sequences (one value on the continuation prefix, one at the halting step), then
+Nelder-Mead from the best grid points (continuous two-level search, and a full T-dimensional search for short
+streams).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+from scipy import optimize, special
+
+from privtest import _validate
+from privtest.exact import (
+    Stream,
+    _logsumexp,
+    counted_success,
+    log_step_factors,
+    panel_width,
+    transcript_log_probs,
+    x_nodes,
+)
+
+
+def neighbour_interval(p, eps, delta=0.0):
+    """Admissible success probabilities p' of a neighbouring dataset for an (eps, delta)-DP mechanism with Pr[+1] = p.
+
+    Pure DP (delta = 0): p/p' and (1-p)/(1-p') in [e^-eps, e^eps]. Approximate DP: p <= e^eps p' + delta,
+    p' <= e^eps p + delta and the same for 1 - p.
+
+    Args:
+        p: success probabilities in [0, 1] (array). eps: >= 0 (array or scalar). delta: in [0, 1).
+
+    Returns:
+        (lo, hi): arrays with the shape of ``p``.
+    """
+    p = np.asarray(p, dtype=float)
+    _validate.nonnegative("eps", eps)
+    _validate.delta_range("delta", delta)
+    e = np.exp(np.asarray(eps, dtype=float))
+    hi = np.minimum(e * p + delta, 1.0 - (1.0 - p - delta) / e)
+    lo = np.maximum((p - delta) / e, 1.0 - e * (1.0 - p) - delta)
+    return np.clip(lo, 0.0, 1.0), np.clip(hi, 0.0, 1.0)
+
+
+@dataclass(frozen=True)
+class Losses:
+    """Worst-neighbour privacy losses of every transcript for one input sequence p.
+
+    Attributes:
+        p: (T,) inputs.
+        loss_continue, loss_halt: (T,) ln(Pr[a|p]/Pr[a|p']) for a = continue through t / halt at t, each with its own
+            worst neighbour (NaN where either probability is below the resolved range, see ``min_log_prob``).
+        p_prime_continue: (T,) the neighbour used for continuation steps (largest admissible p').
+        p_prime_halt: (T,) the neighbour used at a halting step (smallest admissible p').
+    """
+
+    p: np.ndarray
+    loss_continue: np.ndarray
+    loss_halt: np.ndarray
+    p_prime_continue: np.ndarray
+    p_prime_halt: np.ndarray
+
+
+def worst_neighbour_losses(
+    stream: Stream, *, min_log_prob: float | None = None, log_floor: float = -100.0, shared_eta1: bool = True
+) -> Losses:
+    """Exact losses of every transcript of ``stream`` against its worst neighbouring input sequence.
+
+    Args:
+        stream: the run (its ``p``, ``eps`` and ``delta`` define the neighbour sets).
+        min_log_prob: transcripts whose probability under either input is below e^{min_log_prob} are reported as NaN
+            (default: 20 nats above the truncation bound, so the truncation changes no reported loss by > e^-20).
+        log_floor, shared_eta1: passed to :func:`~privtest.exact.transcript_log_probs`.
+    """
+    lo, hi = neighbour_interval(stream.p, stream.eps, stream.delta)
+    kw = dict(log_floor=log_floor, shared_eta1=shared_eta1)
+    A = transcript_log_probs(stream, **kw)
+    B = transcript_log_probs(stream.with_p(hi), p_halt=lo, **kw)
+    floor = A.log_tail_bound + 20.0 if min_log_prob is None else min_log_prob
+    with np.errstate(invalid="ignore"):
+        lc = np.where((A.log_continue > floor) & (B.log_continue > floor), A.log_continue - B.log_continue, np.nan)
+        lh = np.where((A.log_halt > floor) & (B.log_halt > floor), A.log_halt - B.log_halt, np.nan)
+    return Losses(stream.p.copy(), lc, lh, hi, lo)
+
+
+@dataclass(frozen=True)
+class WorstCase:
+    """Result of a worst-case search for one transcript kind.
+
+    Attributes:
+        kind: "continue" or "halt".
+        max_slack_loss: the loss of the worst transcript found (largest loss - claim).
+        claimed: the claimed bound for that transcript.
+        t: its step index (1-based).
+        p, p_prime: the input sequences (first t steps) attaining it.
+        evaluations: number of exact evaluations used.
+        method: which search stage found it ("grid", "grid2", "nelder-mead", "nelder-mead-full").
+    """
+
+    kind: str
+    loss: float
+    claimed: float
+    t: int
+    p: np.ndarray
+    p_prime: np.ndarray
+    evaluations: int
+    method: str
+
+    @property
+    def slack(self) -> float:
+        return self.claimed - self.loss
+
+
+def _logit(p):
+    return special.logit(np.clip(p, 1e-12, 1 - 1e-12))
+
+
+def _lse_pairs(A, B):
+    """log sum_j exp(A[u, j] + B[v, j]) for all (u, v): a scaled matrix product (A, B of shape (P, J))."""
+    mA = np.max(A, axis=1, keepdims=True)
+    mB = np.max(B, axis=1, keepdims=True)
+    mA = np.where(np.isfinite(mA), mA, 0.0)
+    mB = np.where(np.isfinite(mB), mB, 0.0)
+    with np.errstate(divide="ignore"):
+        return mA + mB.T + np.log(np.exp(A - mA) @ np.exp(B - mB).T)
+
+
+def grid_losses(base: Stream, grid, *, shared_eta1: bool = True, log_floor: float = -100.0):
+    """Worst-neighbour losses of all constant and two-level input sequences built from ``grid``, in one pass.
+
+    Two-level sequence (u, v) for a halt-at-t transcript: p_i = grid[u] for i < t and p_t = grid[v]; the constant
+    sequences are the diagonal. Factor tables are evaluated once per (grid value, step) and combined by scaled matrix
+    products, so the cost is that of 4 |grid| exact runs instead of |grid|^2.
+
+    Returns:
+        (loss_continue, loss_halt): arrays (P, T) and (P, P, T) (NaN below the resolved range).
+    """
+    grid = np.asarray(grid, dtype=float)
+    P, T = len(grid), base.T
+    h = panel_width(base.tau1, base.tau2, base.eps, base.c)
+    x, log_w, X = x_nodes(base.tau1, base.mu1, h, log_floor)
+    log_f1 = (-x / base.tau1 - math.log(base.tau1) + log_w)[None, :]
+    a = base.mu1 - x
+    floor = -X / base.tau1 + 20.0
+    lo, hi = neighbour_interval(grid[:, None], base.eps[None, :], base.delta[None, :])
+    pA = np.broadcast_to(grid[:, None], (P, T))
+    qA, qhi, qlo = (counted_success(v, base.s[None, :], base.delta[None, :], base.eps[None, :]) for v in (pA, hi, lo))
+    cumA = np.broadcast_to(log_f1, (P, len(x))).copy() if shared_eta1 else np.zeros((P, 1))
+    cumB = cumA.copy()
+    loss_c, loss_h = np.full((P, T), np.nan), np.full((P, P, T), np.nan)
+    for i in range(T):
+        args = (base.eps[i], base.tau2[i], base.c[i], base.rho[i], base.s[i])
+        GA, HA = log_step_factors(a[None, :], qA[:, i : i + 1], *args)
+        GB, _ = log_step_factors(a[None, :], qhi[:, i : i + 1], *args)
+        _, HB = log_step_factors(a[None, :], qlo[:, i : i + 1], *args)
+        if shared_eta1:
+            hA, hB = _lse_pairs(cumA, HA), _lse_pairs(cumB, HB)
+            cumA, cumB = cumA + GA, cumB + GB
+            cA, cB = _logsumexp(cumA), _logsumexp(cumB)
+        else:  # eta_1 redrawn at every step: the steps are independent
+            mG = lambda L: _logsumexp(log_f1 + L)[:, None]  # noqa: E731
+            hA, hB = cumA + mG(HA).T, cumB + mG(HB).T
+            cumA, cumB = cumA + mG(GA), cumB + mG(GB)
+            cA, cB = cumA[:, 0], cumB[:, 0]
+        ok = (hA > floor) & (hB > floor)
+        loss_h[:, :, i] = np.where(ok, hA - hB, np.nan)
+        loss_c[:, i] = np.where((cA > floor) & (cB > floor), cA - cB, np.nan)
+    return loss_c, loss_h
+
+
+def search_worst_case(
+    base: Stream,
+    claims_continue,
+    claims_halt,
+    *,
+    grid=None,
+    full_dim_T: int = 3,
+    nm_iters: int = 40,
+    shared_eta1: bool = True,
+    log_floor: float = -100.0,
+) -> dict[str, WorstCase]:
+    """Worst-case privacy loss of the run ``base`` (its parameters; its ``p`` is ignored) over input sequences.
+
+    Stages: (1) every constant and two-level sequence on ``grid`` (:func:`grid_losses`); (2) Nelder-Mead over the
+    continuous two-level family from the worst grid point of each transcript kind; (3) Nelder-Mead over all
+    min(T, full_dim_T) coordinates of a short prefix (every step its own p), started at p = 1/2 and at the worst
+    point found so far.
+
+    Args:
+        base: the run's parameters for T steps.
+        claims_continue, claims_halt: (T,) claimed bounds on the loss of "continue through t" / "halt at t".
+        grid: values of p for stage 1 (default: 0, 1 and 31 logit-spaced values in [1e-6, 1 - 1e-6]).
+        shared_eta1, log_floor: passed to the exact computation.
+
+    Returns:
+        {"continue": WorstCase, "halt": WorstCase}: the transcript with the smallest slack (claim - loss) of each kind.
+    """
+    T = base.T
+    cc = np.broadcast_to(np.asarray(claims_continue, dtype=float), (T,))
+    ch = np.broadcast_to(np.asarray(claims_halt, dtype=float), (T,))
+    if grid is None:
+        grid = np.concatenate([[0.0], special.expit(np.linspace(-14, 14, 31)), [1.0]])
+    grid = np.asarray(grid, dtype=float)
+    n_eval = 0
+    best: dict[str, WorstCase] = {}
+
+    def consider(kind, loss, claim, t, p, p_prime, method):
+        if not np.isfinite(loss):
+            return
+        cur = best.get(kind)
+        if cur is None or claim - loss < cur.slack:
+            best[kind] = WorstCase(
+                kind,
+                float(loss),
+                float(claim),
+                int(t),
+                np.asarray(p, dtype=float).copy(),
+                np.asarray(p_prime, dtype=float).copy(),
+                0,
+                method,
+            )
+
+    lo, hi = neighbour_interval(grid[:, None], base.eps[None, :], base.delta[None, :])
+    loss_c, loss_h = grid_losses(base, grid, shared_eta1=shared_eta1, log_floor=log_floor)
+    n_eval += 4 * len(grid)
+    with np.errstate(invalid="ignore"):
+        sc = np.where(np.isfinite(loss_c), cc[None, :] - loss_c, np.inf)
+        sh = np.where(np.isfinite(loss_h), ch[None, None, :] - loss_h, np.inf)
+    if np.isfinite(sc).any():
+        u, i = np.unravel_index(np.argmin(sc), sc.shape)
+        consider("continue", loss_c[u, i], cc[i], i + 1, np.full(i + 1, grid[u]), hi[u, : i + 1], "grid")
+    if np.isfinite(sh).any():
+        u, v, i = np.unravel_index(np.argmin(sh), sh.shape)
+        p = np.full(i + 1, grid[u])
+        p[-1] = grid[v]
+        pp = hi[u, : i + 1].copy()
+        pp[-1] = lo[v, i]
+        consider("halt", loss_h[u, v, i], ch[i], i + 1, p, pp, "grid" if u == v else "grid2")
+
+    def evaluate(p, method):
+        nonlocal n_eval
+        n_eval += 2
+        t = len(p)
+        L = worst_neighbour_losses(base.head(t).with_p(p), shared_eta1=shared_eta1, log_floor=log_floor)
+        for kind, loss, claim in (("continue", L.loss_continue, cc[:t]), ("halt", L.loss_halt, ch[:t])):
+            slack = np.where(np.isfinite(loss), claim - loss, np.inf)
+            j = int(np.argmin(slack))
+            pp = L.p_prime_continue[: j + 1].copy()
+            if kind == "halt":
+                pp[-1] = L.p_prime_halt[j]
+            consider(kind, loss[j], claim[j], j + 1, p[: j + 1], pp, method)
+        return L
+
+    for kind in ("continue", "halt"):  # stage 2
+        wc = best.get(kind)
+        if wc is None:
+            continue
+
+        def two_level(z, t=wc.t, kind=kind):
+            p = np.full(t, special.expit(z[0]))
+            p[-1] = special.expit(z[1])
+            L = evaluate(p, "nelder-mead")
+            loss = (L.loss_continue if kind == "continue" else L.loss_halt)[-1]
+            claim = (cc if kind == "continue" else ch)[t - 1]
+            return claim - loss if np.isfinite(loss) else 10.0
+
+        z0 = _logit(np.array([wc.p[0], wc.p[-1]]))
+        optimize.minimize(two_level, z0, method="Nelder-Mead", options=dict(maxiter=nm_iters, xatol=1e-3, fatol=1e-10))
+    Tf = min(T, full_dim_T)
+    for kind in ("continue", "halt"):  # stage 3
+        wc = best.get(kind)
+        starts = [np.full(Tf, 0.5)]
+        if wc is not None:
+            starts.append(np.resize(wc.p, Tf) if wc.t >= Tf else np.concatenate([wc.p, np.full(Tf - wc.t, wc.p[-1])]))
+        for p0 in starts:
+
+            def full(z, kind=kind):
+                L = evaluate(special.expit(z), "nelder-mead-full")
+                loss = L.loss_continue if kind == "continue" else L.loss_halt
+                claim = (cc if kind == "continue" else ch)[:Tf]
+                return float(np.min(np.where(np.isfinite(loss), claim - loss, 10.0)))
+
+            optimize.minimize(
+                full, _logit(p0), method="Nelder-Mead", options=dict(maxiter=nm_iters * Tf, xatol=1e-3, fatol=1e-10)
+            )
+    return {k: WorstCase(v.kind, v.loss, v.claimed, v.t, v.p, v.p_prime, n_eval, v.method) for k, v in best.items()}
+
+
+def lemma17_claims(stream: Stream):
+    """Lemma 17's bounds per transcript: 1/tau1 for continuation, 1/tau1 + 2/tau2_t for halting at t."""
+    cont = np.full(stream.T, 1.0 / stream.tau1)
+    return cont, cont + 2.0 / stream.tau2
+
+
+def expost_claims(cal, T: int, eps_t):
+    """Theorem 23's ex-post loss function: eps_C on continuation, eps_C + C_H eps_t ln(4/beta_t) on halting at t."""
+    from privtest.gtm import _log4_over_beta_t
+
+    eps_t = np.broadcast_to(np.asarray(eps_t, dtype=float), (T,))
+    halt = np.array([cal.eps_C + cal.C_H * eps_t[t - 1] * _log4_over_beta_t(t, cal.beta) for t in range(1, T + 1)])
+    return np.full(T, cal.eps_C), halt
