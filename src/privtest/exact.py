@@ -170,14 +170,19 @@ def _log1mexp(x):
 # ----------------------------------------------------------------------------------------------------------------
 # One step given eta_1
 # ----------------------------------------------------------------------------------------------------------------
-def counted_success(p, s, delta=0.0, eps=0.0):
+def counted_success(p, s, delta=0.0, eps=0.0, pc=None):
     """Success probability q of the mechanism whose +1s the GTM counts: purified (Lemma 24, Cor. 25) if delta > 0,
-    then negated (1 - q) when s = -1 (flipped variant, as in :func:`privtest.gtm.run_step`)."""
+    then negated (1 - q) when s = -1 (flipped variant, as in :func:`privtest.gtm.run_step`).
+
+    ``pc`` is 1 - p given exactly (default: computed). Near p = 1 the flipped variant's count has mean ~ (1 - p) and a
+    transcript's probability is sensitive to its relative error, which ``1.0 - p`` rounds at ulp(1)/(1 - p).
+    """
     p = np.asarray(p, dtype=float)
+    pc = 1.0 - p if pc is None else np.asarray(pc, dtype=float)
     if np.any(np.asarray(delta) > 0):
         phi = np.vectorize(purification_phi)(np.broadcast_to(eps, p.shape), np.broadcast_to(delta, p.shape))
-        p = p + phi * (1.0 - 2.0 * p)
-    return np.where(np.asarray(s) == -1, 1.0 - p, p)
+        p, pc = p + phi * (pc - p), pc + phi * (p - pc)  # p~ = p + phi (1 - 2p), and the same map on 1 - p
+    return np.where(np.asarray(s) == -1, pc, p)
 
 
 def log_step_factors(a, q, eps, tau2, c, rho, s):
@@ -251,6 +256,7 @@ class Stream:
         p: success probabilities Pr[M_t(X_t) = +1], shape (T,), in [0, 1].
         eps, tau2, c, rho, s: per-step parameters of Algorithm 1, shape (T,).
         delta: delta_t of each input (purified when > 0, Cor. 25), shape (T,).
+        pc: 1 - p, exactly (default: computed as 1 - p); see :func:`counted_success`.
     """
 
     tau1: float
@@ -262,10 +268,22 @@ class Stream:
     rho: np.ndarray
     s: np.ndarray
     delta: np.ndarray = field(default=None)
+    pc: np.ndarray = field(default=None)
 
     def __post_init__(self):
         T = len(np.atleast_1d(self.p))
-        conv = {"p": float, "eps": float, "tau2": float, "c": np.int64, "rho": float, "s": np.int64, "delta": float}
+        if self.pc is None:
+            object.__setattr__(self, "pc", 1.0 - np.asarray(self.p, dtype=float))
+        conv = {
+            "p": float,
+            "eps": float,
+            "tau2": float,
+            "c": np.int64,
+            "rho": float,
+            "s": np.int64,
+            "delta": float,
+            "pc": float,
+        }
         for name, dtype in conv.items():
             val = getattr(self, name)
             val = np.zeros(T) if val is None else val
@@ -309,10 +327,20 @@ class Stream:
         params = [cal.step(t, float(eps_t[t - 1]), float(pstar[t - 1])) for t in range(1, T + 1)]
         return cls.from_params(params, p, delta, tau1=cal.tau1, mu1=cal.mu1)
 
-    def with_p(self, p) -> Stream:
-        """The same run (all parameters) on other inputs ``p`` (e.g. a neighbouring stream)."""
+    def with_p(self, p, pc=None) -> Stream:
+        """The same run (all parameters) on other inputs ``p`` (e.g. a neighbouring stream); ``pc`` = 1 - p exactly."""
+        p = np.asarray(p, dtype=float)
         return Stream(
-            self.tau1, self.mu1, np.asarray(p, dtype=float), self.eps, self.tau2, self.c, self.rho, self.s, self.delta
+            self.tau1,
+            self.mu1,
+            p,
+            self.eps[: len(p)],
+            self.tau2[: len(p)],
+            self.c[: len(p)],
+            self.rho[: len(p)],
+            self.s[: len(p)],
+            self.delta[: len(p)],
+            pc,
         )
 
     def head(self, T: int) -> Stream:
@@ -327,11 +355,12 @@ class Stream:
             self.rho[:T],
             self.s[:T],
             self.delta[:T],
+            self.pc[:T],
         )
 
     def q(self) -> np.ndarray:
         """Success probability of the counted mechanism at every step (purified, negated when s = -1)."""
-        return counted_success(self.p, self.s, self.delta, self.eps)
+        return counted_success(self.p, self.s, self.delta, self.eps, self.pc)
 
 
 def panel_width(tau1: float, tau2, eps, c) -> float:
@@ -386,7 +415,13 @@ def _logsumexp(v, axis=-1):
 
 
 def transcript_log_probs(
-    stream: Stream, *, p_halt=None, log_floor: float = -100.0, refine: float = 1.0, shared_eta1: bool = True
+    stream: Stream,
+    *,
+    p_halt=None,
+    pc_halt=None,
+    log_floor: float = -100.0,
+    refine: float = 1.0,
+    shared_eta1: bool = True,
 ) -> TranscriptLogProbs:
     """Exact log-probabilities of all 2T transcripts of ``stream`` (continue through t, halt at t, halt within t).
 
@@ -394,7 +429,7 @@ def transcript_log_probs(
         stream: the run's sequences (:class:`Stream`).
         p_halt: optional (T,) inputs used at the halting step of each halt-at-t transcript instead of ``stream.p``
             (log_halt[t] then uses p_1..p_{t-1} for the continuations and p_halt[t] at step t). The privacy search
-            uses it to evaluate, in one pass, the worst neighbour of every halting transcript.
+            uses it to evaluate, in one pass, the worst neighbour of every halting transcript. ``pc_halt`` = 1 - p_halt.
         log_floor: eta_1 is integrated up to X = mu1 + tau1 (-log_floor): probabilities far above e^{log_floor}
             are unaffected by the truncation (its effect is at most e^{-X/tau1} <= e^{log_floor}).
         refine: divide the panel width by this factor (accuracy checks).
@@ -409,9 +444,7 @@ def transcript_log_probs(
     log_f1 = -x / stream.tau1 - math.log(stream.tau1) + log_w
     a = stream.mu1 - x
     q = stream.q()
-    q_halt = (
-        q if p_halt is None else counted_success(np.asarray(p_halt, dtype=float), stream.s, stream.delta, stream.eps)
-    )
+    q_halt = q if p_halt is None else counted_success(p_halt, stream.s, stream.delta, stream.eps, pc_halt)
     T = stream.T
     log_cont, log_halt = np.empty(T), np.empty(T)
     cum = log_f1.copy() if shared_eta1 else 0.0

@@ -31,7 +31,7 @@ from privtest.exact import (
 )
 
 
-def neighbour_interval(p, eps, delta=0.0):
+def neighbour_interval(p, eps, delta=0.0, pc=None):
     """Admissible success probabilities p' of a neighbouring dataset for an (eps, delta)-DP mechanism with Pr[+1] = p.
 
     Pure DP (delta = 0): p/p' and (1-p)/(1-p') in [e^-eps, e^eps]. Approximate DP: p <= e^eps p' + delta,
@@ -39,17 +39,23 @@ def neighbour_interval(p, eps, delta=0.0):
 
     Args:
         p: success probabilities in [0, 1] (array). eps: >= 0 (array or scalar). delta: in [0, 1).
+        pc: 1 - p exactly (default 1 - p).
 
     Returns:
-        (lo, hi): arrays with the shape of ``p``.
+        (lo, hi, lo_c, hi_c): arrays with the shape of ``p``; lo_c = 1 - lo and hi_c = 1 - hi, each computed
+        directly (no cancellation), so the flipped variant sees admissible pairs after rounding.
     """
     p = np.asarray(p, dtype=float)
+    pc = 1.0 - p if pc is None else np.asarray(pc, dtype=float)
     _validate.nonnegative("eps", eps)
     _validate.delta_range("delta", delta)
     e = np.exp(np.asarray(eps, dtype=float))
-    hi = np.minimum(e * p + delta, 1.0 - (1.0 - p - delta) / e)
-    lo = np.maximum((p - delta) / e, 1.0 - e * (1.0 - p) - delta)
-    return np.clip(lo, 0.0, 1.0), np.clip(hi, 0.0, 1.0)
+    hi = np.minimum(e * p + delta, 1.0 - (pc - delta) / e)
+    hi_c = np.maximum(pc - (e - 1.0) * p - delta, (pc - delta) / e)
+    lo = np.maximum((p - delta) / e, 1.0 - e * pc - delta)
+    lo_c = np.minimum((e - 1.0 + pc + delta) / e, e * pc + delta)
+    clip = lambda v: np.clip(v, 0.0, 1.0)  # noqa: E731
+    return clip(lo), clip(hi), clip(lo_c), clip(hi_c)
 
 
 @dataclass(frozen=True)
@@ -79,14 +85,14 @@ def worst_neighbour_losses(
     Args:
         stream: the run (its ``p``, ``eps`` and ``delta`` define the neighbour sets).
         min_log_prob: transcripts whose probability under either input is below e^{min_log_prob} are reported as NaN
-            (default: 20 nats above the truncation bound, so the truncation changes no reported loss by > e^-20).
+            (default: 35 nats above the truncation bound, so the truncation changes no reported loss by > e^-35).
         log_floor, shared_eta1: passed to :func:`~privtest.exact.transcript_log_probs`.
     """
-    lo, hi = neighbour_interval(stream.p, stream.eps, stream.delta)
+    lo, hi, lo_c, hi_c = neighbour_interval(stream.p, stream.eps, stream.delta, stream.pc)
     kw = dict(log_floor=log_floor, shared_eta1=shared_eta1)
     A = transcript_log_probs(stream, **kw)
-    B = transcript_log_probs(stream.with_p(hi), p_halt=lo, **kw)
-    floor = A.log_tail_bound + 20.0 if min_log_prob is None else min_log_prob
+    B = transcript_log_probs(stream.with_p(hi, hi_c), p_halt=lo, pc_halt=lo_c, **kw)
+    floor = A.log_tail_bound + 35.0 if min_log_prob is None else min_log_prob
     with np.errstate(invalid="ignore"):
         lc = np.where((A.log_continue > floor) & (B.log_continue > floor), A.log_continue - B.log_continue, np.nan)
         lh = np.where((A.log_halt > floor) & (B.log_halt > floor), A.log_halt - B.log_halt, np.nan)
@@ -122,7 +128,7 @@ class WorstCase:
 
 
 def _logit(p):
-    return special.logit(np.clip(p, 1e-12, 1 - 1e-12))
+    return special.logit(np.clip(p, 1e-15, 1 - 1e-15))
 
 
 def _lse_pairs(A, B):
@@ -151,10 +157,14 @@ def grid_losses(base: Stream, grid, *, shared_eta1: bool = True, log_floor: floa
     x, log_w, X = x_nodes(base.tau1, base.mu1, h, log_floor)
     log_f1 = (-x / base.tau1 - math.log(base.tau1) + log_w)[None, :]
     a = base.mu1 - x
-    floor = -X / base.tau1 + 20.0
-    lo, hi = neighbour_interval(grid[:, None], base.eps[None, :], base.delta[None, :])
-    pA = np.broadcast_to(grid[:, None], (P, T))
-    qA, qhi, qlo = (counted_success(v, base.s[None, :], base.delta[None, :], base.eps[None, :]) for v in (pA, hi, lo))
+    floor = -X / base.tau1 + 35.0
+    gc = special.expit(-special.logit(grid))  # 1 - grid, exact near 1 for logit-spaced grids
+    lo, hi, lo_c, hi_c = neighbour_interval(grid[:, None], base.eps[None, :], base.delta[None, :], gc[:, None])
+    pA, pcA = np.broadcast_to(grid[:, None], (P, T)), np.broadcast_to(gc[:, None], (P, T))
+    qA, qhi, qlo = (
+        counted_success(v, base.s[None, :], base.delta[None, :], base.eps[None, :], vc)
+        for v, vc in ((pA, pcA), (hi, hi_c), (lo, lo_c))
+    )
     cumA = np.broadcast_to(log_f1, (P, len(x))).copy() if shared_eta1 else np.zeros((P, 1))
     cumB = cumA.copy()
     loss_c, loss_h = np.full((P, T), np.nan), np.full((P, P, T), np.nan)
@@ -172,9 +182,9 @@ def grid_losses(base: Stream, grid, *, shared_eta1: bool = True, log_floor: floa
             hA, hB = cumA + mG(HA).T, cumB + mG(HB).T
             cumA, cumB = cumA + mG(GA), cumB + mG(GB)
             cA, cB = cumA[:, 0], cumB[:, 0]
-        ok = (hA > floor) & (hB > floor)
-        loss_h[:, :, i] = np.where(ok, hA - hB, np.nan)
-        loss_c[:, i] = np.where((cA > floor) & (cB > floor), cA - cB, np.nan)
+        with np.errstate(invalid="ignore"):
+            loss_h[:, :, i] = np.where((hA > floor) & (hB > floor), hA - hB, np.nan)
+            loss_c[:, i] = np.where((cA > floor) & (cB > floor), cA - cB, np.nan)
     return loss_c, loss_h
 
 
@@ -230,7 +240,7 @@ def search_worst_case(
                 method,
             )
 
-    lo, hi = neighbour_interval(grid[:, None], base.eps[None, :], base.delta[None, :])
+    lo, hi, _, _ = neighbour_interval(grid[:, None], base.eps[None, :], base.delta[None, :])
     loss_c, loss_h = grid_losses(base, grid, shared_eta1=shared_eta1, log_floor=log_floor)
     n_eval += 4 * len(grid)
     with np.errstate(invalid="ignore"):
@@ -247,11 +257,12 @@ def search_worst_case(
         pp[-1] = lo[v, i]
         consider("halt", loss_h[u, v, i], ch[i], i + 1, p, pp, "grid" if u == v else "grid2")
 
-    def evaluate(p, method):
+    def evaluate(z, method):
         nonlocal n_eval
         n_eval += 2
-        t = len(p)
-        L = worst_neighbour_losses(base.head(t).with_p(p), shared_eta1=shared_eta1, log_floor=log_floor)
+        t = len(z)
+        p = special.expit(z)
+        L = worst_neighbour_losses(base.with_p(p, special.expit(-z)), shared_eta1=shared_eta1, log_floor=log_floor)
         for kind, loss, claim in (("continue", L.loss_continue, cc[:t]), ("halt", L.loss_halt, ch[:t])):
             slack = np.where(np.isfinite(loss), claim - loss, np.inf)
             j = int(np.argmin(slack))
@@ -267,9 +278,9 @@ def search_worst_case(
             continue
 
         def two_level(z, t=wc.t, kind=kind):
-            p = np.full(t, special.expit(z[0]))
-            p[-1] = special.expit(z[1])
-            L = evaluate(p, "nelder-mead")
+            zz = np.full(t, z[0])
+            zz[-1] = z[1]
+            L = evaluate(zz, "nelder-mead")
             loss = (L.loss_continue if kind == "continue" else L.loss_halt)[-1]
             claim = (cc if kind == "continue" else ch)[t - 1]
             return claim - loss if np.isfinite(loss) else 10.0
@@ -285,7 +296,7 @@ def search_worst_case(
         for p0 in starts:
 
             def full(z, kind=kind):
-                L = evaluate(special.expit(z), "nelder-mead-full")
+                L = evaluate(z, "nelder-mead-full")
                 loss = L.loss_continue if kind == "continue" else L.loss_halt
                 claim = (cc if kind == "continue" else ch)[:Tf]
                 return float(np.min(np.where(np.isfinite(loss), claim - loss, 10.0)))

@@ -28,6 +28,7 @@ FIGURES = [
     "fig_noise_penalty",
     "fig_lower_bounds",
     "fig_random_dropping",
+    "fig_privacy_exact",
 ]
 # Tables: same pattern, but the notebook writes .tex/.md/.csv instead of .pdf/.png/data .csv.
 TABLES = [
