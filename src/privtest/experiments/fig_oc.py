@@ -2,12 +2,15 @@
 
 For each step index t, input-privacy ratio eps_t/eps and case (acceptance threshold p* and variant), the step's
 parameters come from :class:`~privtest.GlobalCalibration` and its halting probability is estimated by Monte Carlo,
-each replication drawing its own eta_1 (Algorithm 1's Init) and eta_2,t.
+each replication drawing its own eta_1 (Algorithm 1's Init) and eta_2,t, and computed exactly (``halt_prob_exact``,
+eta_1 and eta_2,t integrated out by :func:`privtest.exact.step_log_halt`).
 
 Claims (per-step error bounds read off the proof of Theorem 21):
   * Type II at p = p*: Pr[no halt | eta_1 <= mu1] <= beta_t/4 (Lemma 20 with lambda_t >= rho_t, resp. <= rho_t when
     flipped, Lemma 19(3)); where Monte Carlo cannot resolve beta_t/4, the unconditional beta/4 + beta_t/4.
-  * Type I at p = pbar_t: Pr[halt] <= Pr[eta_2,t > tau2 ln(4/beta_t)] + beta_t/4 = beta_t/2.
+  * Type I at p = pbar_t: Pr[halt] <= Pr[eta_2,t > tau2 ln(4/beta_t)] + beta_t/4 = beta_t/2, checked on the exact
+    value (Monte Carlo cannot resolve beta_t/2 at large t; its interval is in the note).
+  * Type II at p = p*, exactly: Pr[no halt] <= beta/4 + beta_t/4 (unconditional).
 The per-step budget beta_t of the theorem holds only conditioned on the good-noise event G (Lemma 19), whose
 eta_1 part (probability beta/4) is shared by all steps; the measured miss rate at p* shows the difference.
 """
@@ -17,8 +20,9 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from privtest.claims import Claim, clopper_pearson, fmt
-from privtest.experiments._checks import continue_claim, miss_claim
+from privtest.claims import Claim, clopper_pearson, fmt, verdict_exact
+from privtest.exact import step_log_halt
+from privtest.experiments._checks import miss_claim
 from privtest.gtm import GlobalCalibration
 from privtest.schedule import beta_t
 from privtest.simulate import halting_counts
@@ -42,7 +46,8 @@ def simulate(cfg: dict, rng: np.random.Generator) -> pd.DataFrame:
 
     Returns:
         DataFrame with one row per grid point: t, eps_ratio, pstar, variant, s, c, rho, Lambda, p, halts, runs,
-        samples_mean, pbar, beta_II, and good_runs/good_halts (replications with eta_1 <= mu1 and their halts).
+        samples_mean, pbar, beta_II, good_runs/good_halts (replications with eta_1 <= mu1 and their halts) and
+        halt_prob_exact (quadrature).
     """
     rows = []
     for case in cfg["cases"]:
@@ -52,7 +57,10 @@ def simulate(cfg: dict, rng: np.random.Generator) -> pd.DataFrame:
                 st = cal.step(t, ratio * cfg["eps"], case["pstar"])
                 p = p_grid(st.pstar, st.pbar, st.s, cfg["points"])
                 hc = halting_counts(st, p, cfg["runs"], rng)
-                for pi, h, n, gr, gh in zip(p, hc.halts, hc.samples, hc.good_runs, hc.good_halts, strict=True):
+                exact = np.exp(step_log_halt(st, p))
+                for pi, h, n, gr, gh, ex in zip(
+                    p, hc.halts, hc.samples, hc.good_runs, hc.good_halts, exact, strict=True
+                ):
                     rows.append(
                         dict(
                             t=t,
@@ -71,6 +79,7 @@ def simulate(cfg: dict, rng: np.random.Generator) -> pd.DataFrame:
                             beta_II=st.beta_II,
                             good_runs=gr,
                             good_halts=gh,
+                            halt_prob_exact=ex,
                         )
                     )
     return pd.DataFrame(rows)
@@ -106,19 +115,36 @@ def claims(raw: pd.DataFrame, cfg: dict) -> list[Claim]:
                 "budget holds given eta_1 <= mu1, an event shared by all steps",
             )
         )
+        miss_exact = 1.0 - float(at_star.halt_prob_exact)
+        bound_II = cfg["beta"] / 4 + bt / 4
+        out.append(
+            Claim(
+                f"oc.halt_at_pstar_exact[{tag}]",
+                "Thm 21 (proof: Lemma 19(1),(3), Lemma 20)",
+                "one step misses a halt w.p. <= beta/4 + beta_t/4 when p_t = p* (exact, eta_1 unconditioned)",
+                "fig_oc",
+                fmt(miss_exact, 6),
+                f"<= {fmt(bound_II)}",
+                verdict_exact(miss_exact <= bound_II),
+                "quadrature (privtest.exact)",
+            )
+        )
         pbar = float(g["pbar"].iloc[0])
         if pbar > 0:
             at_bar = g[np.isclose(g["p"], pbar)].iloc[0]
+            lo, hi = clopper_pearson(int(at_bar.halts), int(at_bar.runs))
+            exact = float(at_bar.halt_prob_exact)
             out.append(
-                continue_claim(
+                Claim(
                     f"oc.continue_at_pbar[{tag}]",
                     "Thm 21 (proof: Lemma 19(2), Lemma 20)",
+                    "one step halts w.p. <= beta_t/2 when p_t = pbar_t (exact quadrature)",
                     "fig_oc",
-                    int(at_bar.halts),
-                    int(at_bar.runs),
-                    bt / 2,
-                    cfg["beta"],
-                    "bound beta_t/2 = Pr[eta_2,t > tau2 ln(4/beta_t)] + beta_t/4",
+                    fmt(exact, 6),
+                    f"<= {fmt(bt / 2)}",
+                    verdict_exact(exact <= bt / 2),
+                    f"bound beta_t/2 = Pr[eta_2,t > tau2 ln(4/beta_t)] + beta_t/4; Monte Carlo "
+                    f"{fmt(at_bar.halts / at_bar.runs)} [{fmt(lo)}, {fmt(hi)}] ({int(at_bar.runs)} runs)",
                 )
             )
     return out
