@@ -29,6 +29,7 @@ FIGURES = [
     "fig_lower_bounds",
     "fig_random_dropping",
     "fig_privacy_exact",
+    "fig_privacy_audit",
 ]
 # Tables: same pattern, but the notebook writes .tex/.md/.csv instead of .pdf/.png/data .csv.
 TABLES = [
