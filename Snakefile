@@ -9,6 +9,7 @@ include: "workflow/rules/common.smk"
 include: "workflow/rules/simulate.smk"
 include: "workflow/rules/figures.smk"
 include: "workflow/rules/claims.smk"
+include: "workflow/rules/co.smk"
 
 
 rule all:

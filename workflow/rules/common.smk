@@ -30,10 +30,15 @@ FIGURES = [
     "fig_random_dropping",
     "fig_privacy_exact",
     "fig_privacy_audit",
+    "fig_co_densest",
+    "fig_co_checkpoints",
+    "fig_co_maxcut",
+    "fig_co_submodular",
 ]
 # Tables: same pattern, but the notebook writes .tex/.md/.csv instead of .pdf/.png/data .csv.
 TABLES = [
     "table1",
+    "table2",
 ]
 CATALOGUE = FIGURES + TABLES
 

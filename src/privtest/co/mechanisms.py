@@ -1,0 +1,179 @@
+"""The test and scored mechanisms of Definition 36, ThresholdSelect (Algorithm 2, Lemma 34), and the problem
+interface they evaluate.
+
+A :class:`COProblem` bundles one data stream X_1, X_2, ... with an objective f and a batch DP algorithm A; solutions
+are numpy arrays whose first axis indexes a batch (so B draws of A are one call). The test mechanism
+M_t^h(X_t) = sgn(f(X_t, A(X_t, eps_t/2, delta_t)) + Lap(2/eps_t) - h) is (eps_t, delta_t)-DP (Lemma 37(1)).
+
+Simulation shortcut (exact in distribution): each evaluation of M_t^h succeeds with probability
+g(Y) = Pr[Lap(2/eps_t) >= h - f(X_t, Y)] given A's output Y, and 0 <= f(X_t, Y) <= U_t for any certified upper bound
+U_t >= OPT_t, so l = g(0) <= g(Y) <= u = g(U_t). Drawing U ~ Unif(0,1) per evaluation, U < l is a +1 and U >= u a -1
+whatever Y is; only evaluations with l <= U < u need A, and they are +1 w.p. (g(Y) - l)/(u - l). The count of +1s
+then has exactly the Binomial(n, E g(Y)) law of n full evaluations, while A runs only about n (u - l) <= n eps_t U_t/4
+times. The algorithm never sees U_t; only the simulator does. ``lazy=False`` evaluates A n times (tests compare).
+When A exposes the exact law of f(X_t, A(X_t)) (``score_distribution``), the count is one binomial draw.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Protocol
+
+import numpy as np
+
+from privtest import _validate
+from privtest.mechanisms import Mechanism, laplace_threshold_probability
+
+
+class COProblem(Protocol):
+    """A data stream with objective f (sensitivity <= 1, data-monotone) and a batch DP algorithm A.
+
+    Attributes:
+        T: number of time steps (t = 1..T).
+        name: short label.
+    """
+
+    T: int
+    name: str
+
+    def value(self, t: int, Y: np.ndarray) -> np.ndarray:
+        """f(X_t, Y_b) for a batch of solutions Y (first axis B): float array (B,)."""
+
+    def sample(self, t: int, eps: float, delta: float, size: int, rng: np.random.Generator) -> np.ndarray:
+        """``size`` independent draws of A(X_t, eps, delta): solutions with first axis ``size``."""
+
+    def upper(self, t: int) -> float:
+        """A certified upper bound U_t >= OPT_t = max_Y f(X_t, Y) (used only by the simulator)."""
+
+    def score_distribution(self, t: int, eps: float, delta: float):
+        """(values, probs) of f(X_t, A(X_t, eps, delta)) if A's law is known exactly, else None."""
+
+
+def laplace_tail(h, value, eps_t):
+    """Pr[value + Lap(2/eps_t) >= h] (Laplace scale 2/eps_t, i.e. privacy eps_t/2 for sensitivity 1)."""
+    return laplace_threshold_probability(value, h, 0.5 * eps_t)
+
+
+class TestMechanism(Mechanism):
+    """Definition 36(1): M_t^h(X_t) = sgn(f(X_t, Y) + Lap(2/eps_t) - h), Y <- A(X_t, eps_t/2, delta_t).
+
+    Args:
+        problem: the :class:`COProblem`.
+        t: time step (1..T).
+        eps_t: > 0, the mechanism's privacy (A gets eps_t/2, the Laplace score the other eps_t/2).
+        delta_t: in [0, 1) (A's delta; the mechanism is (eps_t, delta_t)-DP, purified by the GTM).
+        h: threshold.
+        lazy: use the exact lazy simulation of the module docstring (default) or evaluate A n times.
+
+    Attributes:
+        evaluated: number of draws of A actually simulated so far (<= the number of evaluations counted).
+    """
+
+    __test__ = False  # not a pytest class
+
+    def __init__(self, problem: COProblem, t: int, eps_t: float, delta_t: float, h: float, lazy: bool = True):
+        _validate.positive("eps_t", eps_t)
+        _validate.delta_range("delta_t", delta_t)
+        self.problem, self.t, self.eps, self.delta, self.h, self.lazy = (
+            problem,
+            int(t),
+            float(eps_t),
+            float(delta_t),
+            float(h),
+            lazy,
+        )
+        self.evaluated = 0
+
+    def _g(self, values):
+        return laplace_tail(self.h, values, self.eps)
+
+    def success_probability(self):
+        """Exact p_t if A's score law is known, else None."""
+        dist = self.problem.score_distribution(self.t, 0.5 * self.eps, self.delta)
+        if dist is None:
+            return None
+        values, probs = dist
+        return float(np.clip(np.sum(probs * self._g(values)), 0.0, 1.0))
+
+    def count_plus(self, n, rng):
+        n_arr = np.asarray(n, dtype=np.int64)
+        p = self.success_probability()
+        if p is not None:
+            return rng.binomial(n_arr, p)
+        if not self.lazy:
+            total = int(n_arr.sum())
+            Y = self.problem.sample(self.t, 0.5 * self.eps, self.delta, total, rng)
+            self.evaluated += total
+            plus = self._g(self.problem.value(self.t, Y)) > rng.random(total)
+            owner = np.repeat(np.arange(n_arr.size), n_arr.ravel())
+            return np.bincount(owner, weights=plus, minlength=n_arr.size).astype(np.int64).reshape(n_arr.shape)
+        lo = float(self._g(0.0))
+        hi = float(self._g(self.problem.upper(self.t)))
+        k_lo = rng.binomial(n_arr, lo)
+        band = 0.0 if hi <= lo else (hi - lo) / (1.0 - lo)
+        m = rng.binomial(n_arr - k_lo, min(band, 1.0))
+        total = int(m.sum())
+        if total == 0:
+            return k_lo
+        Y = self.problem.sample(self.t, 0.5 * self.eps, self.delta, total, rng)
+        self.evaluated += total
+        accept = (self._g(self.problem.value(self.t, Y)) - lo) / (hi - lo) > rng.random(total)
+        owner = np.repeat(np.arange(m.size), m.ravel())
+        extra = np.bincount(owner, weights=accept, minlength=m.size).astype(np.int64).reshape(m.shape)
+        return k_lo + extra
+
+
+class ScoredMechanism:
+    """Definition 36(2): Q_t(X_t) = (Y, f(X_t, Y) + Lap(2/eps_t)), Y <- A(X_t, eps_t/2, delta_t); (eps_t, delta_t)-DP.
+
+    ``draw(size, rng)`` returns (Y, v): a batch of solutions and their noisy scores (float array (size,)).
+    """
+
+    def __init__(self, problem: COProblem, t: int, eps_t: float, delta_t: float):
+        _validate.positive("eps_t", eps_t)
+        self.problem, self.t, self.eps, self.delta = problem, int(t), float(eps_t), float(delta_t)
+
+    def draw(self, size: int, rng: np.random.Generator):
+        Y = self.problem.sample(self.t, 0.5 * self.eps, self.delta, size, rng)
+        v = self.problem.value(self.t, Y) + rng.laplace(0.0, 2.0 / self.eps, size)
+        return Y, v
+
+
+def threshold_select_rounds(xi: float, eps0: float) -> int:
+    """T = ceil(max((1/xi) ln(2/eps0), 1 + 1/(e xi))) of Algorithm 2."""
+    _validate.positive("xi", xi)
+    if not (0 < eps0 <= 1) or not (0 < xi <= 1):
+        raise ValueError(f"xi and eps0 must be in (0, 1]. Found xi={xi!r}, eps0={eps0!r}.")
+    return math.ceil(max(math.log(2.0 / eps0) / xi, 1.0 + 1.0 / (math.e * xi)))
+
+
+def threshold_select(Q, tau: float, xi: float, eps0: float, rng: np.random.Generator, batch: int = 64):
+    """ThresholdSelect (Algorithm 2; Liu & Talwar's thresholding with a known threshold, Lemma 34).
+
+    Draws (Y_j, v_j) from ``Q`` for j = 1..T: returns the first draw with v_j >= tau; after each failed draw stops
+    with -1 w.p. xi. Draws are made ``batch`` at a time (geometric growth) and scanned in order, which gives the
+    same law as drawing one at a time.
+
+    Args:
+        Q: object with ``draw(size, rng) -> (Y, v)``; (eps_1, delta_1)-DP.
+        tau: threshold. xi: stopping probability in (0, 1]. eps0: in (0, 1].
+        rng: numpy Generator. batch: first batch size.
+
+    Returns:
+        (Y, v, draws): the selected solution (one element of Q's batch) and score, or (None, None, draws) for -1;
+        ``draws`` is the number of draws of Q the algorithm made (<= T).
+    """
+    T = threshold_select_rounds(xi, eps0)
+    done = 0
+    while done < T:
+        size = min(batch, T - done)
+        Y, v = Q.draw(size, rng)
+        stop = (v >= tau) | (rng.random(size) < xi)
+        if stop.any():
+            j = int(np.argmax(stop))
+            if v[j] >= tau:
+                return Y[j], float(v[j]), done + j + 1
+            return None, None, done + j + 1
+        done += size
+        batch *= 2
+    return None, None, T

@@ -1,0 +1,266 @@
+"""Constants and per-checkpoint / per-step quantities of BatchToCO (Section 7.3, Algorithm 3), and the privacy
+accounting of Lemma 38.
+
+Two different weights named omega appear in Section 7.3 (see the paper README):
+
+* ``weight(i)``: BatchToCO's own weights omega_i = C_omega / (i ln^2(i+1)), normalised so that sum_i omega_i <= 1.
+  They split eps, beta and delta across checkpoints: eps(i) = C_eps omega_i eps, beta_i = C_beta omega_i beta,
+  delta(i, t) uses omega_i^2.
+* :func:`privtest.schedule.omega` (Definition 7): the time weights omega_t = 1/(zeta t ln^3(t+2)). They enter
+  eps(i, t) = eps(i) / (C_1 ln(4/(omega_t beta))) with t the *global* time, and inside each GTM instance the
+  per-step budgets beta_s = omega_s beta_i of Theorem 23, with s the instance's own step counter.
+
+Erratum (ERRATA.md): Algorithm 3 prints ln(4/(omega_t beta)) with the global beta, but Corollary 35 is applied to
+GTM_i with beta_GTM = beta_i < beta, and its hypothesis (hence Lambda_t <= Lambda and the per-instance privacy
+(1 + C_H/C_1) eps(i) of eq. (19)) needs eps_t <= eps(i)/(C_1 ln(4/(omega_t beta_i))). ``log_beta="instance"``
+(default) uses beta_i there; ``log_beta="global"`` is the printed formula.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from functools import lru_cache
+
+import numpy as np
+
+from privtest import _validate
+from privtest.gtm import ExPostCalibration
+from privtest.schedule import log_inv_omega
+
+#: Terms summed explicitly in :func:`weight_sum_bound`.
+_WEIGHT_TERMS = 1_000_000
+
+
+@lru_cache(maxsize=1)
+def weight_sum_bound() -> float:
+    r"""Upper bound on :math:`S = \sum_{k\ge1} 1/(k\ln^2(k+1))`: the first 10^6 terms plus
+    :math:`\int_N^\infty dx/(x\ln^2 x) = 1/\ln N`, which bounds the tail because 1/(k ln^2(k+1)) <= 1/(x ln^2 x) on
+    [k-1, k]. Errs upwards, so C_omega = 1/S keeps sum omega_k <= 1. Value 3.3878... (the sum to 10^7 is 3.3257
+    and the tail beyond 10^7 is about 0.062)."""
+    k = np.arange(1, _WEIGHT_TERMS + 1, dtype=float)
+    return float(np.sum(1.0 / (k * np.log1p(k) ** 2))) + 1.0 / math.log(_WEIGHT_TERMS)
+
+
+#: Normalisation constant C_omega of BatchToCO's weights.
+def c_omega() -> float:
+    return 1.0 / weight_sum_bound()
+
+
+LOG_BETA = ("instance", "global")
+
+
+@dataclass(frozen=True)
+class BatchToCOParams:
+    r"""Inputs and constants of Algorithm 3 (Section 7.3).
+
+    Args:
+        eps: global privacy budget eps > 0. The paper assumes eps < 1; its proof (Lemma 38) only uses
+            eps(i, t) <= 1 for all i, t, which is checked here instead (eps(1, 1) is the largest).
+        delta: global delta in [0, 1) (0 with a pure-DP batch algorithm).
+        beta: failure probability in (0, 1/e).
+        pstar: GTM halting threshold p* in (0, 1/2] ((1 - beta_A)/2 for a high-probability A, Cor. 43).
+        kappa: spacing of the thresholds h_i = (1 + kappa)^i, > 0.
+        gamma: GTM gap parameter in (1, 2].
+        C1, CH: Corollary 35's constants C_1, C_H > 0.
+        C_beta: in (0, 1/3] (Lemma 41).
+        C_eps: defaults to C_1/(C_1 + C_H + 3) (Lemma 38's largest admissible value); must not exceed it.
+        C_delta: defaults to 1 + 3 e^3 / C_beta (Lemma 38's smallest admissible value); must not be below it.
+        log_beta: "instance" (ln(4/(omega_t beta_i)) in eps(i, t), the corrected form) or "global" (as printed).
+
+    Raises:
+        ValueError: on any parameter outside its range, or if eps(1, 1) > 1.
+    """
+
+    eps: float
+    beta: float
+    pstar: float
+    kappa: float
+    gamma: float
+    C1: float = 2.0
+    CH: float = 2.0
+    C_beta: float = 1.0 / 3.0
+    delta: float = 0.0
+    C_eps: float | None = None
+    C_delta: float | None = None
+    log_beta: str = "instance"
+
+    def __post_init__(self):
+        _validate.positive("eps", self.eps)
+        _validate.delta_range("delta", self.delta)
+        if not (0 < self.beta < 1 / math.e):
+            raise ValueError(f"beta must be in (0, 1/e). Found {self.beta!r}.")
+        if not (0 < self.pstar <= 0.5):
+            raise ValueError(f"pstar must be in (0, 1/2]. Found {self.pstar!r}.")
+        _validate.positive("kappa", self.kappa)
+        _validate.gamma_range(self.gamma)
+        _validate.positive("C1", self.C1)
+        _validate.positive("CH", self.CH)
+        if not (0 < self.C_beta <= 1 / 3):
+            raise ValueError(f"C_beta must be in (0, 1/3]. Found {self.C_beta!r}.")
+        if self.log_beta not in LOG_BETA:
+            raise ValueError(f"log_beta must be one of {LOG_BETA}. Found {self.log_beta!r}.")
+        ceps_max = self.C1 / (self.C1 + self.CH + 3.0)
+        if self.C_eps is None:
+            object.__setattr__(self, "C_eps", ceps_max)
+        elif not (0 < self.C_eps <= ceps_max):
+            raise ValueError(f"C_eps must be in (0, C1/(C1+CH+3) = {ceps_max}]. Found {self.C_eps!r}.")
+        cdel_min = 1.0 + 3.0 * math.e**3 / self.C_beta
+        if self.C_delta is None:
+            object.__setattr__(self, "C_delta", cdel_min)
+        elif self.C_delta < cdel_min:
+            raise ValueError(f"C_delta must be >= 1 + 3e^3/C_beta = {cdel_min}. Found {self.C_delta!r}.")
+        if self.eps_it(1, 1) > 1.0:
+            raise ValueError(f"eps(1, 1) = {self.eps_it(1, 1)} > 1: Lemma 38 needs eps(i, t) <= 1; lower eps.")
+
+    # --- Derived constants (Corollary 35) ---------------------------------------------------------------------
+    @property
+    def Lambda(self) -> float:
+        """Lambda = exp(1/C_1 + 2/C_H) (Corollary 35)."""
+        return math.exp(1.0 / self.C1 + 2.0 / self.CH)
+
+    @property
+    def pbar(self) -> float:
+        """Rejection threshold pbar = p*/(gamma Lambda) (Corollary 35)."""
+        return self.pstar / (self.gamma * self.Lambda)
+
+    # --- Per-checkpoint quantities ----------------------------------------------------------------------------
+    @staticmethod
+    def weight(i):
+        """BatchToCO's weight omega_i = C_omega/(i ln^2(i+1)) (not Definition 7's omega_t), i >= 1 (array ok)."""
+        _validate.step_index(i)
+        ii = np.asarray(i, dtype=float)
+        out = c_omega() / (ii * np.log1p(ii) ** 2)
+        return float(out) if out.ndim == 0 else out
+
+    def h(self, i):
+        """Threshold h_i = (1 + kappa)^i."""
+        return (1.0 + self.kappa) ** np.asarray(i, dtype=float)
+
+    def eps_i(self, i):
+        """eps(i) = C_eps omega_i eps: output privacy of GTM_i."""
+        return self.C_eps * self.weight(i) * self.eps
+
+    def beta_i(self, i):
+        """beta_i = C_beta omega_i beta: failure probability of GTM_i."""
+        return self.C_beta * self.weight(i) * self.beta
+
+    def xi(self, i):
+        """xi_i = pbar beta_i: ThresholdSelect's stopping probability at checkpoint i."""
+        return self.pbar * self.beta_i(i)
+
+    # --- Per-step quantities ----------------------------------------------------------------------------------
+    def log4_over(self, i, t):
+        """ln(4/(omega_t b)) with omega_t of Definition 7 (global t) and b = beta_i or beta (``log_beta``)."""
+        b = self.beta_i(i) if self.log_beta == "instance" else self.beta
+        return math.log(4.0) - np.log(b) + log_inv_omega(t)
+
+    def eps_it(self, i, t):
+        """eps(i, t) = eps(i)/(C_1 ln(4/(omega_t b))): privacy of each test / scored evaluation at time t."""
+        out = self.eps_i(i) / (self.C1 * self.log4_over(i, t))
+        return float(out) if np.ndim(out) == 0 else out
+
+    def delta_it(self, i, t):
+        """delta(i, t) = min(pbar omega_i^2 beta delta / C_delta, (pbar/2) eps(i, t))."""
+        a = self.pbar * self.weight(i) ** 2 * self.beta * self.delta / self.C_delta
+        out = np.minimum(a, 0.5 * self.pbar * self.eps_it(i, t))
+        return float(out) if np.ndim(out) == 0 else out
+
+    def calibration(self, i: int) -> ExPostCalibration:
+        """GTM_i with Corollary 35's parameters: Theorem 23 with eps_C = eps(i), beta = beta_i, s_t = +1."""
+        return ExPostCalibration(
+            eps_C=float(self.eps_i(i)), beta=float(self.beta_i(i)), C_H=self.CH, gamma=self.gamma, variant="direct"
+        )
+
+    def batch_eps(self, i, t):
+        """eps_batch(t) = eps(i, t)/2: the privacy parameter A receives inside the test and scored mechanisms."""
+        return 0.5 * self.eps_it(i, t)
+
+    # --- Lemma 38 ---------------------------------------------------------------------------------------------
+    def privacy_budget(self, i_max: int = 1_000_000) -> dict:
+        r"""Worst-case privacy accounting of Lemma 38, summed exactly over checkpoints 2..i_max plus a tail bound.
+
+        Per instance i >= 2 (any halting time t >= i, GTM step index s <= t - i + 1):
+
+        * GTM_i (Theorem 23, ex-post): a transcript halting at GTM step s costs eps(i) + C_H eps(i, t) ln(4/beta_s)
+          with beta_s = omega_s beta_i; its supremum over t >= s is taken numerically on s = t (the worst case).
+        * ThresholdSelect_i (Lemma 34(1)): 2 eps(i, t) + min(eps(i, t), 1), largest at the smallest t = i, and
+          3 e^{2 eps_t + eps_0} delta(i, t)/xi_i.
+
+        Plus the initial call A(X_1, eps(1,1), delta(1,1)). Terms beyond i_max are bounded by
+        C_eps eps (1 + C_H/C_1 + 3/C_1) sum_{k > i_max} omega_k (and likewise for delta), using 1/(k ln^2(k+1))
+        <= 1/(x ln^2 x) on [k-1, k].
+
+        Returns:
+            dict with ``eps_total``, ``delta_total`` (upper bounds on the whole run's privacy), the paper's closed
+            form ``eps_bound`` = C_eps eps (1 + (C_H + 3)/C_1) (sum over all omega_i, <= eps) and
+            ``delta_bound`` = delta/C_delta (1 + 3e^3/C_beta), ``gtm_excess`` = max_i (GTM_i cost/((1 + C_H/C_1)
+            eps(i))) (> 1 means eq. (19) is violated), and the initial call's (``eps_init``, ``delta_init``).
+        """
+        i = np.arange(2, i_max + 1, dtype=np.int64)
+        # GTM: worst halting loss over t >= i; with s = t - i + 1 <= t, ln(4/beta_s) <= ln(4/(omega_t beta_i)),
+        # so C_H eps(i,t) ln(4/beta_s) <= C_H eps(i) ln(4/(omega_t beta_i)) / (C_1 ln(4/(omega_t b))).
+        # For log_beta="instance" this is exactly C_H eps(i)/C_1; for "global" the ratio of logs is largest at t=i.
+        ratio = (math.log(4.0) - np.log(self.beta_i(i)) + log_inv_omega(i)) / self.log4_over(i, i)
+        gtm = self.eps_i(i) * (1.0 + self.CH / self.C1 * ratio)
+        e_t = self.eps_it(i, i)
+        ts_eps = 2.0 * e_t + np.minimum(e_t, 1.0)
+        ts_delta = 3.0 * np.exp(2.0 * e_t + np.minimum(e_t, 1.0)) * self.delta_it(i, i) / self.xi(i)
+        tail_w = c_omega() / math.log(i_max)
+        eps_init, delta_init = self.eps_it(1, 1), self.delta_it(1, 1)
+        eps_tail = self.C_eps * self.eps * (1.0 + (self.CH + 3.0) / self.C1 * max(1.0, float(ratio.max()))) * tail_w
+        delta_tail = self.delta / self.C_delta * (3.0 * math.e**3 / self.C_beta) * tail_w
+        return {
+            "eps_init": eps_init,
+            "delta_init": delta_init,
+            "eps_gtm": float(gtm.sum()),
+            "eps_ts": float(ts_eps.sum()),
+            "delta_ts": float(ts_delta.sum()),
+            "eps_total": eps_init + float(gtm.sum() + ts_eps.sum()) + eps_tail,
+            "delta_total": delta_init + float(ts_delta.sum()) + delta_tail,
+            "eps_bound": self.C_eps * self.eps * (1.0 + (self.CH + 3.0) / self.C1),
+            "delta_bound": self.delta / self.C_delta * (1.0 + 3.0 * math.e**3 / self.C_beta),
+            "gtm_excess": float(np.max(gtm / ((1.0 + self.CH / self.C1) * self.eps_i(i)))),
+        }
+
+
+def theorem42_guarantee(params: BatchToCOParams, V, ell, t_ell, t):
+    r"""Theorem 42(2) with every constant explicit (from its proof: eq. (24), Lemma 41 and the case ell(t) = 1).
+
+    With eps_t = eps(ell+1, t) (the active instance) and eps_{t(ell)} = eps(ell, t(ell)):
+
+    * ell(t) = 1: V/(1+kappa) - (1+kappa) - 2 ln(1/pbar)/((1+kappa) eps_t);
+    * ell(t) >= 2: V/(1+kappa) - 2 ln(1/pbar)/((1+kappa) eps_t)
+      - (2/eps_{t(ell)}) (2 ln(1/(omega_ell beta)) + ln(4/pbar)),
+
+    where the last term is Lemma 41's loss written through eps_{t(ell)} = C_eps omega_ell eps/(C_1 ln(4/(omega_t b)))
+    (b as in :meth:`BatchToCOParams.log4_over`). Holds for all t w.p. >= 1 - (C_beta + 3) beta.
+
+    Args:
+        params: Algorithm 3's parameters.
+        V: V_A(X_t) (any value <= it gives a weaker valid bound; OPT_t gives an upper bound of the guarantee).
+        ell, t_ell, t: int arrays (broadcast): latest checkpoint index, its time, and the current time (>= 2).
+
+    Returns:
+        float ndarray, the guarantee (may be negative: vacuous).
+    """
+    V = np.asarray(V, dtype=float)
+    ell = np.asarray(ell, dtype=np.int64)
+    k1 = 1.0 + params.kappa
+    eps_t = params.eps_it(ell + 1, t)
+    cont = 2.0 * math.log(1.0 / params.pbar) / (k1 * eps_t)
+    safe = np.maximum(ell, 1)
+    lemma41 = (2.0 / params.eps_it(safe, t_ell)) * (
+        2.0 * np.log(1.0 / (params.weight(safe) * params.beta)) + math.log(4.0 / params.pbar)
+    )
+    return np.where(ell <= 1, V / k1 - k1 - cont, V / k1 - cont - lemma41)
+
+
+def lemma40_max_checkpoints(params: BatchToCOParams, opt_t: float, t: int, ell_cap: int = 10_000) -> int:
+    """Largest ell whose checkpoint at a time <= t is consistent with Lemma 39(2):
+    (1+kappa)^ell < OPT_t + (2/eps(ell, t)) ln(1/pbar) (eps(ell, .) decreases in t, OPT is non-decreasing), the
+    explicit form of Lemma 40's count with OPT_t in place of its bound t."""
+    ell = np.arange(2, ell_cap + 1)
+    ok = params.h(ell) < opt_t + 2.0 / params.eps_it(ell, t) * math.log(1.0 / params.pbar)
+    bad = np.flatnonzero(~ok)
+    return int(ell[bad[0]] - 1) if bad.size else ell_cap
