@@ -3,6 +3,7 @@
 
 CO_EXPERIMENTS = [
     "fig_co_densest",
+    "fig_co_dks",
     "fig_co_checkpoints",
     "fig_co_maxcut",
     "fig_co_submodular",
@@ -34,6 +35,10 @@ rule co_wheel:
         source="collegemsg|primary_school|mpls_stops",
     conda:
         ENV
+    threads: 1
+    resources:
+        mem_mb=1000,
+        runtime=10,
     params:
         sha256=lambda wc: config["co_data"]["sha256"][wc.source],
     script:
@@ -53,6 +58,10 @@ rule co_opt:
         stream="|".join(CO_STREAMS),
     conda:
         ENV
+    threads: 1
+    resources:
+        mem_mb=4000,
+        runtime=30,
     params:
         T_max=lambda wc: config["co_data"]["T_max"].get(wc.stream),
         stride=lambda wc: config["co_data"]["opt_stride"][wc.stream],
@@ -77,6 +86,7 @@ rule co_simulate:
             }
         ),
         module="src/privtest/experiments/{exp}.py",
+        library=LIBRARY,
     output:
         raw="results/raw/{exp}.csv",
     log:
@@ -87,11 +97,17 @@ rule co_simulate:
         exp="|".join(CO_EXPERIMENTS),
     conda:
         ENV
+    threads: 1
+    resources:
+        mem_mb=4000,
+        runtime=60,
     params:
         cfg=lambda wc, input: {
             **config[wc.exp],
             "T_max": config["co_data"]["T_max"],
-            "inputs": {k: str(v) for k, v in input.items() if k != "module"},
+            "inputs": {
+                k: str(v) for k, v in input.items() if k not in ("module", "library")
+            },
         },
         seed=config["seed"],
     script:

@@ -34,11 +34,13 @@ FIGURES = [
     "fig_co_checkpoints",
     "fig_co_maxcut",
     "fig_co_submodular",
+    "fig_co_dks",
 ]
 # Tables: same pattern, but the notebook writes .tex/.md/.csv instead of .pdf/.png/data .csv.
 TABLES = [
     "table1",
     "table2",
+    "table3",
 ]
 CATALOGUE = FIGURES + TABLES
 

@@ -1,0 +1,182 @@
+"""Densest-k-subgraph (Section 8.3) for BatchToCO: objective, a stand-in eps-edge-DP batch algorithm, and
+certified bounds on OPT_t.
+
+Objective f(X_t, S) = w_t(E(S)), the (weighted) number of edges inside S, |S| = k (density d(S) = f/C(k, 2)). One
+inserted edge / contact changes it by at most 1 (sensitivity 1) and never decreases it (data-monotone), so
+Theorem 42 applies (Section 8.3, lines 2562-2570). No worst-case multiplicative factor is known for DkS, so only
+Theorem 42's data-dependent V_A(X_t) applies.
+
+Batch algorithm (*stand-in*, not Khayatian, Vullikanti and Konar's algorithm that Section 8.3 cites): noisy-degree
+top-k. d~(v) = d_t(v) + Lap(2/eps) independently, S = the k nodes of largest d~. One inserted edge / contact adds 1
+to the weighted degree of its two endpoints, so the degree vector has L1 sensitivity 2 and the Laplace mechanism
+with scale 2/eps is eps-edge-DP (pure); choosing the top k is post-processing. ``delta`` is ignored.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from scipy import sparse
+
+from privtest import _validate
+from privtest.co.graphs import EdgeStream
+
+
+def dks_value(n: int, pairs: np.ndarray, w: np.ndarray, S: np.ndarray) -> np.ndarray:
+    """w(E(S_b)) for a batch of k-sets S (int (B, k), distinct node ids in [0, n)): float (B,)."""
+    A = np.zeros((n, n))
+    A[pairs[:, 0], pairs[:, 1]] = w
+    A += A.T
+    S = np.asarray(S, dtype=np.int64)
+    return A[S[:, :, None], S[:, None, :]].sum(axis=(1, 2)) / 2.0
+
+
+def noisy_degree_topk(deg: np.ndarray, k: int, eps: float, size: int, rng: np.random.Generator) -> np.ndarray:
+    """``size`` independent draws of the noisy-degree top-k algorithm (module docstring): int (size, k), sorted.
+
+    Args:
+        deg: float (n,), weighted degrees d_t(v).
+        k: subset size, 1 <= k <= n.
+        eps: privacy eps > 0 (pure eps-edge-DP; Laplace scale 2/eps for L1 sensitivity 2).
+        size: number of independent draws (one (size, n) Laplace draw: vectorized).
+
+    Raises:
+        ValueError: eps <= 0 or k outside [1, n].
+    """
+    _validate.positive("eps", eps)
+    n = deg.size
+    if not (1 <= k <= n):
+        raise ValueError(f"k must be in [1, n={n}]. Found {k!r}.")
+    noisy = deg[None, :] + rng.laplace(0.0, 2.0 / eps, (size, n))
+    top = np.argpartition(-noisy, k - 1, axis=1)[:, :k] if k < n else np.tile(np.arange(n), (size, 1))
+    return np.sort(top, axis=1)
+
+
+def capped_degree_bound(n: int, pairs: np.ndarray, w: np.ndarray, k: int) -> float:
+    """Certified upper bound on max_{|S|=k} w(E(S)): with c(v) = the sum of the k-1 largest weights of edges at v,
+    w(E(S)) = (1/2) sum_{v in S} w(edges of v inside S) <= (1/2) sum_{v in S} c(v) <= (1/2) (sum of the k largest
+    c(v)); also <= w(E). Float."""
+    keep = w > 0
+    pairs, w = pairs[keep], w[keep]
+    if w.size == 0:
+        return 0.0
+    ends = np.concatenate([pairs[:, 0], pairs[:, 1]])
+    ww = np.concatenate([w, w])
+    order = np.lexsort((-ww, ends))  # by node, then weight descending
+    ends, ww = ends[order], ww[order]
+    first = np.searchsorted(ends, ends, side="left")
+    rank = np.arange(ends.size) - first  # rank of the edge among its node's edges (0 = heaviest)
+    c = np.bincount(ends[rank < k - 1], ww[rank < k - 1], n)
+    return float(min(0.5 * np.sort(c)[-k:].sum(), w.sum()))
+
+
+def greedy_peel(n: int, pairs: np.ndarray, w: np.ndarray, k: int, candidates: int = 200) -> np.ndarray:
+    """Non-private lower-bound solution: restrict to the ``candidates`` nodes of largest weighted degree, then
+    repeatedly remove the node of smallest weighted degree in the remaining subgraph until k remain (Asahiro et al.'s
+    greedy peeling). Int (k,) sorted node ids (a feasible k-set; its value is a lower bound on OPT_t)."""
+    deg = np.bincount(pairs[:, 0], w, n) + np.bincount(pairs[:, 1], w, n)
+    keep = np.sort(np.argsort(-deg, kind="stable")[: max(k, min(candidates, n))])
+    M = sparse.coo_matrix((w, (pairs[:, 0], pairs[:, 1])), shape=(n, n)).tocsr()
+    M = M + M.T
+    A = M[keep][:, keep].toarray()
+    alive = np.ones(keep.size, dtype=bool)
+    d = A.sum(axis=1)
+    for _ in range(keep.size - k):
+        v = int(np.argmin(np.where(alive, d, np.inf)))
+        alive[v] = False
+        d -= A[:, v]
+    return keep[alive]
+
+
+def _set_value(pairs: np.ndarray, w: np.ndarray, S: np.ndarray) -> float:
+    """w(E(S)) of one node set S (int array)."""
+    inside = np.isin(pairs[:, 0], S) & np.isin(pairs[:, 1], S)
+    return float(w[inside].sum())
+
+
+def dks_opt_bounds(stream: EdgeStream, k: int, density_opt=None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """OPT_t references of DkS for t = 1..T.
+
+    Upper bound U_t = min(capped-degree bound, C(k,2) w_max, k * rho_t) with rho_t >= max_S w(E(S))/|S| (the densest
+    subgraph optimum or an upper bound of it, ``density_opt``, optional), also forced non-increasing backwards
+    (OPT_t <= OPT_{t+1} <= U_{t+1}); lower bound L_t = max(value of the top-k true-degree set, greedy peeling),
+    forced non-decreasing. ``kind`` is "exact" where L_t = U_t (certified), else "upper bound".
+
+    Returns:
+        (upper, lower, kind): float (T,), float (T,), object (T,).
+    """
+    _validate.step_index(k)
+    T, n = stream.T, stream.n
+    up, lo = np.zeros(T), np.zeros(T)
+    for t in range(T):
+        w = stream.W[t]
+        on = w > 0
+        p, ww = stream.pairs[on], w[on]
+        if ww.size == 0:
+            continue
+        u = min(capped_degree_bound(n, p, ww, k), math.comb(k, 2) * float(ww.max()))
+        if density_opt is not None:
+            u = min(u, k * float(density_opt[t]))
+        up[t] = u
+        deg = np.bincount(p[:, 0], ww, n) + np.bincount(p[:, 1], ww, n)
+        top = np.argsort(-deg, kind="stable")[:k]
+        lo[t] = max(_set_value(p, ww, top), _set_value(p, ww, greedy_peel(n, p, ww, k)))
+    up = np.minimum.accumulate(up[::-1])[::-1]
+    lo = np.maximum.accumulate(lo)
+    kind = np.where(np.isclose(lo, up, rtol=0, atol=1e-9), "exact", "upper bound").astype(object)
+    return up, lo, kind
+
+
+class DensestKSubgraph:
+    """Densest-k-subgraph on an :class:`EdgeStream` with the noisy-degree top-k stand-in (module docstring), as a
+    :class:`privtest.co.mechanisms.COProblem`. Solutions: int (B, k) sorted node ids.
+
+    Args:
+        stream: the graph stream.
+        k: subset size (>= 2).
+        opt: (T,) OPT_t or a certified upper bound of it (the simulator's U_t and the reference).
+        opt_kind: (T,) "exact" / "upper bound" labels.
+    """
+
+    def __init__(self, stream: EdgeStream, k: int, opt, opt_kind):
+        if not (2 <= k <= stream.n):
+            raise ValueError(f"k must be in [2, n={stream.n}]. Found {k!r}.")
+        self.stream, self.k = stream, int(k)
+        self.opt, self.opt_kind = np.asarray(opt, dtype=float), np.asarray(opt_kind, dtype=object)
+        self.T, self.name, self.n = stream.T, stream.name, stream.n
+        keys = stream.pairs[:, 0] * stream.n + stream.pairs[:, 1]
+        self._order = np.argsort(keys, kind="stable")
+        self._keys = keys[self._order]
+        iu, ju = np.triu_indices(self.k, 1)
+        self._iu, self._ju = iu, ju
+        self._active = {}
+
+    def _graph(self, t: int):
+        if t not in self._active:
+            w = self.stream.W[t - 1]
+            p = self.stream.pairs
+            deg = np.bincount(p[:, 0], w, self.n) + np.bincount(p[:, 1], w, self.n)
+            self._active = {t: (w[self._order], deg)}
+        return self._active[t]
+
+    def value(self, t: int, Y: np.ndarray) -> np.ndarray:
+        w_sorted, _ = self._graph(t)
+        Y = np.sort(np.asarray(Y, dtype=np.int64), axis=1)
+        q = Y[:, self._iu] * self.n + Y[:, self._ju]  # all C(k,2) pairs u < v of each set
+        idx = np.minimum(np.searchsorted(self._keys, q), self._keys.size - 1)
+        return np.where(self._keys[idx] == q, w_sorted[idx], 0.0).sum(axis=1)
+
+    def sample(self, t: int, eps: float, delta: float, size: int, rng: np.random.Generator) -> np.ndarray:
+        _, deg = self._graph(t)
+        out = np.empty((size, self.k), dtype=np.int64)
+        for a in range(0, size, 512):  # memory control: (512, n) noise at a time
+            b = min(size, a + 512)
+            out[a:b] = noisy_degree_topk(deg, self.k, eps, b - a, rng)
+        return out
+
+    def upper(self, t: int) -> float:
+        return float(self.opt[t - 1])
+
+    def score_distribution(self, t, eps, delta):
+        return None
