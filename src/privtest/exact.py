@@ -399,12 +399,15 @@ class TranscriptLogProbs:
         log_halt_within: (T,) log Pr[halt at some step <= t].
         log_tail_bound: the quadrature omits eta_1 > X; every probability above is exact up to an additive
             e^{log_tail_bound} (and quadrature error, relative ~1e-10).
+        log_continue_alt: (T,) log Pr[continue through t] when step t uses ``p_halt`` (the continuations before it use
+            p); None unless ``p_halt`` is given. Used for "continue at a step with p_t = p*" (Type II) errors.
     """
 
     log_continue: np.ndarray
     log_halt: np.ndarray
     log_halt_within: np.ndarray
     log_tail_bound: float
+    log_continue_alt: np.ndarray | None = None
 
 
 def _logsumexp(v, axis=-1):
@@ -446,24 +449,27 @@ def transcript_log_probs(
     q = stream.q()
     q_halt = q if p_halt is None else counted_success(p_halt, stream.s, stream.delta, stream.eps, pc_halt)
     T = stream.T
-    log_cont, log_halt = np.empty(T), np.empty(T)
+    log_cont, log_halt, log_alt = np.empty(T), np.empty(T), np.empty(T)
     cum = log_f1.copy() if shared_eta1 else 0.0
     for i in range(T):
         args = (stream.eps[i], stream.tau2[i], stream.c[i], stream.rho[i], stream.s[i])
         lG, lH = log_step_factors(a, q[i], *args)
+        lG_alt = lG
         if q_halt is not q and q_halt[i] != q[i]:
-            lH = log_step_factors(a, q_halt[i], *args)[1]
+            lG_alt, lH = log_step_factors(a, q_halt[i], *args)
         if shared_eta1:
             log_halt[i] = _logsumexp(cum + lH)
+            log_alt[i] = _logsumexp(cum + lG_alt)
             cum = cum + lG
             log_cont[i] = _logsumexp(cum)
         else:
             lg, lh = _logsumexp(log_f1 + lG), _logsumexp(log_f1 + lH)
             log_halt[i] = cum + lh
+            log_alt[i] = cum + _logsumexp(log_f1 + lG_alt)
             cum = cum + lg
             log_cont[i] = cum
     log_within = np.logaddexp.accumulate(log_halt)
-    return TranscriptLogProbs(log_cont, log_halt, log_within, -X / stream.tau1)
+    return TranscriptLogProbs(log_cont, log_halt, log_within, -X / stream.tau1, None if p_halt is None else log_alt)
 
 
 def step_log_halt(st, p, delta: float = 0.0, *, log_floor: float = -100.0, refine: float = 1.0) -> np.ndarray:

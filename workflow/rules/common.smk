@@ -30,6 +30,7 @@ FIGURES = [
     "fig_random_dropping",
     "fig_privacy_exact",
     "fig_privacy_audit",
+    "fig_calibration",
     "fig_co_densest",
     "fig_co_checkpoints",
     "fig_co_maxcut",

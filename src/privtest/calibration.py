@@ -1,0 +1,172 @@
+"""Exact-tail calibrations of the GTM (beyond the paper): Theorem 21's noise parameters and per-step error budgets,
+with the count threshold c_t and base rate rho_t chosen from exact Poisson tails instead of the Chernoff thresholds
+lambda^l / lambda^r of eq. (3)-(4); and a calibration whose whole-run error probability is certified exactly.
+
+Why the guarantee is unchanged. Privacy: Lemma 17 holds for any c_t, rho_t (they only enter g_t). Accuracy: the proof
+of Lemma 20 uses lambda^l(c, a) only through "lambda >= lambda^l(c, a) implies Pr[Po(lambda) <= c] <= a" and
+lambda^r(c, a) only through "lambda <= lambda^r(c, a) implies Pr[Po(lambda) >= c + 1] <= a", plus the gap condition
+lambda^l(c, beta^II) <= gamma lambda^r(c, beta^I) of Lemma 11. The exact quantiles
+
+    L(c, a) = min{lambda : Pr[Po(lambda) <= c] <= a},   R(c, a) = max{lambda : Pr[Po(lambda) >= c + 1] <= a}
+
+satisfy both implications with equality, so Lemma 20 holds verbatim with L, R in place of lambda^l, lambda^r and the
+smallest c with L(c, beta^II) <= gamma R(c, beta^I); Theorem 21's union bound is untouched. Since lambda^l >= L and
+lambda^r <= R (Chernoff is conservative), this c is never larger than Lemma 11's and rho_t = L(c, beta_t/4)/p* is
+smaller: the same rejection threshold pbar_t at fewer evaluations.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+from scipy import special
+
+from privtest import _validate
+from privtest.exact import Stream, transcript_log_probs
+from privtest.gtm import GlobalCalibration, StepParams, flip_direction, rejection_threshold
+from privtest.schedule import beta_t as _beta_t
+
+
+def lambda_left_exact(c: int, alpha: float) -> float:
+    """L(c, alpha): the smallest Poisson mean with Pr[Po(L) <= c] <= alpha (scipy ``pdtri``, nudged up until the
+    inequality holds in floating point, so the guarantee is never lost to rounding)."""
+    _validate.open_unit("alpha", alpha)
+    lam, step = float(special.pdtri(c, alpha)), 1e-15
+    while not special.pdtr(c, lam) <= alpha:
+        lam, step = lam * (1 + step), step * 2
+    return lam
+
+
+def lambda_right_exact(c: int, alpha: float) -> float:
+    """R(c, alpha): the largest Poisson mean with Pr[Po(R) >= c + 1] <= alpha (nudged down until it holds)."""
+    _validate.open_unit("alpha", alpha)
+    lam, step = float(special.pdtri(c, 1.0 - alpha)), 1e-15
+    while not special.pdtrc(c, lam) <= alpha:
+        lam, step = lam * (1 - step), step * 2
+    return lam
+
+
+def count_threshold_exact(alpha: float, beta: float, gamma: float) -> int:
+    """Smallest integer c >= 0 with L(c, alpha) <= gamma R(c, beta) (the exact-tail Lemma 11 gap condition).
+
+    Raises:
+        ValueError: on alpha, beta outside (0, 1) or gamma outside (1, 2].
+    """
+    _validate.open_unit("alpha", alpha)
+    _validate.open_unit("beta", beta)
+    _validate.gamma_range(gamma)
+
+    def ok(c):
+        return lambda_left_exact(c, alpha) <= gamma * lambda_right_exact(c, beta)
+
+    hi = 1
+    while not ok(hi):
+        hi *= 2
+    lo = hi // 2  # ok fails at every c < lo checked by doubling; bisect for the first c that passes
+    while lo < hi:
+        mid = (lo + hi) // 2
+        if ok(mid):
+            hi = mid
+        else:
+            lo = mid + 1
+    # L/R is not guaranteed monotone in c at tiny c: walk down while the condition still holds.
+    while lo > 0 and ok(lo - 1):
+        lo -= 1
+    return lo
+
+
+@dataclass(frozen=True)
+class ExactTailCalibration(GlobalCalibration):
+    """Theorem 21's calibration with exact Poisson tails (module docstring): same tau1, tau2, mu1, Lambda_t, flipping
+    rule, budgets (kappa beta_t/4, kappa = ``budget_scale``) and rejection threshold; smaller c_t and rho_t.
+
+    Args:
+        eps, beta, theta, gamma, variant: as :class:`~privtest.gtm.GlobalCalibration`.
+        budget_scale: kappa > 0 multiplying the per-step budgets (1 = Theorem 21's beta_t/4; the certified calibration
+            raises it while the exact whole-run error stays <= beta).
+    """
+
+    budget_scale: float = 1.0
+
+    def __post_init__(self):
+        super().__post_init__()
+        _validate.positive("budget_scale", self.budget_scale)
+
+    def step(self, t: int, eps_t: float, pstar: float) -> StepParams:
+        base = super().step(t, eps_t, pstar)
+        err = min(self.budget_scale * float(_beta_t(int(t), self.beta)) / 4.0, 0.5)
+        log_gl = math.log(self.gamma) + base.log_Lambda
+        s = flip_direction(pstar, log_gl) if self.variant == "auto" else base.s
+        c = count_threshold_exact(err, err, self.gamma)
+        if s == 1:
+            rho = lambda_left_exact(c, err) / pstar
+        else:
+            rho = lambda_right_exact(c, err) / (1.0 - pstar)
+        pbar = rejection_threshold(pstar, log_gl) if self.variant == "auto" else base.pbar
+        return StepParams(
+            base.t, base.eps_t, pstar, base.tau1, base.mu1, base.tau2, s, c, rho, base.log_Lambda, pbar, err, err
+        )
+
+
+def expected_samples(st: StepParams) -> float:
+    """E[N_t] = rho_t E[e^{s eps_t (mu1 - eta_1 + eta_2)}] in closed form (exponential moment generating functions);
+    inf when the moment does not exist (eps_t tau2 >= 1 for s = +1, eps_t tau1 >= 1 for s = -1)."""
+    e = st.eps_t
+    if st.s == 1:
+        if e * st.tau2 >= 1:
+            return math.inf
+        return st.rho * math.exp(e * st.mu1) / (1 + e * st.tau1) / (1 - e * st.tau2)
+    if e * st.tau1 >= 1:
+        return math.inf
+    return st.rho * math.exp(-e * st.mu1) / (1 - e * st.tau1) / (1 + e * st.tau2)
+
+
+def whole_run_error(cal, T: int, eps_t: float, pstar: float):
+    """Exact worst-case probability of any Type I/II error (Definition 13) within T steps, over all input streams.
+
+    Reduction (proved in the README): conditioned on eta_1, Pr[error] is non-decreasing in p_i at every step before
+    the first step with p_i >= p*_i and non-increasing in that step's p; so the worst streams are p_i = pbar_i
+    (max(pbar_i, 0)) for i < t_h and p_{t_h} = p* for some t_h in 1..T, or pbar_i at all T steps. An adaptive analyst
+    reduces to a fixed stream: before a halt the only history is "all continued".
+
+    Returns:
+        (error, per_th): the maximum, and the array (T + 1,) of err(t_h) for t_h = 1..T and "no p* step" (last).
+    """
+    params = [cal.step(t, eps_t, pstar) for t in range(1, T + 1)]
+    pbar = np.array([st.pbar for st in params])
+    low = pbar > 0  # halting at such a step (with p_t <= pbar_t) is a Type I error
+    stream = Stream.from_params(params, np.maximum(pbar, 0.0), tau1=cal.tau1, mu1=cal.mu1)
+    R = transcript_log_probs(stream)  # Type I: halt at a step with p_t = pbar_t
+    R_star = transcript_log_probs(stream, p_halt=np.full(T, pstar))  # Type II: continue at t_h with p_{t_h} = p*
+    log_typeI = np.where(low, R.log_halt, -np.inf)
+    typeI_before = np.r_[-np.inf, np.logaddexp.accumulate(log_typeI)[:-1]]  # Pr[Type I at a step < t_h]
+    per_th = np.exp(np.logaddexp(typeI_before, R_star.log_continue_alt))
+    per_th = np.r_[per_th, np.exp(np.logaddexp.accumulate(log_typeI)[-1])]
+    return float(per_th.max()), per_th
+
+
+def certified_calibration(
+    eps, beta, theta, gamma, T: int, eps_t: float, pstar: float, variant: str = "auto", tol: float = 0.02
+):
+    """The exact-tail calibration with the largest budget scale kappa (within a factor 1 + tol, by bisection on
+    ln kappa) whose exact whole-run error within T steps is <= beta for every input stream (:func:`whole_run_error`).
+
+    Returns:
+        (calibration, error): the :class:`ExactTailCalibration` and its certified whole-run error (<= beta).
+    """
+
+    def err(kappa):
+        return whole_run_error(ExactTailCalibration(eps, beta, theta, gamma, variant, kappa), T, eps_t, pstar)[0]
+
+    lo, hi = 1.0, 2.0
+    if err(lo) > beta:
+        raise ValueError("the exact-tail calibration with Theorem 21's budgets already exceeds beta")
+    while err(hi) <= beta and hi < 4.0 / beta:
+        lo, hi = hi, hi * 2.0
+    while hi / lo > 1.0 + tol:
+        mid = math.sqrt(lo * hi)
+        lo, hi = (mid, hi) if err(mid) <= beta else (lo, mid)
+    cal = ExactTailCalibration(eps, beta, theta, gamma, variant, lo)
+    return cal, err(lo)
