@@ -19,6 +19,7 @@ from privtest.io import write_text_atomic
 sm = snakemake  # noqa: F821  (injected by Snakemake)
 with open(sm.log[0], "w") as log, tempfile.TemporaryDirectory(prefix="privtest-kernel-") as tmp:
     sys.stderr = log
+    os.dup2(log.fileno(), 2)  # the kernel subprocess inherits fd 2: its messages go to the rule's log too
     spec_dir = Path(tmp, "kernels", "privtest")
     spec_dir.mkdir(parents=True)
     spec = {
