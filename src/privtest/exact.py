@@ -105,14 +105,14 @@ def log_gammainc(a, x):
         ndarray: log P(a, x) (-inf where x = 0).
     """
     a, x = np.broadcast_arrays(np.asarray(a, dtype=float), np.asarray(x, dtype=float))
+    shape, a, x = a.shape, a.ravel(), x.ravel()
     with np.errstate(divide="ignore"):
         v = special.gammainc(a, x)
         out = np.log(v)
     bad = (v < _TINY) & (x > 0)
     if np.any(bad):
-        out = out.copy()
         out[bad] = _log_p_series(a[bad], x[bad])
-    return out
+    return out.reshape(shape)
 
 
 def log_gammaincc(a, x):
@@ -125,14 +125,14 @@ def log_gammaincc(a, x):
         ndarray: log Q(a, x) (0 where x = 0).
     """
     a, x = np.broadcast_arrays(np.asarray(a, dtype=float), np.asarray(x, dtype=float))
+    shape, a, x = a.shape, a.ravel(), x.ravel()
     with np.errstate(divide="ignore"):
         v = special.gammaincc(a, x)
         out = np.log(v)
     bad = v < _TINY
     if np.any(bad):
-        out = out.copy()
         out[bad] = _log_upper_cf(a[bad], x[bad]) - special.gammaln(a[bad])
-    return out
+    return out.reshape(shape)
 
 
 def log_upper_gamma(s, x):

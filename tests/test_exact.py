@@ -1,0 +1,250 @@
+"""privtest.exact and privtest.privacy: quadrature against mpmath (50 digits) and Monte Carlo, and the exact privacy
+check on correct and deliberately broken GTMs."""
+
+import math
+
+import mpmath as mp
+import numpy as np
+import pytest
+from conftest import ALPHA
+from scipy import integrate, stats
+
+from privtest.exact import (
+    Stream,
+    log_gammainc,
+    log_gammaincc,
+    log_step_factors,
+    step_log_halt,
+    transcript_log_probs,
+)
+from privtest.gtm import ExPostCalibration, GlobalCalibration
+from privtest.mechanisms import BernoulliMechanism
+from privtest.privacy import lemma17_claims, neighbour_interval, search_worst_case, worst_neighbour_losses
+from privtest.simulate import run_streams
+
+mp.mp.dps = 50
+
+
+def _gh_closed_mp(a, q, eps, tau2, c, rho, s):
+    """The closed form of the eta_2 integral in mpmath (see privtest.exact's docstring)."""
+    k, sig = mp.mpf(c + 1), 1 / (mp.mpf(eps) * tau2)
+    b = mp.mpf(rho) * q * mp.exp(s * mp.mpf(eps) * a)
+    if s == 1:
+        par = b**sig * mp.gammainc(k - sig, b, mp.inf) / mp.gamma(k)
+        return mp.gammainc(k, b, mp.inf, regularized=True) - par, mp.gammainc(k, 0, b, regularized=True) + par
+    par = b ** (-sig) * mp.gamma(k + sig) / mp.gamma(k) * mp.gammainc(k + sig, 0, b, regularized=True)
+    return mp.gammainc(k, 0, b, regularized=True) - par, mp.gammainc(k, b, mp.inf, regularized=True) + par
+
+
+def _gh_definition(a, q, eps, tau2, c, rho, s):
+    """E over eta_2 ~ Exp(tau2) of the Poisson continuation / halting probability (Lemma 15(1)), by adaptive
+    quadrature of the definition in double precision (scipy.integrate.quad, relative tolerance 1e-12)."""
+
+    def mean(y):  # rho q e^{s eps (a + y)}, y <= 80 tau2 (the Exp(tau2) mass beyond is e^-80)
+        return rho * q * math.exp(s * eps * (a + y))
+
+    w = lambda y: math.exp(-y / tau2) / tau2  # noqa: E731
+    kw = dict(limit=500, epsabs=0.0, epsrel=1e-12)
+    F = integrate.quad(lambda y: w(y) * stats.poisson.cdf(c, mean(y)), 0, 80 * tau2, **kw)[0]
+    Fs = integrate.quad(lambda y: w(y) * stats.poisson.sf(c, mean(y)), 0, 80 * tau2, **kw)[0]
+    return (F, Fs) if s == 1 else (Fs, F)
+
+
+def _mp_log(v):
+    return float(mp.log(v)) if v > 0 else -math.inf
+
+
+@pytest.mark.parametrize(
+    "a,q,eps,tau2,c,rho,s",
+    [
+        (0.0, 0.3, 0.3, 3.0, 6, 10.0, 1),
+        (-5.0, 0.3, 0.3, 3.0, 6, 10.0, -1),
+        (3.0, 0.9, 0.5, 2.0, 4, 8.0, 1),
+    ],
+)
+def test_closed_form_matches_the_definition(a, q, eps, tau2, c, rho, s):
+    """The Pareto / incomplete-gamma closed form of the eta_2 integral equals its definition."""
+    G, H = _gh_definition(a, q, eps, tau2, c, rho, s)
+    G2, H2 = _gh_closed_mp(a, q, eps, tau2, c, rho, s)
+    assert G == pytest.approx(float(G2), rel=1e-8)
+    assert H == pytest.approx(float(H2), rel=1e-8)
+
+
+CASES = [
+    (q, eps, tau2, c, rho, s)
+    for (q, eps, tau2, c, rho, s) in [
+        (0.3, 0.05, 3.0, 40, 200.0, 1),
+        (0.3, 0.05, 3.0, 40, 200.0, -1),
+        (0.9, 1.0, 3.0, 60, 80.0, 1),
+        (0.02, 1.0, 3.0, 60, 80.0, -1),
+        (1e-6, 0.2, 3.0, 20, 50.0, 1),
+        (0.5, 0.01, 3.0, 3, 5.0, 1),  # c + 1 < sigma = 33: Gamma(k - sigma, b) with negative first argument
+        (0.5, 0.01, 3.0, 3, 5.0, -1),
+    ]
+]
+
+
+@pytest.mark.parametrize("q,eps,tau2,c,rho,s", CASES)
+def test_step_factors_match_mpmath_in_log_space(q, eps, tau2, c, rho, s):
+    """log G and log H within 1e-9 of 50-digit values, down to probabilities far below 1e-30 (and below 1e-300)."""
+    a = np.array([-300.0, -40.0, 0.0, 13.0])
+    lG, lH = log_step_factors(a, q, eps, tau2, c, rho, s)
+    for i, ai in enumerate(a):
+        G, H = _gh_closed_mp(ai, q, eps, tau2, c, rho, s)
+        for got, ref in ((lG[i], _mp_log(G)), (lH[i], _mp_log(H))):
+            assert abs(got - ref) <= 1e-9 * max(1.0, abs(ref)), (ai, got, ref)
+
+
+def test_log_incomplete_gamma_far_tails():
+    """Below scipy's underflow the log-space fall-backs still agree with mpmath."""
+    for k, x in [(700.0, 50.0), (21.0, 2000.0), (5.5, 1e-3)]:
+        assert log_gammainc(k, x) == pytest.approx(float(mp.log(mp.gammainc(k, 0, x, regularized=True))), rel=1e-12)
+        assert log_gammaincc(k, x) == pytest.approx(
+            float(mp.log(mp.gammainc(k, x, mp.inf, regularized=True))), rel=1e-12
+        )
+
+
+def _transcripts_mp(tau1, mu1, steps, n=40):
+    """50-digit reference for every transcript: composite Gauss-Legendre (n nodes per interval) in mpmath."""
+    tau1, mu1 = mp.mpf(tau1), mp.mpf(mu1)
+    edges = [0, mu1 / 2, mu1] + [mu1 + k * tau1 for k in (2, 5, 10, 20, 40, 70, 120)]
+    gx, gw = np.polynomial.legendre.leggauss(n)
+    xs, ws = [], []
+    for lo, hi in zip(edges[:-1], edges[1:], strict=True):
+        for u, w in zip(gx, gw, strict=True):
+            xs.append((lo + hi) / 2 + (hi - lo) / 2 * mp.mpf(u))
+            ws.append((hi - lo) / 2 * mp.mpf(w))
+    cum = [w * mp.exp(-x / tau1) / tau1 for x, w in zip(xs, ws, strict=True)]
+    cont, halt = [], []
+    for st in steps:
+        GH = [_gh_closed_mp(mu1 - x, *st) for x in xs]
+        halt.append(_mp_log(mp.fsum(cc * h for cc, (g, h) in zip(cum, GH, strict=True))))
+        cum = [cc * g for cc, (g, h) in zip(cum, GH, strict=True)]
+        cont.append(_mp_log(mp.fsum(cum)))
+    return np.array(cont), np.array(halt)
+
+
+def test_transcripts_match_mpmath_including_tiny_probabilities():
+    """Every transcript of a mixed-direction 4-step run, probabilities from 0.9 down to ~1e-30, within 1e-6 in log."""
+    steps = [
+        (0.05, 0.3, 3.0, 20, 30.0, 1),
+        (1e-4, 0.3, 2.0, 15, 40.0, -1),  # flipped step: q = 1 - p
+        (1e-9, 0.3, 3.0, 20, 30.0, 1),
+        (1e-9, 0.1, 3.0, 20, 30.0, 1),
+    ]
+    p = [0.05, 1 - 1e-4, 1e-9, 1e-9]
+    stream = Stream(
+        3.0,
+        13.0,
+        p,
+        [st[1] for st in steps],
+        [st[2] for st in steps],
+        [st[3] for st in steps],
+        [st[4] for st in steps],
+        [st[5] for st in steps],
+        pc=[0.95, 1e-4, 1 - 1e-9, 1 - 1e-9],
+    )
+    R = transcript_log_probs(stream)
+    cont, halt = _transcripts_mp(3.0, 13.0, steps)
+    assert np.min(halt) < math.log(1e-30)  # the check reaches the tiny probabilities privacy ratios live at
+    np.testing.assert_allclose(R.log_continue, cont, atol=1e-6, rtol=0)
+    np.testing.assert_allclose(R.log_halt, halt, atol=1e-6, rtol=0)
+    np.testing.assert_allclose(R.log_halt_within, np.logaddexp.accumulate(halt), atol=1e-6, rtol=0)
+
+
+def test_refinement_changes_nothing():
+    cal = GlobalCalibration(1.0, 0.05, 1.0, 1.5)
+    st = cal.step(1, 0.1, 0.2)
+    stream = Stream.from_calibration(cal, np.linspace(0.3 * st.pbar, 0.3, 40), 0.1, 0.2)
+    A, B = transcript_log_probs(stream), transcript_log_probs(stream, refine=3)
+    np.testing.assert_allclose(A.log_continue, B.log_continue, atol=1e-10, rtol=0)
+    np.testing.assert_allclose(A.log_halt, B.log_halt, atol=1e-10, rtol=0)
+
+
+@pytest.mark.parametrize(
+    "cal,pstar,ratio",
+    [
+        (GlobalCalibration(1.0, 0.05, 1.0, 1.5), 0.2, 0.1),
+        (GlobalCalibration(1.0, 0.05, 1.0, 1.5, "flipped"), 0.9, 0.1),
+        (ExPostCalibration(1.0, 0.05, 1.0, 1.5), 0.5, 0.3),
+    ],
+)
+def test_transcripts_match_monte_carlo(cal, pstar, ratio):
+    """Halting-step distribution of 100000 runs of Algorithm 1 (simulate.run_streams) vs the exact probabilities:
+    each cell's count lies in its exact two-sided binomial interval at level 1 - ALPHA."""
+    st = cal.step(1, ratio, pstar)
+    p = np.array([max(st.pbar, 0.5 * pstar) * 1.5, 0.8 * pstar, 0.9 * pstar, pstar, 0.99 * pstar, 1.0]).clip(0, 1)
+    R = transcript_log_probs(Stream.from_calibration(cal, p, ratio, pstar))
+    runs = 100_000
+    res = run_streams(
+        cal, [BernoulliMechanism(pi, ratio) for pi in p], pstar, len(p), runs, np.random.default_rng(20261130)
+    )
+    counts = np.bincount(res.halt_step, minlength=len(p) + 1)
+    probs = np.r_[np.exp(R.log_continue[-1]), np.exp(R.log_halt)]
+    for k, pr in zip(counts, probs, strict=True):
+        lo, hi = stats.binom.ppf(ALPHA / 2, runs, pr), stats.binom.isf(ALPHA / 2, runs, pr)
+        assert lo <= k <= hi, (k, pr * runs)
+
+
+def test_single_step_halting_matches_the_stream_computation():
+    cal = GlobalCalibration(1.0, 0.05, 1.0, 1.5)
+    st = cal.step(1, 0.05, 0.2)
+    p = np.array([0.01, 0.05, 0.2])
+    single = step_log_halt(st, p)
+    for pi, v in zip(p, single, strict=True):
+        assert v == pytest.approx(transcript_log_probs(Stream.from_params([st], [pi])).log_halt[0], abs=1e-12)
+
+
+def test_neighbour_interval_extremes():
+    lo, hi, lo_c, hi_c = neighbour_interval(np.array([0.1, 0.9]), 0.5)
+    np.testing.assert_allclose(hi, [min(0.1 * math.e**0.5, 1 - 0.9 / math.e**0.5), 1 - 0.1 / math.e**0.5])
+    np.testing.assert_allclose(lo, [0.1 / math.e**0.5, max(0.9 / math.e**0.5, 1 - 0.1 * math.e**0.5)])
+    np.testing.assert_allclose(1 - hi, hi_c)
+    np.testing.assert_allclose(1 - lo, lo_c)
+
+
+def _global_stream(T, variant="direct", pstar=0.2):
+    cal = GlobalCalibration(1.0, 0.05, 1.0, 1.5, variant)
+    return Stream.from_calibration(cal, np.full(T, 0.5), 0.1, pstar)
+
+
+def test_privacy_check_passes_the_gtm_and_its_bound_is_attained():
+    """Lemma 17 on the exact loss: <= 1/tau1 on continuation, <= eps on halting, and both are attained (to 1e-6)."""
+    base = _global_stream(5)
+    cc, ch = lemma17_claims(base)
+    best_c, best_h = -np.inf, -np.inf
+    for v in (0.01, 0.05, 0.12, 0.3, 0.7, 0.99):
+        L = worst_neighbour_losses(base.with_p(np.full(5, v)))
+        assert np.nanmax(L.loss_continue - cc) <= 1e-9
+        assert np.nanmax(L.loss_halt - ch) <= 1e-9
+        best_c, best_h = max(best_c, np.nanmax(L.loss_continue)), max(best_h, np.nanmax(L.loss_halt))
+    p = np.full(5, 0.12)
+    p[-1] = 1e-4
+    best_h = max(best_h, np.nanmax(worst_neighbour_losses(base.with_p(p)).loss_halt))
+    assert best_c == pytest.approx(1 / 3, abs=1e-6)
+    assert best_h == pytest.approx(1.0, abs=1e-4)
+
+
+@pytest.mark.parametrize("broken", ["eta1 redrawn", "tau1 halved"])
+def test_privacy_check_fails_on_a_broken_gtm(broken):
+    base = _global_stream(4)
+    cc, ch = lemma17_claims(base)
+    shared = broken != "eta1 redrawn"
+    if broken == "tau1 halved":
+        base = Stream(base.tau1 / 2, base.mu1, base.p, base.eps, base.tau2, base.c, base.rho, base.s)
+    grid = np.r_[0.0, 1e-4, 1e-3, 0.01, 0.05, 0.12, 0.3, 0.6, 0.9, 1.0]
+    res = search_worst_case(base, cc, ch, grid=grid, full_dim_T=1, nm_iters=2, shared_eta1=shared)
+    assert res["continue"].loss > res["continue"].claimed + 0.1
+    assert res["halt"].loss > res["halt"].claimed + 0.1
+
+
+def test_search_keeps_the_flipped_and_purified_gtm_within_its_claim():
+    grid = np.r_[0.0, 1e-6, 1e-3, 0.05, 0.5, 0.9, 0.999, 1 - 1e-6, 1.0]
+    for base in (
+        _global_stream(3, "flipped", 0.9),
+        Stream.from_calibration(GlobalCalibration(1.0, 0.05, 1.0, 1.5), np.full(3, 0.5), 0.1, 0.2, 1e-3),
+    ):
+        cc, ch = lemma17_claims(base)
+        res = search_worst_case(base, cc, ch, grid=grid, full_dim_T=2, nm_iters=3)
+        for wc in res.values():
+            assert wc.loss <= wc.claimed + 1e-9
