@@ -5,6 +5,9 @@ Streams (each tester on its own thresholds):
   * ``pbar_then_pstar``: p_t = pbar_t for t < T, then p_T = p*: an error is halting before T (Type I) or not
     halting at T (Type II).
   * ``never_pstar``: p_t = pbar_t for all t <= T: an error is any halt (Type I).
+
+For the GTM the same probabilities are also computed exactly (``rate_exact``, :mod:`privtest.exact`): the Monte Carlo
+rate must agree with it, and the exact value is checked against beta even where the sample cannot resolve it.
 """
 
 from __future__ import annotations
@@ -12,7 +15,8 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from privtest.claims import Claim, clopper_pearson
+from privtest.claims import Claim, clopper_pearson, fmt, verdict_exact
+from privtest.exact import Stream, transcript_log_probs
 from privtest.experiments._checks import rate_claim
 from privtest.testers import bernoulli_stream, make_tester
 
@@ -45,6 +49,19 @@ def failures(halt_step: np.ndarray, T: int, stream: str) -> int:
     return int(np.count_nonzero(halt_step != 0))
 
 
+def exact_rate(tester, p: np.ndarray, stream: str) -> float:
+    """Exact whole-run error probability of a GTM tester on the stream ``p`` (NaN for testers without an exact
+    analysis): Pr[halt before T] + Pr[no halt by T] for ``pbar_then_pstar``, Pr[any halt within T] otherwise."""
+    cal = getattr(tester, "cal", None)
+    if cal is None or not hasattr(tester, "eps1"):
+        return float("nan")
+    R = transcript_log_probs(Stream.from_calibration(cal, p, tester.eps1, tester.pstar))
+    if stream == "pbar_then_pstar":
+        before = np.exp(R.log_halt_within[-2]) if len(p) > 1 else 0.0
+        return float(before + np.exp(R.log_continue[-1]))
+    return float(np.exp(R.log_halt_within[-1]))
+
+
 def simulate(cfg: dict, rng: np.random.Generator) -> pd.DataFrame:
     """One row per (method, beta, stream): failures among ``runs`` independent runs of length T."""
     rows = []
@@ -69,6 +86,7 @@ def simulate(cfg: dict, rng: np.random.Generator) -> pd.DataFrame:
                         source=tester.source,
                         budget=error_budget(tester, beta, stream),
                         p_last=float(p[-1]),
+                        rate_exact=exact_rate(tester, p, stream),
                     )
                 )
     return pd.DataFrame(rows)
@@ -84,8 +102,9 @@ def summarize(raw: pd.DataFrame) -> pd.DataFrame:
 
 def claims(raw: pd.DataFrame, cfg: dict) -> list[Claim]:
     """Each tester's whole-run error probability <= its own budget on each adversarial stream (``budget``: beta for
-    the GTM; see :func:`error_budget` for the baselines)."""
-    return [
+    the GTM; see :func:`error_budget` for the baselines); for the GTM also on the exact value, and the Monte Carlo
+    rate's 99.9% Clopper-Pearson interval must contain the exact value (consistency of simulation and quadrature)."""
+    return _exact_claims(raw) + [
         rate_claim(
             f"error_rates.{r.method}[beta={r.beta},{r.stream},T={r.T}]",
             r.source,
@@ -98,3 +117,38 @@ def claims(raw: pd.DataFrame, cfg: dict) -> list[Claim]:
         )
         for r in raw.itertuples()
     ]
+
+
+def _exact_claims(raw: pd.DataFrame) -> list[Claim]:
+    out = []
+    if "rate_exact" not in raw:
+        return out
+    for r in raw.itertuples():
+        if not np.isfinite(r.rate_exact):
+            continue
+        lo, hi = clopper_pearson(int(r.failures), int(r.runs), 0.999)
+        tag = f"{r.method}[beta={r.beta},{r.stream},T={r.T}]"
+        out.append(
+            Claim(
+                f"error_rates.exact.{tag}",
+                r.source,
+                f"{r.method}: exact Pr[any Type I/II error in a {r.T}-step run] <= its budget",
+                "fig_error_rates",
+                fmt(r.rate_exact, 6),
+                f"<= {fmt(r.budget)}",
+                verdict_exact(r.rate_exact <= r.budget),
+                "quadrature (privtest.exact)",
+            )
+        )
+        out.append(
+            Claim(
+                f"error_rates.mc_matches_exact.{tag}",
+                "privtest.exact vs Monte Carlo",
+                "the Monte Carlo error rate's 99.9% interval contains the exact value",
+                "fig_error_rates",
+                f"{fmt(r.failures / r.runs)} [{fmt(lo)}, {fmt(hi)}]",
+                f"contains {fmt(r.rate_exact)}",
+                verdict_exact(lo <= r.rate_exact <= hi),
+            )
+        )
+    return out
