@@ -1,0 +1,106 @@
+"""privtest.calibration: exact Poisson quantiles, the exact-tail calibration's guarantees (Lemma 20 with exact tails),
+and the whole-run error certificate (worst-stream reduction checked against other streams)."""
+
+import numpy as np
+import pytest
+from scipy import special
+
+from privtest.calibration import (
+    ExactTailCalibration,
+    certified_calibration,
+    count_threshold_exact,
+    expected_samples,
+    lambda_left_exact,
+    lambda_right_exact,
+    whole_run_error,
+)
+from privtest.exact import Stream, step_log_halt, transcript_log_probs
+from privtest.gtm import GlobalCalibration
+from privtest.poisson import count_threshold, lambda_left, lambda_right
+from privtest.schedule import beta_t
+
+
+@pytest.mark.parametrize("c,alpha", [(0, 0.1), (5, 1e-3), (143, 1e-5), (900, 1e-9)])
+def test_exact_quantiles_are_tight_and_safe(c, alpha):
+    L, R = lambda_left_exact(c, alpha), lambda_right_exact(c, alpha)
+    assert special.pdtr(c, L) <= alpha < special.pdtr(c, L * (1 - 1e-9))
+    assert special.pdtrc(c, R) <= alpha < special.pdtrc(c, R * (1 + 1e-9))
+    # Chernoff thresholds (eq. 3-4) are sufficient conditions, so never tighter than the exact quantiles.
+    assert lambda_left(c, alpha) >= L
+    if c + 1 >= 2 * np.log(1 / alpha):
+        assert lambda_right(c, alpha) <= R
+
+
+@pytest.mark.parametrize("err", [1e-2, 1e-4, 1e-7])
+def test_exact_count_threshold_is_minimal_and_below_lemma_11(err):
+    c = count_threshold_exact(err, err, 1.5)
+    assert lambda_left_exact(c, err) <= 1.5 * lambda_right_exact(c, err)
+    if c > 0:
+        assert lambda_left_exact(c - 1, err) > 1.5 * lambda_right_exact(c - 1, err)
+    assert c <= count_threshold(err, err, 1.5)
+
+
+@pytest.mark.parametrize("pstar,variant", [(0.2, "auto"), (0.99, "auto"), (0.9, "flipped")])
+def test_exact_tail_calibration_keeps_lemma_20(pstar, variant):
+    """Same noise, direction and pbar as Theorem 21; at the extreme lambda of the good event, the exact error at
+    p* and at pbar is within beta_t/4; and the unconditional single-step errors stay within the proof's budgets."""
+    paper = GlobalCalibration(1.0, 0.05, 1.0, 1.5, variant)
+    exact = ExactTailCalibration(1.0, 0.05, 1.0, 1.5, variant)
+    for t in (1, 100, 10000):
+        a, b = paper.step(t, 0.1, pstar), exact.step(t, 0.1, pstar)
+        assert (a.s, a.pbar, a.tau2, a.log_Lambda) == (b.s, b.pbar, b.tau2, b.log_Lambda)
+        assert b.c <= a.c and expected_samples(b) < expected_samples(a)
+        err = b.beta_I
+        Lam = np.exp(b.log_Lambda)
+        if b.s == 1:  # lambda in [rho, rho Lambda] on the good event
+            assert special.pdtr(b.c, b.rho * pstar) <= err
+            assert special.pdtrc(b.c, b.rho * Lam * b.pbar) <= err * (1 + 1e-9)
+        else:  # counts of -M: lambda in [rho / Lambda, rho]
+            assert special.pdtrc(b.c, b.rho * (1 - pstar)) <= err
+            if b.pbar > 0:
+                assert special.pdtr(b.c, b.rho / Lam * (1 - b.pbar)) <= err * (1 + 1e-9)
+        bt = float(beta_t(t, 0.05))
+        miss = -np.expm1(step_log_halt(b, [pstar])[0])
+        assert miss <= 0.05 / 4 + bt / 4
+        if b.pbar > 0:
+            assert np.exp(step_log_halt(b, [b.pbar])[0]) <= bt / 2
+
+
+def test_expected_samples_closed_form():
+    st = GlobalCalibration(1.0, 0.05, 1.0, 1.5).step(3, 0.1, 0.2)
+    rng = np.random.default_rng(5)
+    eta1, eta2 = rng.exponential(st.tau1, 2_000_000), rng.exponential(st.tau2, 2_000_000)
+    lam = st.rho * np.exp(st.eps_t * (st.mu1 - eta1 + eta2))
+    assert lam.mean() == pytest.approx(expected_samples(st), rel=0.01)
+
+
+def test_whole_run_worst_stream_dominates_other_streams():
+    """The certificate's reduction: no other stream (random p in [0, 1], any position of the first p >= p* step)
+    has a larger exact error probability than the worst streams it evaluates."""
+    cal = ExactTailCalibration(1.0, 0.05, 1.0, 1.5, budget_scale=20.0)
+    T, eps_t, pstar = 8, 0.1, 0.5
+    worst, per_th = whole_run_error(cal, T, eps_t, pstar)
+    assert worst == pytest.approx(per_th.max())
+    params = [cal.step(t, eps_t, pstar) for t in range(1, T + 1)]
+    pbar = np.array([st.pbar for st in params])
+    rng = np.random.default_rng(11)
+    for _ in range(30):
+        p = rng.uniform(0, 1, T) ** 3
+        R = transcript_log_probs(Stream.from_params(params, p, tau1=cal.tau1, mu1=cal.mu1))
+        halt, cont = np.exp(R.log_halt), np.exp(R.log_continue)
+        high = np.flatnonzero(p >= pstar)
+        th = high[0] if len(high) else T
+        err = np.sum(halt[:th][p[:th] <= pbar[:th]])  # Type I before the first p >= p* step
+        if th < T:
+            err += cont[th]  # Type II at it (errors after it are impossible: the run halted or already erred)
+        assert err <= worst + 1e-12
+
+
+def test_certified_calibration_meets_beta_with_fewer_samples():
+    cal, err = certified_calibration(1.0, 0.05, 1.0, 1.5, 20, 0.1, 0.5, tol=0.2)
+    assert err <= 0.05
+    assert cal.budget_scale > 1.0
+    paper = GlobalCalibration(1.0, 0.05, 1.0, 1.5)
+    assert whole_run_error(paper, 20, 0.1, 0.5)[0] <= 0.05
+    mean = lambda c: np.mean([expected_samples(c.step(t, 0.1, 0.5)) for t in range(1, 21)])  # noqa: E731
+    assert mean(cal) < mean(paper)
