@@ -84,7 +84,7 @@ def _gtm_case(label, cfg):
     variant = "flipped" if label == "GTM (flipped)" else "direct"
     cal = GlobalCalibration(cfg["eps"], cfg["beta"], cfg["theta"], cfg["gamma"], variant)
     pstar = 0.9 if variant == "flipped" else 0.2
-    p = np.full(T, 0.93 if variant == "flipped" else 0.15)
+    p = np.full(T, 0.6 if variant == "flipped" else 0.15)  # continuation losses at 1/tau1 with probability >= 0.05
     return cal, cfg["eps_ratio"] * cfg["eps"], pstar, p, cfg["eps"]
 
 
