@@ -95,3 +95,15 @@ def test_lemma_10_algebraic_inversion():
 def test_bad_input_names_the_parameter(call, name):
     with pytest.raises(ValueError, match=rf"^{name} must be"):
         call()
+
+
+def test_every_config_section_is_documented():
+    # config/README.md must document every top-level key of config/config.yaml (issue: config documentation).
+    from pathlib import Path
+
+    import yaml
+
+    root = Path(__file__).resolve().parents[1]
+    cfg = yaml.safe_load((root / "config/config.yaml").read_text())
+    doc = (root / "config/README.md").read_text()
+    assert [k for k in cfg if f"`{k}`" not in doc] == []

@@ -137,3 +137,10 @@ def test_bad_config_stops_before_any_job(tmp_path):
     message = proc.stdout + proc.stderr
     assert "fig_oc" in message and "beta" in message, message[-2000:]
     assert not (repo / "results").exists()
+
+
+def test_slurm_profile_dry_run_without_slurm(tmp_path):
+    # The cluster profile must at least plan the whole DAG on a machine without SLURM.
+    repo = copy_repo(tmp_path / "slurm")
+    proc = run(repo, "-n", "--workflow-profile", "workflow/profiles/slurm", "--configfile", "config/quick.yaml")
+    assert "Job stats" in proc.stdout + proc.stderr
