@@ -32,9 +32,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory(prefix="privtest-bench-") as tmp:
         repo = Path(tmp) / "repo"
         shutil.copytree(ROOT, repo, ignore=IGNORE)
-        (repo / "figures").mkdir(exist_ok=True)
-        if (ROOT / "resources").exists():
-            shutil.copytree(ROOT / "resources", repo / "resources")
+        (repo / "figures").mkdir(exist_ok=True)  # resources/ (fetched data wheels) is copied with the rest
         cmd = [sys.executable, "-m", "snakemake", *args.targets, "--cores", args.cores]
         if args.quick:
             cmd += ["--configfile", "config/quick.yaml"]

@@ -7,7 +7,6 @@ import itertools
 import math
 
 import numpy as np
-import pandas as pd
 import pytest
 from conftest import ALPHA, binom_interval, mean_interval
 from scipy import integrate, stats
@@ -15,7 +14,7 @@ from scipy import integrate, stats
 from privtest.co import dks, graphs
 from privtest.co.batch_to_co import batch_to_co
 from privtest.co.params import BatchToCOParams
-from privtest.experiments import fig_co_densest, fig_co_dks, table3
+from privtest.experiments import _co, fig_co_dks, table3
 
 
 def enumerate_opt(n, pairs, w, k):
@@ -163,15 +162,15 @@ def test_va_bounds_cover():
     rng = np.random.default_rng(8)
     reps, miss = 2000, 0
     for _ in range(reps):
-        lo, hi = fig_co_dks.va_bounds(rng.integers(0, 10, 200), 0.9, 0.2, 9.0)
+        lo, hi = _co.va_bounds(rng.integers(0, 10, 200), 0.9, 0.2, 9.0)
         miss += not (lo <= 1 <= hi)
     low, _ = binom_interval(miss, reps)
     assert low <= 0.2
     # N = 2 draws, alpha/2 = 5e-4: P(Bin(2, 0.9) <= 0) = 0.01 and P(Bin(2, 0.9) >= 2) = 0.81, P(>= 1) = 0.99 all
     # exceed 5e-4, so no order statistic qualifies: the trivial bracket [0, U].
-    assert fig_co_dks.va_bounds(np.array([3.0, 3.0]), 0.9, 1e-3, 4.0) == (0.0, 4.0)
+    assert _co.va_bounds(np.array([3.0, 3.0]), 0.9, 1e-3, 4.0) == (0.0, 4.0)
     # N = 5 zeros: P(Bin(5, 0.9) <= 0) = 1e-5 <= 5e-4, so V_hi = x_(5) = 0 (five draws all below V_A >= 1 is unlikely).
-    assert fig_co_dks.va_bounds(np.zeros(5), 0.9, 1e-3, 4.0) == (0.0, 0.0)
+    assert _co.va_bounds(np.zeros(5), 0.9, 1e-3, 4.0) == (0.0, 0.0)
 
 
 def test_batch_to_co_on_dks_accounts():
@@ -227,9 +226,8 @@ def test_va_guarantee_path_on_heavy_graph():
         delta_adv=1e-6, eps=[20.0], runs=4, va_draws=200, va_alpha=0.01,
     )  # fmt: skip
     rng = np.random.default_rng(10)
-    part = pd.concat(fig_co_densest.run_problem(prob, "heavy", cfg, rng), ignore_index=True)
+    part = _co.run_problem(prob, "heavy", cfg, rng)
     part["opt_lower"] = np.tile(lo, len(part) // s.T)
-    part = fig_co_dks.add_va_guarantees(part, prob, cfg, rng)
     b = part[(part.method == "BatchToCO") & (part.guarantee > 0)]
     assert len(b) > 0 and b.va_lo.notna().all()
     assert (b.va_lo <= b.va_hi).all() and (b.va_hi <= b.opt).all()

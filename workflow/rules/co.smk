@@ -11,7 +11,10 @@ CO_EXPERIMENTS = [
 ]
 # Inputs of the CO simulations other than fig_co_densest (which reads its streams' wheels and OPT references).
 CO_FIXED_INPUTS = {
-    "fig_co_checkpoints": {"raw_fig_co_densest": "results/raw/fig_co_densest.csv"},
+    "fig_co_checkpoints": {
+        "raw_fig_co_densest": "results/raw/fig_co_densest.csv",
+        "raw_fig_co_maxcut": "results/raw/fig_co_maxcut.csv",
+    },
     "table2": {
         "raw_fig_co_densest": "results/raw/fig_co_densest.csv",
         "raw_fig_co_maxcut": "results/raw/fig_co_maxcut.csv",

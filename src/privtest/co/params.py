@@ -261,6 +261,7 @@ def lemma40_max_checkpoints(params: BatchToCOParams, opt_t: float, t: int, ell_c
     (1+kappa)^ell < OPT_t + (2/eps(ell, t)) ln(1/pbar) (eps(ell, .) decreases in t, OPT is non-decreasing), the
     explicit form of Lemma 40's count with OPT_t in place of its bound t."""
     ell = np.arange(2, ell_cap + 1)
-    ok = params.h(ell) < opt_t + 2.0 / params.eps_it(ell, t) * math.log(1.0 / params.pbar)
+    # (1+kappa)^ell overflows for large ell: compare logarithms
+    ok = ell * math.log1p(params.kappa) < np.log(opt_t + 2.0 / params.eps_it(ell, t) * math.log(1.0 / params.pbar))
     bad = np.flatnonzero(~ok)
     return int(ell[bad[0]] - 1) if bad.size else ell_cap

@@ -64,7 +64,7 @@ class FacilityLocation:
         groups: int | None = None,
         cap: int = 1,
         T_max: int | None = None,
-        chunk: int = 128,
+        chunk: int = 1024,
         step_days: int = 1,
     ):
         _validate.step_index(k)
@@ -90,6 +90,21 @@ class FacilityLocation:
             0.0, 1.0 - _km(centre[:, None, 0], centre[:, None, 1], cand[None, :, 0], cand[None, :, 1]) / radius_km
         )  # (cells, m)
         self.m, self.k, self.T, self.chunk = len(cand), int(k), T, int(chunk)
+        # sim is sparse (about 10% of (cell, candidate) pairs lie within the radius). Padded incidence lists for the
+        # incremental gains of sample(): the cells each candidate covers, and the candidates covering each cell (pad:
+        # a dummy cell ``cells`` with zero weight and a dummy candidate ``m``).
+        nc = self.sim.shape[0]
+        cells_of = [np.flatnonzero(self.sim[:, c]) for c in range(self.m)]
+        cands_of = [np.flatnonzero(self.sim[x]) for x in range(nc)]
+        self._cells_of = np.full((self.m, max(map(len, cells_of))), nc)
+        for c, xs in enumerate(cells_of):
+            self._cells_of[c, : len(xs)] = xs
+        self._cands_of = np.full((nc + 1, max(map(len, cands_of))), self.m)
+        for x, cs in enumerate(cands_of):
+            self._cands_of[x, : len(cs)] = cs
+        self._sim_pad = np.zeros((nc + 1, self.m + 1))
+        self._sim_pad[:nc, : self.m] = self.sim
+        self._sim_of = np.take_along_axis(self._sim_pad, self._cands_of, axis=1)  # (cells + 1, K)
         self.labels = [d.strftime("%Y-%m-%d") for d in days[:T]]
         if groups is None:
             self.group, self.cap = None, None
@@ -109,19 +124,31 @@ class FacilityLocation:
         return self.C[t - 1] @ cover
 
     def _gains(self, w, cur):
-        """Marginal gains (B, m) of every candidate given current coverage cur (B, cells), cell weights w."""
-        return np.einsum("c,bcm->bm", w, np.maximum(self.sim[None, :, :] - cur[:, :, None], 0.0))
+        """Marginal gains (B, m) of every candidate given current coverage cur (B, cells), cell weights w (cells,):
+        g(c) = sum over cells x of w_x max(0, sim(x, c) - cur_x)."""
+        return np.maximum(self.sim[None, :, :] - cur[:, :, None], 0.0).transpose(0, 2, 1) @ w
 
     def sample(self, t: int, eps: float, delta: float, size: int, rng: np.random.Generator) -> np.ndarray:
+        """``size`` independent draws of the private greedy A(X_t, eps): index array (size, k), int64.
+
+        Gains are updated incrementally: picking c changes the coverage only of the cells within the radius of c, so
+        only the candidates covering those cells change gain (about 200 of the 9,408 (cell, candidate) pairs).
+
+        Raises:
+            ValueError: eps <= 0.
+        """
         _validate.positive("eps", eps)
-        w = self.C[t - 1]
+        w = np.append(self.C[t - 1], 0.0)  # (cells + 1,): the dummy cell weighs nothing
+        g0 = self._gains(w[:-1], np.zeros((1, self.sim.shape[0])))[0]
         out = np.zeros((size, self.k), dtype=np.int64)
         for a in range(0, size, self.chunk):
             B = min(self.chunk, size - a)
-            cur = np.zeros((B, self.sim.shape[0]))
+            rows = np.arange(B)
+            cur = np.zeros((B, self.sim.shape[0] + 1))
+            gains = np.zeros((B, self.m + 1))
+            gains[:, : self.m] = g0
             used = np.zeros((B, self.m), dtype=bool)
             for r in range(self.k):
-                logits = 0.5 * (eps / self.k) * self._gains(w, cur)
                 blocked = used.copy()
                 if self.group is not None:
                     full = np.stack(
@@ -129,11 +156,20 @@ class FacilityLocation:
                         axis=1,
                     )
                     blocked |= full[:, self.group]
-                logits = np.where(blocked, -np.inf, logits)
-                pick = np.argmax(logits + rng.gumbel(size=logits.shape), axis=1)
+                logits = np.where(blocked, -np.inf, 0.5 * (eps / self.k) * gains[:, : self.m])
+                pick = np.argmax(logits + rng.gumbel(size=(B, self.m)), axis=1)
                 out[a : a + B, r] = pick
-                used[np.arange(B), pick] = True
-                cur = np.maximum(cur, self.sim[:, pick].T)
+                used[rows, pick] = True
+                if r == self.k - 1:
+                    break
+                X = self._cells_of[pick]  # (B, L) cells whose coverage may rise
+                old = np.take_along_axis(cur, X, axis=1)
+                new = np.maximum(old, self._sim_pad[X, pick[:, None]])
+                np.put_along_axis(cur, X, new, axis=1)
+                s = self._sim_of[X]  # (B, L, K) sim of the candidates covering each such cell
+                loss = w[X][:, :, None] * (np.maximum(s - old[:, :, None], 0.0) - np.maximum(s - new[:, :, None], 0.0))
+                idx = rows[:, None, None] * (self.m + 1) + self._cands_of[X]
+                gains -= np.bincount(idx.ravel(), loss.ravel(), minlength=B * (self.m + 1)).reshape(B, self.m + 1)
         return out
 
     def _upper_bound(self, t: int) -> float:

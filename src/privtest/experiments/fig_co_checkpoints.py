@@ -1,11 +1,12 @@
 """fig_co_checkpoints: checkpoints ell(t) of BatchToCO vs t against Lemma 40's explicit bound, and calls of A per step
 against Theorem 42(3) / Corollary 35(3).
 
-No new simulation: the rows summarise the BatchToCO runs of ``fig_co_densest`` (``cfg["inputs"]``). Per (stream, eps,
-t): mean and max of ell(t) over runs; ``ell_bound`` = max{ell: (1+kappa)^ell < OPT_t + (2/eps(ell, t)) ln(1/pbar)}
-(Lemma 39(2) with OPT_t in place of Lemma 40's bound t); mean GTM calls N_t, their exact expectation, and the
-explicit per-step bound rho_s e^{1/C_1}/(1 - 2/(C_H ln(4/beta_s))) at the largest instance index max ell(t) + 1 and
-step index s = t - 1 (rho_s grows with both, so this bounds every run's step);
+No new simulation: the rows summarise the BatchToCO runs of ``fig_co_densest`` (two long streams) and
+``fig_co_maxcut`` (240 runs: the stream where Lemma 40's failure rate C_beta beta is resolved) (``cfg["inputs"]``).
+Per (stream, eps, t): the number of runs, mean and max of ell(t) over runs; ``ell_bound`` = max{ell: (1+kappa)^ell <
+OPT_t + (2/eps(ell, t)) ln(1/pbar)} (Lemma 39(2) with OPT_t in place of Lemma 40's bound t); mean GTM calls N_t,
+their exact expectation, and the explicit per-step bound rho_s e^{1/C_1}/(1 - 2/(C_H ln(4/beta_s))) at the largest
+instance index max ell(t) + 1 and step index s = t - 1 (rho_s grows with both, so this bounds every run's step).
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ import pandas as pd
 
 from privtest.claims import Claim, fmt, verdict_exact
 from privtest.co.params import lemma40_max_checkpoints
-from privtest.experiments.fig_co_densest import METHOD, make_params
+from privtest.experiments._co import METHOD, make_params
 
 
 def calls_bound(params, ell: int, s: int, t: int) -> float:
@@ -28,8 +29,8 @@ def calls_bound(params, ell: int, s: int, t: int) -> float:
 
 
 def simulate(cfg: dict, rng: np.random.Generator) -> pd.DataFrame:
-    del rng  # summary of fig_co_densest's runs
-    raw = pd.read_csv(cfg["inputs"]["raw_fig_co_densest"])
+    del rng  # summary of other experiments' runs
+    raw = pd.concat([pd.read_csv(cfg["inputs"][k]) for k in sorted(cfg["inputs"]) if k.startswith("raw_")])
     raw = raw[raw.method == METHOD]
     rows = []
     for (stream, eps), g in raw.groupby(["stream", "eps"], sort=True):
@@ -46,6 +47,7 @@ def simulate(cfg: dict, rng: np.random.Generator) -> pd.DataFrame:
                     stream=stream,
                     eps=eps,
                     t=int(t),
+                    runs=int(g.run.nunique()),
                     ell_mean=ell_mean[t],
                     ell_max=int(ell_max[t]),
                     ell_bound=lemma40_max_checkpoints(params, float(opt[t]), int(t)),

@@ -3,8 +3,7 @@
 ``step_days`` days,
 k-cardinality constraint, private greedy with the exponential mechanism (Gupta et al. 2010 / Mitrovic et al. 2017,
 pure eps-DP). OPT_t is replaced by a certified upper bound (greedy prefixes + top-k gains), labelled "upper bound",
-so measured ratios are lower bounds of the true ones. Raw rows and claims as in
-:mod:`privtest.experiments.fig_co_densest`.
+so measured ratios are lower bounds of the true ones. Raw rows and claims: :mod:`privtest.experiments._co`.
 """
 
 from __future__ import annotations
@@ -15,8 +14,8 @@ import pandas as pd
 from privtest import data
 from privtest.claims import Claim
 from privtest.co.submodular import FacilityLocation
-from privtest.experiments import fig_co_densest
-from privtest.experiments.fig_co_densest import summary  # noqa: F401  (the notebook plots it)
+from privtest.experiments import _co
+from privtest.experiments._co import summary  # noqa: F401  (the notebook plots it)
 
 
 def simulate(cfg: dict, rng: np.random.Generator) -> pd.DataFrame:
@@ -29,8 +28,8 @@ def simulate(cfg: dict, rng: np.random.Generator) -> pd.DataFrame:
         T_max=cfg["T_max"].get("mpls_stops"),
         step_days=cfg["step_days"],
     )
-    return pd.concat(fig_co_densest.run_problem(prob, "mpls_stops", cfg, rng), ignore_index=True)
+    return _co.run_problem(prob, "mpls_stops", cfg, rng)
 
 
 def claims(raw: pd.DataFrame, cfg: dict) -> list[Claim]:
-    return fig_co_densest.claims(raw, cfg, "fig_co_submodular")
+    return _co.claims(raw, cfg, "fig_co_submodular")

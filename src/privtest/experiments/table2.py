@@ -11,7 +11,7 @@ import numpy as np
 import pandas as pd
 
 from privtest.claims import Claim, fmt
-from privtest.experiments import fig_co_densest
+from privtest.experiments import _co
 
 
 def simulate(cfg: dict, rng: np.random.Generator) -> pd.DataFrame:
@@ -19,11 +19,11 @@ def simulate(cfg: dict, rng: np.random.Generator) -> pd.DataFrame:
     frames = []
     if "raw_fig_co_densest" in cfg["inputs"]:
         raw = pd.read_csv(cfg["inputs"]["raw_fig_co_densest"])
-        frames.append(fig_co_densest.table_rows(raw, cfg["densest"], "noisy-degree prefix + EM (stand-in)"))
+        frames.append(_co.table_rows(raw, cfg["densest"], "noisy-degree prefix + EM (stand-in)"))
     if "raw_fig_co_submodular" in cfg["inputs"]:
         raw = pd.read_csv(cfg["inputs"]["raw_fig_co_submodular"])
         frames.append(
-            fig_co_densest.table_rows(
+            _co.table_rows(
                 raw,
                 cfg["submodular"],
                 "private greedy + EM (Gupta et al. 2010 / Mitrovic et al. 2017), k-card.",
@@ -33,16 +33,18 @@ def simulate(cfg: dict, rng: np.random.Generator) -> pd.DataFrame:
         )
     if "raw_fig_co_maxcut" in cfg["inputs"]:
         raw = pd.read_csv(cfg["inputs"]["raw_fig_co_maxcut"])
-        frames.append(fig_co_densest.table_rows(raw, cfg["maxcut"], "exponential mechanism over all cuts", "Max-Cut"))
+        frames.append(_co.table_rows(raw, cfg["maxcut"], "exponential mechanism over all cuts", "Max-Cut"))
     return pd.concat(frames, ignore_index=True)
 
 
 def claims(raw: pd.DataFrame, cfg: dict) -> list[Claim]:
     """Per row: BatchToCO's measured utility is never below Theorem 42's explicit guarantee (over all runs and steps).
 
-    INCONCLUSIVE where the guarantee is vacuous (never positive: the check cannot fail) or where some (run, t) falls
-    below it (Theorem 42 allows failure with probability O(beta) per run; the run-level statistical check is in the
-    source figure's claims). PASS only when the guarantee is positive somewhere and no observation violates it.
+    Violations are counted against the guarantee at V_hi, the upper confidence bound on V_A (see
+    :func:`privtest.experiments._co.add_va_guarantees`). INCONCLUSIVE where the guarantee is vacuous (never positive:
+    the check cannot fail) or where some (run, t) falls below it (Theorem 42 allows failure with probability O(beta)
+    per run; the run-level statistical check is in the source figure's claims). PASS only when the guarantee is
+    positive somewhere and no observation violates it.
     """
     out = []
     for r in raw.itertuples():

@@ -1,0 +1,335 @@
+"""Shared machinery of the continual-observation experiments (Sections 7-8): one BatchToCO sweep over eps with
+the baselines on one problem (:func:`run_problem`), Theorem 42's guarantee at confidence bounds on V_A
+(:func:`add_va_guarantees`), the summaries the figures and Table 2 plot, and the claims every CO experiment checks
+(:func:`claims`).
+
+Raw rows (:func:`run_problem`): one per (stream, eps, method, run, t) with value f(X_t, Y_t), opt (OPT_t, or an upper
+bound U_t >= OPT_t), opt_kind and, for BatchToCO, the latest checkpoint ell, its time t_ell, eps_t, GTM calls N_t,
+ThresholdSelect draws, the GTM step's exact expected calls, and Theorem 42's explicit guarantee
+(:func:`privtest.co.params.theorem42_guarantee`) evaluated at V_A = U_t (``guarantee``: the largest it can be, since
+V_A(X_t) <= OPT_t <= U_t) and, where that is positive, at the ends of a confidence interval [V_lo, V_hi] on V_A from
+fresh draws of A(X_t, eps_t/2) (``guarantee_va_lo``, ``guarantee_va_hi``; NaN where the guarantee at U_t is <= 0,
+i.e. vacuous).
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pandas as pd
+from scipy import stats
+
+from privtest.claims import Claim, clopper_pearson, fmt, verdict_at_most, verdict_exact
+from privtest.co.batch_to_co import baselines, batch_to_co
+from privtest.co.params import BatchToCOParams, lemma40_max_checkpoints, theorem42_guarantee
+
+METHOD = "BatchToCO"
+
+
+def make_params(cfg: dict, eps: float) -> BatchToCOParams:
+    return BatchToCOParams(
+        eps=eps,
+        beta=cfg["beta"],
+        pstar=cfg["pstar"],
+        kappa=cfg["kappa"],
+        gamma=cfg["gamma"],
+        C1=cfg["C1"],
+        CH=cfg["CH"],
+        C_beta=cfg["C_beta"],
+        log_beta=cfg["log_beta"],
+    )
+
+
+def expected_calls(params: BatchToCOParams, ell: np.ndarray, s: np.ndarray, t: np.ndarray) -> np.ndarray:
+    """E[N_t] of a GTM_ell step (step index s, time t): rho e^{eps_t mu1}/((1 + eps_t tau1)(1 - eps_t tau2)),
+    exact for eta_1 ~ Exp(tau1), eta_2 ~ Exp(tau2) independent (eps_t tau2 = 2/(C_H ln(4/beta_s)) < 1)."""
+    out = np.zeros(len(ell))
+    for k, (i, si, ti) in enumerate(zip(ell, s, t, strict=True)):
+        st = params.calibration(int(i)).step(int(si), params.eps_it(int(i), int(ti)), params.pstar)
+        e = st.eps_t
+        out[k] = st.rho * math.exp(e * st.mu1) / ((1 + e * st.tau1) * (1 - e * st.tau2))
+    return out
+
+
+def run_problem(prob, name: str, cfg: dict, rng: np.random.Generator) -> pd.DataFrame:
+    """BatchToCO and the baselines on one problem for every eps of ``cfg``: raw rows (see module docstring).
+
+    Args:
+        prob: a :class:`privtest.co.mechanisms.COProblem`; ``prob.opt`` is OPT_t or an upper bound U_t (float (T,)),
+            labelled by ``prob.opt_kind`` (a string or a (T,) array of "exact" / "upper bound").
+        name: the stream's name (column ``stream``).
+        cfg: the experiment's config section (BatchToCO constants, ``eps``, ``runs``, ``delta_adv``, ``va_draws``,
+            ``va_alpha``).
+        rng: numpy Generator.
+    """
+    frames = []
+    opt = np.asarray(prob.opt, dtype=float)
+    T = prob.T
+    tt = np.arange(1, T + 1)
+    kinds = np.broadcast_to(np.asarray(prob.opt_kind, dtype=object), (T,))
+    for eps in cfg["eps"]:
+        params = make_params(cfg, eps)
+        res = batch_to_co(prob, params, cfg["runs"], rng)
+        R = cfg["runs"]
+        guar = np.full((R, T), np.nan)
+        guar[:, 1:] = theorem42_guarantee(params, opt[None, 1:], res.ell[:, 1:], res.t_ell[:, 1:], tt[None, 1:])
+        ecalls = np.zeros((R, T))
+        keys = np.stack(
+            [res.gtm_ell[:, 1:].ravel(), res.gtm_s[:, 1:].ravel(), np.broadcast_to(tt[1:], (R, T - 1)).ravel()]
+        )
+        uniq, inv = np.unique(keys, axis=1, return_inverse=True)
+        ecalls[:, 1:] = expected_calls(params, uniq[0], uniq[1], uniq[2])[inv.ravel()].reshape(R, T - 1)
+        base = dict(
+            stream=name,
+            eps=eps,
+            t=np.tile(tt, R),
+            run=np.repeat(np.arange(R), T),
+            opt=np.tile(opt, R),
+            opt_kind=np.tile(kinds, R),
+        )
+        frames.append(
+            pd.DataFrame(
+                {
+                    **base,
+                    "method": METHOD,
+                    "value": res.value.ravel(),
+                    "ell": res.ell.ravel(),
+                    "t_ell": res.t_ell.ravel(),
+                    "eps_t": res.eps_t.ravel(),
+                    "gtm_calls": res.gtm_calls.ravel(),
+                    "expected_calls": ecalls.ravel(),
+                    "ts_calls": res.ts_calls.ravel(),
+                    "ts_failed": res.ts_failed.ravel(),
+                    "guarantee": guar.ravel(),
+                    "halt_loss": np.repeat(res.halt_loss, T),
+                }
+            )
+        )
+        for method, vals in baselines(prob, eps, R, rng, cfg["delta_adv"]).items():
+            frames.append(pd.DataFrame({**base, "method": method, "value": vals.ravel()}))
+    return add_va_guarantees(pd.concat(frames, ignore_index=True), prob, cfg, rng)
+
+
+def va_bounds(values: np.ndarray, q: float, alpha: float, upper: float) -> tuple[float, float]:
+    r"""Confidence bounds on V_A = sup{v: Pr[f >= v] >= q} (Theorem 42 with q = 2 p*) from N i.i.d. draws of f.
+
+    With x_(1) <= ... <= x_(N): x_(j) > V_A needs >= N-j+1 draws > V_A, each w.p. Pr[f > V_A] <= q, so
+    Pr[x_(j) > V_A] <= Pr[Bin(N, q) >= N-j+1]; x_(j') < V_A needs <= N-j' draws >= V_A, each w.p. >= q (the sup
+    is attained: v -> Pr[f >= v] is left-continuous), so Pr[x_(j') < V_A] <= Pr[Bin(N, q) <= N-j']. V_lo is the
+    largest x_(j), V_hi the smallest x_(j') with that probability <= alpha/2; V_lo >= 0 (f >= 0) and V_hi <= upper
+    (an upper bound of OPT_t) always hold, so [V_lo, V_hi] contains V_A w.p. >= 1 - alpha.
+
+    Args:
+        values: float (N,), draws of f(X_t, A(X_t, eps_t/2)).
+        q: 2 p* in (0, 1]. alpha: in (0, 1). upper: U_t >= OPT_t.
+
+    Returns:
+        (V_lo, V_hi).
+    """
+    x = np.sort(np.asarray(values, dtype=float))
+    N = x.size
+    j = np.arange(1, N + 1)
+    # P(Bin >= N-j+1) increases with j (admissible j: a prefix); P(Bin <= N-j') decreases with j' (a suffix).
+    lo_ok = stats.binom.sf(N - j, N, q) <= alpha / 2
+    hi_ok = stats.binom.cdf(N - j, N, q) <= alpha / 2
+    v_lo = float(x[np.flatnonzero(lo_ok)[-1]]) if lo_ok.any() else 0.0
+    v_hi = float(x[np.flatnonzero(hi_ok)[0]]) if hi_ok.any() else float(upper)
+    return max(v_lo, 0.0), min(v_hi, float(upper))
+
+
+def add_va_guarantees(part: pd.DataFrame, prob, cfg: dict, rng: np.random.Generator) -> pd.DataFrame:
+    """Columns guarantee_va_lo / guarantee_va_hi / va_lo / va_hi for the BatchToCO rows whose guarantee at U_t is
+    positive (NaN elsewhere). V_A is bracketed per (eps, active instance ell+1, t) from ``cfg["va_draws"]`` draws;
+    the confidence alpha = ``cfg["va_alpha"]`` is split evenly (union bound) over the brackets of one (stream, eps)."""
+    part = part.copy()
+    for c in ("va_lo", "va_hi", "guarantee_va_lo", "guarantee_va_hi"):
+        part[c] = np.nan
+    b = part[(part.method == METHOD) & (part.t >= 2) & (part.guarantee > 0)]
+    for eps, g in b.groupby("eps"):
+        params = make_params(cfg, float(eps))
+        keys = g[["ell", "t"]].drop_duplicates().to_numpy()
+        alpha = cfg["va_alpha"] / max(len(keys), 1)
+        for ell, t in keys:
+            e_b = float(params.batch_eps(int(ell) + 1, int(t)))
+            vals = prob.value(int(t), prob.sample(int(t), e_b, 0.0, cfg["va_draws"], rng))
+            v_lo, v_hi = va_bounds(vals, 2 * params.pstar, alpha, prob.upper(int(t)))
+            idx = g.index[(g.ell == ell) & (g.t == t)]
+            rows = part.loc[idx]
+            part.loc[idx, "va_lo"], part.loc[idx, "va_hi"] = v_lo, v_hi
+            for col, v in (("guarantee_va_lo", v_lo), ("guarantee_va_hi", v_hi)):
+                part.loc[idx, col] = theorem42_guarantee(
+                    params, v, rows.ell.to_numpy(), rows.t_ell.to_numpy(), rows.t.to_numpy()
+                )
+    return part
+
+
+def summary(raw: pd.DataFrame) -> pd.DataFrame:
+    """Per (stream, eps, method, t): mean, 10% and 90% quantiles of value, and opt (the figure's data)."""
+    g = raw.groupby(["stream", "eps", "method", "t"], sort=True)
+    out = g["value"].agg(mean="mean", q10=lambda x: x.quantile(0.1), q90=lambda x: x.quantile(0.9)).reset_index()
+    out["opt"] = g["opt"].first().to_numpy()
+    out["opt_kind"] = g["opt_kind"].first().to_numpy()
+    return out
+
+
+def table_rows(
+    raw: pd.DataFrame, cfg: dict, algorithm: str, application: str = "densest subgraph", exact_only: bool = True
+) -> pd.DataFrame:
+    """Rows of figures/table2.csv for this experiment: per (stream, eps) the measured ratio f/OPT of BatchToCO
+    (median and worst over t >= 2 and runs, at the steps where OPT_t is exact), the median additive gap OPT - f,
+    the median and largest Theorem 42 guarantee at V_A = U_t (>= OPT_t >= V_A), the number of (run, t) below the
+    guarantee at V_hi (the upper confidence bound on V_A, where the guarantee at U_t is positive) and, for
+    comparison, each baseline's median ratio.
+    With ``exact_only=False`` (no exact OPT_t at all) the ratios are against the upper bound: lower bounds of the
+    true ratios (column ``opt_kind``)."""
+    rows = []
+    for (stream, eps), g in raw.groupby(["stream", "eps"], sort=True):
+        if exact_only:
+            g = g[g.opt_kind == "exact"]  # ratios and gaps only where OPT_t is exact
+        b = g[(g.method == METHOD) & (g.t >= 2)]
+        ratio = b.value / b.opt
+        row = dict(
+            application=application,
+            algorithm=algorithm,
+            stream=stream,
+            eps=eps,
+            beta=cfg["beta"],
+            kappa=cfg["kappa"],
+            runs=int(b.run.nunique()),
+            T=int(g.t.max()),
+            ratio_median=ratio.median(),
+            ratio_worst=ratio.min(),
+            gap_median=(b.opt - b.value).median(),
+            guarantee_median=b.guarantee.median(),
+            guarantee_max=b.guarantee.max(),
+            violations=int((b.value < b.guarantee_va_hi.fillna(b.guarantee)).sum()),
+            opt_kind="/".join(sorted(set(b.opt_kind))),
+        )
+        for method, m in g[(g.method != METHOD) & (g.t >= 2)].groupby("method"):
+            row[f"ratio_median[{method}]"] = (m.value / m.opt).median()
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def claims(raw: pd.DataFrame, cfg: dict, experiment: str) -> list[Claim]:
+    """The claims every CO experiment checks on its raw rows: per eps the privacy ledger (Lemma 38, exact) and the
+    realised ex-post loss of every run; per (stream, eps) Lemma 40's checkpoint bound, the GTM calls per step against
+    their exact expectation (Thm 42(3)) and the utility guarantee of Theorem 42(2) at V_A (:func:`utility_claim`).
+    Claim ids start with ``co.`` (fig_co_densest) or ``co.<application>.``."""
+    out = []
+    pre = "co" if experiment == "fig_co_densest" else f"co.{experiment.removeprefix('fig_co_')}"
+    bco = raw[raw.method == METHOD]
+    for eps in sorted(bco.eps.unique()):
+        params = make_params(cfg, float(eps))
+        led = params.privacy_budget()
+        ok = led["eps_total"] <= eps and led["delta_total"] <= params.delta
+        out.append(
+            Claim(
+                f"{pre}.privacy_budget[eps={eps}]",
+                "Lemma 38",
+                "worst-case privacy of BatchToCO sums to <= eps (and delta)",
+                experiment,
+                f"eps {fmt(led['eps_total'], 6)}, delta {fmt(led['delta_total'])}",
+                f"eps {eps}, delta {params.delta}",
+                verdict_exact(ok),
+                f"exact sum over checkpoints 2..1e6 plus tail bound; Lemma 38's closed form {fmt(led['eps_bound'])}; "
+                f"max GTM_i cost / (1 + C_H/C_1) eps(i) = {fmt(led['gtm_excess'])} (log_beta={params.log_beta})",
+            )
+        )
+        realised = bco[bco.eps == eps].groupby(["stream", "run"])["halt_loss"].first()
+        out.append(
+            Claim(
+                f"{pre}.privacy_realised[eps={eps}]",
+                "Lemma 38, Thm 23 (ex-post)",
+                "realised ex-post privacy loss of every run <= eps",
+                experiment,
+                fmt(realised.max()),
+                f"<= {eps}",
+                verdict_exact(bool(realised.max() <= eps)),
+                f"max over {len(realised)} runs",
+            )
+        )
+    return out + _stream_claims(bco, cfg, experiment, pre)
+
+
+def _stream_claims(bco, cfg, experiment, pre) -> list[Claim]:
+    out = []
+    for (stream, eps), g in bco.groupby(["stream", "eps"], sort=True):
+        params = make_params(cfg, float(eps))
+        tag = f"{stream},eps={eps}"
+        R = int(g.run.nunique())
+        opt_t = g.groupby("t")["opt"].first()
+        bound = np.array([lemma40_max_checkpoints(params, float(opt_t[t]), int(t)) for t in opt_t.index])
+        ell_max = g.groupby("t")["ell"].max().to_numpy()
+        bad_runs = int(g.assign(b=g.ell.to_numpy() > bound[g.t.to_numpy() - 1]).groupby("run")["b"].any().sum())
+        lo, hi = clopper_pearson(bad_runs, R)
+        out.append(
+            Claim(
+                f"{pre}.checkpoints[{tag}]",
+                "Lemma 40 (via Lemma 39(2))",
+                "checkpoints ell(t) <= max{ell: (1+kappa)^ell < OPT_t + (2/eps(ell,t)) ln(1/pbar)} (logarithmic in t)",
+                experiment,
+                f"ell(T) max {int(ell_max[-1])}; runs violating {bad_runs}/{R}",
+                f"ell_max(T) = {int(bound[-1])}; violation rate <= C_beta beta = {fmt(params.C_beta * params.beta)}",
+                verdict_at_most(lo, hi, params.C_beta * params.beta),
+                "the event fails w.p. <= sum_i beta_i <= C_beta beta per run; INCONCLUSIVE when the runs "
+                "cannot resolve that rate",
+            )
+        )
+        steps = g[g.t >= 2]
+        ratio = steps.groupby("run").apply(lambda d: d.gtm_calls.sum() / d.expected_calls.sum(), include_groups=False)
+        m, se = float(ratio.mean()), float(ratio.std(ddof=1) / math.sqrt(len(ratio))) if len(ratio) > 1 else 0.0
+        out.append(
+            Claim(
+                f"{pre}.calls_per_step[{tag}]",
+                "Thm 42(3), Cor 35(3)",
+                "GTM calls of A per step match their exact expectation "
+                "rho_s e^{eps_t mu1}/((1+eps_t tau1)(1-eps_t tau2)) = O(ln(t/beta)/(p*(gamma-1)^2))",
+                experiment,
+                f"sum N / sum E[N] = {fmt(m)} +- {fmt(1.96 * se)}; mean N_t = {fmt(steps.gtm_calls.mean())}",
+                "in [0.9, 1.1]",
+                "PASS"
+                if (m - 1.96 * se >= 0.9 and m + 1.96 * se <= 1.1)
+                else ("FAIL" if (m + 1.96 * se < 0.9 or m - 1.96 * se > 1.1) else "INCONCLUSIVE"),
+                f"E[N_t] <= rho_s e^(1/C1)/(1 - 2/(C_H ln(4/beta_s))), rho_s = lambda^l(c_s, beta_s/6)/p*; "
+                f"max E[N_t] here {fmt(steps.expected_calls.max())}",
+            )
+        )
+        out.append(utility_claim(g, params, cfg, f"{pre}.utility[{tag}]", experiment))
+    return out
+
+
+def utility_claim(g: pd.DataFrame, params: BatchToCOParams, cfg: dict, claim_id: str, experiment: str) -> Claim:
+    """Theorem 42(2) on the BatchToCO rows ``g`` of one (stream, eps): the fraction of runs with some t >= 2 where
+    f(X_t, Y_t) < the explicit guarantee at V_A(X_t) is <= (C_beta + 3) beta.
+
+    V_A is unknown; the guarantee increases with it. INCONCLUSIVE when even the guarantee at U_t >= V_A is never
+    positive (vacuous: the check cannot fail). Otherwise PASS needs the Clopper-Pearson upper end of the violation
+    rate counted at V_hi (V_A <= V_hi w.p. >= 1 - va_alpha) to be <= the bound, and FAIL needs the lower end counted
+    at V_lo to exceed it."""
+    g = g[g.t >= 2]
+    R = int(g.run.nunique())
+    bound = (params.C_beta + 3.0) * params.beta
+    positive = float((g.guarantee > 0).mean())
+    k_hi = int(g.assign(b=g.value < g.guarantee_va_hi).groupby("run")["b"].any().sum())
+    k_lo = int(g.assign(b=g.value < g.guarantee_va_lo).groupby("run")["b"].any().sum())
+    if positive == 0:
+        verdict = "INCONCLUSIVE"
+    elif verdict_at_most(*clopper_pearson(k_hi, R), bound) == "PASS":
+        verdict = "PASS"
+    else:
+        verdict = "FAIL" if verdict_at_most(*clopper_pearson(k_lo, R), bound) == "FAIL" else "INCONCLUSIVE"
+    return Claim(
+        claim_id,
+        "Thm 42(2)",
+        "f(X_t, Y_t) >= Theorem 42's explicit guarantee at V_A(X_t) for all t, except w.p. (C_beta+3) beta per run",
+        experiment,
+        f"max guarantee at U_t >= V_A: {fmt(g.guarantee.max())} (> 0 at {fmt(100 * positive)}% of (run, t)); "
+        + (f"runs violating at V_hi {k_hi}/{R}, at V_lo {k_lo}/{R}" if positive else "V_A not needed"),
+        f"violation rate <= (C_beta+3) beta = {fmt(bound)}",
+        verdict,
+        "INCONCLUSIVE when the guarantee is never positive even at U_t >= OPT_t >= V_A (vacuous: cannot fail); else "
+        f"V_A is bracketed from {cfg['va_draws']} draws of A(X_t, eps_t/2) per (ell, t) at total confidence "
+        f"1 - {cfg['va_alpha']} (PASS needs the V_hi count, FAIL the V_lo one)",
+    )
