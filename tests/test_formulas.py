@@ -107,3 +107,25 @@ def test_every_config_section_is_documented():
     cfg = yaml.safe_load((root / "config/config.yaml").read_text())
     doc = (root / "config/README.md").read_text()
     assert [k for k in cfg if f"`{k}`" not in doc] == []
+
+
+def test_notebooks_are_thin_and_their_text_is_clean():
+    """Every catalogue notebook starts with a title cell (the report's caption) free of control characters (a
+    mangled backslash such as "\\v" in "\\varepsilon" becomes one), and its code cells define no functions or classes:
+    algorithms live in ``privtest``."""
+    import ast
+    import json
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1]
+    notebooks = sorted((root / "notebooks").glob("*.ipynb"))
+    assert len(notebooks) >= 20
+    for path in notebooks:
+        cells = json.loads(path.read_text())["cells"]
+        assert cells[0]["cell_type"] == "markdown" and "".join(cells[0]["source"]).startswith(f"# {path.stem}")
+        for cell in cells:
+            text = "".join(cell["source"])
+            assert not any(ord(ch) < 32 and ch not in "\n\t" for ch in text), path.name
+            if cell["cell_type"] == "code":
+                tree = ast.parse(text)
+                assert not any(isinstance(n, (ast.FunctionDef, ast.ClassDef)) for n in ast.walk(tree)), path.name

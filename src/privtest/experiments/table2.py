@@ -22,15 +22,13 @@ def simulate(cfg: dict, rng: np.random.Generator) -> pd.DataFrame:
         frames.append(_co.table_rows(raw, cfg["densest"], "noisy-degree prefix + EM (stand-in)"))
     if "raw_fig_co_submodular" in cfg["inputs"]:
         raw = pd.read_csv(cfg["inputs"]["raw_fig_co_submodular"])
-        frames.append(
-            _co.table_rows(
-                raw,
-                cfg["submodular"],
-                "private greedy + EM (Gupta et al. 2010 / Mitrovic et al. 2017), k-card.",
-                "facility location",
-                exact_only=False,
-            )
-        )
+        for stream, algorithm in (
+            ("mpls_stops", "private greedy + EM (Gupta et al. 2010 / Mitrovic et al. 2017), k-card."),
+            ("mpls_stops_matroid", "private greedy + EM, partition matroid (1/2-approx.)"),
+        ):
+            if (raw.stream == stream).any():
+                part = raw[raw.stream == stream]
+                frames.append(_co.table_rows(part, cfg["submodular"], algorithm, "facility location", exact_only=False))
     if "raw_fig_co_maxcut" in cfg["inputs"]:
         raw = pd.read_csv(cfg["inputs"]["raw_fig_co_maxcut"])
         frames.append(_co.table_rows(raw, cfg["maxcut"], "exponential mechanism over all cuts", "Max-Cut"))
