@@ -301,6 +301,10 @@ def test_facility_location_private_greedy():
     assert np.all(mat.group[Y[:, 0]] != mat.group[Y[:, 1]])
     with pytest.raises(ValueError):
         FacilityLocation(stops, k=3, grid=4, groups=2, cap=1)
+    with pytest.raises(ValueError, match="rank"):  # 5 strips over 3 columns: 3 non-empty, rank 3 < 4 = groups * cap - 1
+        FacilityLocation(stops, k=4, grid=3, groups=5, cap=1)
+    with pytest.raises(ValueError, match="candidates"):
+        FacilityLocation(stops, k=5, grid=2)
 
 
 def test_facility_location_incremental_gains_match_recomputation(wheel):

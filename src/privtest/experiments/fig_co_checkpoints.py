@@ -7,6 +7,9 @@ Per (stream, eps, t): the number of runs, mean and max of ell(t) over runs; ``el
 OPT_t + (2/eps(ell, t)) ln(1/pbar)} (Lemma 39(2) with OPT_t in place of Lemma 40's bound t); mean GTM calls N_t,
 their exact expectation, and the explicit per-step bound rho_s e^{1/C_1}/(1 - 2/(C_H ln(4/beta_s))) at the largest
 instance index max ell(t) + 1 and step index s = t - 1 (rho_s grows with both, so this bounds every run's step).
+The bounds use this section's BatchToCO constants, which must equal those of the summarised experiments (all three
+sections merge the shared ``co`` block of config/config.yaml); :func:`simulate` checks them against the raw rows'
+``eps_t``.
 """
 
 from __future__ import annotations
@@ -35,6 +38,10 @@ def simulate(cfg: dict, rng: np.random.Generator) -> pd.DataFrame:
     rows = []
     for (stream, eps), g in raw.groupby(["stream", "eps"], sort=True):
         params = make_params(cfg, float(eps))
+        run = g[g.t >= 2]
+        stepped = np.where(run.t == run.t_ell, run.ell, run.ell + 1)  # the instance that stepped at t
+        if not np.allclose(run.eps_t, params.eps_it(stepped, run.t.to_numpy()), rtol=1e-9, atol=0):
+            raise ValueError(f"fig_co_checkpoints: its BatchToCO constants differ from those of the {stream} runs.")
         by_t = g.groupby("t")
         ell_mean, ell_max = by_t["ell"].mean(), by_t["ell"].max()
         opt = by_t["opt"].first()
