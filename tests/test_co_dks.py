@@ -11,11 +11,11 @@ import pytest
 from conftest import ALPHA, binom_interval, mean_interval
 from scipy import integrate, stats
 
+from privtest.checks import fig_co_dks as check_co_dks
+from privtest.checks import table3 as check_table3
 from privtest.co import dks, graphs
 from privtest.co.batch_to_co import batch_to_co
 from privtest.co.params import BatchToCOParams
-from privtest.checks import fig_co_dks as check_co_dks
-from privtest.checks import table3 as check_table3
 from privtest.experiments import _co, table3
 
 

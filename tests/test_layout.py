@@ -126,9 +126,17 @@ def test_no_attribute_probing_or_dynamic_loading_in_the_library():
     found = set()
     for name, path in MODULES.items():
         for node in ast.walk(ast.parse(path.read_text())):
-            if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in ("hasattr", "getattr"):
+            if (
+                isinstance(node, ast.Call)
+                and isinstance(node.func, ast.Name)
+                and node.func.id in ("hasattr", "getattr")
+            ):
                 found.add((name, node.func.id))
-            if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "import_module":
+            if (
+                isinstance(node, ast.Call)
+                and isinstance(node.func, ast.Attribute)
+                and node.func.attr == "import_module"
+            ):
                 found.add((name, "import_module"))
     assert found <= allowed, sorted(found - allowed)
 

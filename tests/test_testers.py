@@ -14,14 +14,14 @@ from conftest import binom_interval
 
 import privtest
 from privtest import bounds
-from privtest.baselines import AboveThreshold, GhaziSelection
+from privtest.baselines import AboveThreshold
 from privtest.bounds import Privacy
 from privtest.calibration import ExactTailCalibration
 from privtest.gtm import ExPostCalibration, GlobalCalibration
 from privtest.measure import CriticalP
 from privtest.registry import FACTORIES, make_tester
 from privtest.schedule import beta_t
-from privtest.testers import GTMTester, Tester, bernoulli_stream
+from privtest.testers import GTMTester, StationaryTester, Tester, bernoulli_stream
 
 CFG = dict(eps=1.0, beta=0.05, theta=1.0, gamma=1.5, C_H=2.0, delta=1e-6, eps0="auto", certify_tol=0.2)
 T, PSTAR, RATIO = 10, 0.5, 0.1
@@ -72,8 +72,11 @@ def test_every_tester_class_is_complete():
     classes = _tester_classes()
     assert {c.__name__ for c in classes} >= {"GTMTester", "CohenTester", "LiuTalwarTester", "GhaziSelection"}
     assert "AboveThreshold" in {c.__name__ for c in classes}
+    # StationaryTester is the one intermediate base: it provides halts_at_step, nothing else.
+    assert StationaryTester.__abstractmethods__ == Tester.__abstractmethods__ - {"halts_at_step"}
     for cls in classes:
-        assert not cls.__abstractmethods__, f"{cls.__name__} lacks {sorted(cls.__abstractmethods__)}"
+        if cls is not StationaryTester:
+            assert not cls.__abstractmethods__, f"{cls.__name__} lacks {sorted(cls.__abstractmethods__)}"
 
 
 def test_factories_are_callables_for_every_gtm_calibration():
@@ -120,7 +123,9 @@ def test_gtm_theorem21_values_by_hand():
         assert t.pbar(s) == pytest.approx(max(PSTAR / gl, 1 - gl * (1 - PSTAR)), rel=1e-12)
         st = t.step(s)
         assert st.s == 1  # gamma Lambda (1 - p*) > p* at p* = 1/2
-        assert t.sample_bound(s) == pytest.approx(math.e * max(st.rho * math.exp(log_lam), math.log(4 / beta_t(s, 0.05))))
+        assert t.sample_bound(s) == pytest.approx(
+            math.e * max(st.rho * math.exp(log_lam), math.log(4 / beta_t(s, 0.05)))
+        )
         # E[N_t] = rho e^{eps1 mu1} / ((1 + 0.3)(1 - 0.3)).
         assert t.expected_samples(s) == pytest.approx(st.rho * 80**0.3 / (1.3 * 0.7), rel=1e-12)
     assert (t.privacy, t.halt_p(4)) == (Privacy(1.0, 0.0), PSTAR)
@@ -172,7 +177,9 @@ def test_liu_talwar_values():
     assert t.halt_p(1) == t.halt_p(T) > PSTAR  # Theorem 46(4) needs the Phi condition, the same at every t
     assert t.sample_bound(3) == t.expected_samples(3) == t.amortized_sample_bound(T) == t.N
     # Theorem 46(2)'s pbar and Table 1's p*/Lambda_t form are the same value (to rounding).
-    assert t.pbar(4) == pytest.approx(bounds.liu_talwar_rejection_threshold(4, PSTAR, 1.0, 0.1, 0.05, t.eps0), rel=1e-12)
+    assert t.pbar(4) == pytest.approx(
+        bounds.liu_talwar_rejection_threshold(4, PSTAR, 1.0, 0.1, 0.05, t.eps0), rel=1e-12
+    )
     with pytest.raises(ValueError):
         t.halt_p(0)
 
