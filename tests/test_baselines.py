@@ -11,9 +11,10 @@ from scipy import integrate
 from privtest import bounds
 from privtest.baselines import AboveThreshold, CohenTester, GhaziSelection, LiuTalwarTester
 from privtest.baselines.cohen import first_success_position
-from privtest.measure import CriticalP, critical_p, logit_grid, measured_pbar
+from privtest.measure import CriticalP, logit_grid, measured_pbar
 from privtest.mechanisms import BernoulliMechanism
-from privtest.testers import FACTORIES, bernoulli_stream, make_tester
+from privtest.registry import FACTORIES, make_tester
+from privtest.testers import bernoulli_stream
 
 CFG = dict(eps=1.0, beta=0.05, theta=1.0, gamma=1.5)
 
@@ -24,7 +25,7 @@ def _within(k, n, p):
 
 
 def test_registered_in_factories():
-    assert {"Cohen", "LiuTalwar"} <= set(FACTORIES)
+    assert {"Cohen", "LiuTalwar", "Ghazi"} <= set(FACTORIES)
     assert make_tester("Cohen", CFG, 0.5, 0.1, 10).name == "Cohen"
     assert make_tester("LiuTalwar", CFG, 0.5, 0.1, 10).name == "LiuTalwar"
 
@@ -89,7 +90,8 @@ def test_liu_talwar_halting_behaviour():
     halt, _ = lt.run([BernoulliMechanism(0.5, 0.1)], runs, rng)
     assert _within(int(np.count_nonzero(halt == 1)), runs, 0.5)
     # Theorem 46(4): where the Phi condition holds, halting w.p. >= 1 - beta - delta/(4T).
-    hp = lt.halt_p()
+    hp = lt.halt_p(1)
+    assert lt.halt_p(100) == hp  # Theorem 46(4)'s condition does not involve t
     assert 0.5 < hp < 1
     assert lt.log_phi(hp) == pytest.approx(lt.eps0 - lt.sigma * math.log(0.05) + lt.log_phi(0.5), abs=1e-9)
     halt, _ = lt.run([BernoulliMechanism(hp, 0.1)], runs, rng)
@@ -115,7 +117,7 @@ def test_coupled_simulation_matches_run(method):
     T, runs = 30, 20000
     t = make_tester(method, {**CFG, "eps0": 0.05}, 0.5, 0.1, T)
     rng = np.random.default_rng(5)
-    cp = critical_p(t, T, runs, rng)
+    cp = t.critical_p(T, runs, rng)
     for p in (t.pbar(T) * 30, 0.3 * 0.5):
         a = int(np.count_nonzero(cp.p_crit <= p))
         halt, samples = t.run(bernoulli_stream(np.full(T, p), 0.1), runs, rng)
@@ -157,15 +159,17 @@ def test_ghazi_uniform_selection_and_cor53():
 
 
 def test_above_threshold_accuracy_and_thm29():
-    at = AboveThreshold(eps=1.0)
     T, beta = 50, 0.1
-    alpha = at.alpha(T, beta)
+    at = AboveThreshold(eps=1.0, beta=beta, T=T)
+    alpha = at.alpha
     # alpha = 8 (ln 50 + ln 20)/1 = 8 (3.912023 + 2.995732) = 55.26204
     assert alpha == pytest.approx(55.26204, rel=1e-6)
+    assert (at.pbar(T), at.halt_p(T)) == (-alpha, alpha)  # tau -+ alpha with tau = 0
     f = np.r_[np.full(T - 1, -alpha), alpha]
-    halt = at.run(f, 20000, np.random.default_rng(7))
+    halt, samples = at.run(f, 20000, np.random.default_rng(7))
+    assert np.array_equal(samples.sum(axis=1), np.where(halt == 0, T, halt))  # one answer per step until the halt
     errors = int(np.count_nonzero(halt != T))
     assert binom_interval(errors, 20000)[0] <= beta
     assert 2 * alpha >= bounds.thm29_alpha_sum(T, 1.0, beta)
     with pytest.raises(ValueError, match="eps"):
-        AboveThreshold(eps=0.0)
+        AboveThreshold(eps=0.0, beta=beta, T=T)

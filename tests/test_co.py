@@ -16,14 +16,14 @@ from privtest.co.params import BatchToCOParams, c_omega, theorem42_guarantee, we
 
 
 def params(**kw):
-    base = dict(eps=1.0, beta=0.05, pstar=0.45, kappa=0.5, gamma=2.0, C1=2.0, CH=2.0)
+    base = dict(eps=1.0, beta=0.05, pstar=0.45, kappa=0.5, gamma=2.0, C_1=2.0, C_H=2.0)
     base.update(kw)
     return BatchToCOParams(**base)
 
 
 def test_constants_of_section_7_3():
     P = params()
-    # C_eps = C1/(C1+CH+3) = 2/7; C_delta = 1 + 3e^3/C_beta = 1 + 9e^3; Lambda = e^{1/2 + 1}; pbar = 0.45/(2 Lambda).
+    # C_eps = C_1/(C_1+C_H+3) = 2/7; C_delta = 1 + 3e^3/C_beta = 1 + 9e^3; Lambda = e^{1/2 + 1}; pbar = 0.45/(2 Lambda).
     assert P.C_eps == pytest.approx(2 / 7)
     assert P.C_delta == pytest.approx(1 + 9 * math.e**3)
     assert P.Lambda == pytest.approx(math.exp(1.5))
@@ -33,7 +33,7 @@ def test_constants_of_section_7_3():
     k = np.arange(1, 2_000_001)
     assert np.sum(P.weight(k)) < 1.0
     assert P.weight(1) == pytest.approx(c_omega() / math.log(2) ** 2)
-    # eps(i,t) = eps(i)/(C1 ln(4/(omega_t beta_i))), checked by hand at i = 2, t = 3.
+    # eps(i,t) = eps(i)/(C_1 ln(4/(omega_t beta_i))), checked by hand at i = 2, t = 3.
     from privtest.schedule import omega
 
     expect = (2 / 7) * P.weight(2) * 1.0 / (2.0 * math.log(4 / (omega(3) * (1 / 3) * P.weight(2) * 0.05)))
@@ -227,6 +227,7 @@ def wheel(tmp_path_factory):
     return path
 
 
+@pytest.mark.slow
 def test_loaders_from_wheels(wheel):
     """The loaders read the data out of the wheels the data rule fetches."""
     from privtest import data

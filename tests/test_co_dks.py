@@ -11,10 +11,12 @@ import pytest
 from conftest import ALPHA, binom_interval, mean_interval
 from scipy import integrate, stats
 
+from privtest.checks import fig_co_dks as check_co_dks
+from privtest.checks import table3 as check_table3
 from privtest.co import dks, graphs
 from privtest.co.batch_to_co import batch_to_co
 from privtest.co.params import BatchToCOParams
-from privtest.experiments import _co, fig_co_dks, table3
+from privtest.experiments import _co, table3
 
 
 def enumerate_opt(n, pairs, w, k):
@@ -186,10 +188,10 @@ def test_batch_to_co_on_dks_accounts():
 
 def test_table3_exponents_parse_and_rafiey_kappa():
     cfg = dict(
-        beta=0.05, pstar=0.45, kappa=0.5, gamma=2.0, C1=2.0, CH=2.0, C_beta=1 / 3, log_beta="instance", eps=0.5,
+        beta=0.05, pstar=0.45, kappa=0.5, gamma=2.0, C_1=2.0, C_H=2.0, C_beta=1 / 3, log_beta="instance", eps=0.5,
         delta=1e-6, t_report=[1000], t_grid=[1e2, 1e6], kappa_grid=[0.1, 1.0],
     )  # fmt: skip
-    raw = table3.simulate(cfg, None)
+    raw = table3.simulate(cfg, None, {})
     # Rafiey and Yoshida: batch k^7/eps^3 -> substitution gives kappa^-3 eps^-3 ln^6 t; the table prints kappa^-1.
     r = raw.iloc[1]
     assert (r.batch_eps_exp, r.co_eps_exp, r.co_kappa_exp, r.co_lnt_exp) == (3, 3, 1, 6)
@@ -197,16 +199,15 @@ def test_table3_exponents_parse_and_rafiey_kappa():
     # Mitrovic et al.: eps^-1 -> ln^2 t + ln^3 t (Thm 42's own term): the printed ln^3 t covers both.
     r = raw.iloc[0]
     assert (r.co_lnt_exp, r.derived_lnt_exp, r.co_kappa_exp, r.factor_batch, r.factor_co) == (3, 3, 1, "1-1/e", "1-1/e")
-    verdicts = {c.claim_id: c.verdict for c in table3.claims(raw, cfg)}
+    verdicts = {c.claim_id: c.verdict for c in check_table3.claims(raw, cfg)}
     # the known erratum is the claim there (PASS = disagreement confirmed); an unexpected one would be FAIL
     assert verdicts["co.table3.erratum[1:Rafiey and Yoshida (2020)]"] == "PASS"
-    table3_module = table3
-    saved = table3_module.KNOWN_ERRATA
+    saved = check_table3.KNOWN_ERRATA
     try:
-        table3_module.KNOWN_ERRATA = ()
-        unknown = {c.claim_id: c.verdict for c in table3.claims(raw, cfg)}
+        check_table3.KNOWN_ERRATA = ()
+        unknown = {c.claim_id: c.verdict for c in check_table3.claims(raw, cfg)}
     finally:
-        table3_module.KNOWN_ERRATA = saved
+        check_table3.KNOWN_ERRATA = saved
     assert unknown["co.table3.exponents[1:Rafiey and Yoshida (2020)]"] == "FAIL"
     assert verdicts["co.table3.exponents[0:Mitrovic et al. (2017)]"] == "PASS"
     assert all(v == "PASS" for c, v in verdicts.items() if ".privacy[" in c)
@@ -223,7 +224,7 @@ def test_va_guarantee_path_on_heavy_graph():
     assert list(up) == [3e6, 3e6] + [6e6] * 58 and list(kind) == ["exact"] * 60
     prob = dks.DensestKSubgraph(s, 3, up, kind)
     cfg = dict(
-        beta=0.05, pstar=0.45, kappa=0.5, gamma=2.0, C1=2.0, CH=2.0, C_beta=1 / 3, log_beta="instance",
+        beta=0.05, pstar=0.45, kappa=0.5, gamma=2.0, C_1=2.0, C_H=2.0, C_beta=1 / 3, log_beta="instance",
         delta_adv=1e-6, eps=[20.0], runs=24, va_draws=200, va_alpha=0.01,
     )  # fmt: skip
     rng = np.random.default_rng(10)
@@ -236,7 +237,7 @@ def test_va_guarantee_path_on_heavy_graph():
     assert checkpoint_steps.va_lo.isna().all()  # the proof does not cover them (ERRATA.md): no bracket there
     assert (b.va_lo <= b.va_hi).all() and (b.va_hi <= b.opt).all()
     assert (b.guarantee_va_lo <= b.guarantee_va_hi + 1e-9).all() and (b.guarantee_va_hi <= b.guarantee + 1e-9).all()
-    claim = [c for c in fig_co_dks.claims(part, cfg) if c.claim_id.startswith("co.dks.utility")][0]
+    claim = [c for c in check_co_dks.claims(part, cfg) if c.claim_id.startswith("co.dks.utility")][0]
     # a non-vacuous check that could fail: the guarantee at V_hi is about half of OPT = 6e6 once the checkpoints stop
     assert b.guarantee_va_hi.max() > 3e6 and "V_hi" in claim.measured
     assert claim.verdict == "PASS"  # 0 of 24 runs below it; Clopper-Pearson upper end 0.14 <= (C_beta + 3) beta

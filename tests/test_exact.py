@@ -20,7 +20,7 @@ from privtest.exact import (
 from privtest.gtm import ExPostCalibration, GlobalCalibration
 from privtest.mechanisms import BernoulliMechanism
 from privtest.privacy import lemma17_claims, neighbour_interval, search_worst_case, worst_neighbour_losses
-from privtest.simulate import run_streams
+from privtest.runs import run_streams
 
 mp.mp.dps = 50
 
@@ -124,6 +124,7 @@ def _transcripts_mp(tau1, mu1, steps, n=40):
     return np.array(cont), np.array(halt)
 
 
+@pytest.mark.slow
 def test_transcripts_match_mpmath_including_tiny_probabilities():
     """Every transcript of a mixed-direction 4-step run, probabilities from 0.9 down to ~1e-30, within 1e-6 in log."""
     steps = [

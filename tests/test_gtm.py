@@ -8,7 +8,7 @@ from conftest import binom_interval, mean_interval
 
 import privtest as pt
 from privtest.gtm import run_step
-from privtest.simulate import halting_probability, run_streams
+from privtest.runs import halting_probability, run_streams
 
 
 def test_global_calibration_hand_values():

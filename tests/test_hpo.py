@@ -15,6 +15,7 @@ from conftest import ALPHA
 from scipy import stats
 
 from privtest import hpo
+from privtest.checks import fig_hpo as check_hpo
 from privtest.experiments import fig_hpo
 
 
@@ -51,6 +52,7 @@ def _vectorized_fits(split, h, epsilon, n, seed):
     return np.column_stack([acc, theta[:, 0, 0], var[:, 1, 0], counts[:, 0]])
 
 
+@pytest.mark.slow
 def test_vectorized_learner_matches_diffprivlib_distribution(split):
     """Two-sample KS tests (fixed seeds) of the accuracy and of one noisy parameter of each mechanism.
 
@@ -207,11 +209,11 @@ def test_error_classification_hand_cases():
     steps = pd.DataFrame(dict(method="m", t=[1, 2, 3], pstar=0.6, pbar=0.05, halts=0, trainings=0))
     searches = pd.DataFrame(dict(halt_step=[1, 2, 3, 0]))
     # halt at 1: Type I; halt at 2: fine (free zone); halt at 3: fine; never halting: passed step 3 (Type II).
-    assert fig_hpo.errors(p, steps, searches) == (2, 2)
+    assert check_hpo.errors(p, steps, searches) == (2, 2)
     assert list(fig_hpo.classify(p, steps).category) == ["reject", "free", "accept"]
     # Now step 2's interval reaches pbar: halting there is a possible (not definite) error; passing it is fine.
     p2 = p.assign(p_low=[0.01, 0.04, 0.7])
-    assert fig_hpo.errors(p2, steps, pd.DataFrame(dict(halt_step=[2, 3]))) == (0, 1)
+    assert check_hpo.errors(p2, steps, pd.DataFrame(dict(halt_step=[2, 3]))) == (0, 1)
     assert list(fig_hpo.classify(p2, steps).category) == ["reject", "unresolved", "accept"]
 
 
@@ -243,7 +245,7 @@ def test_simulate_small_end_to_end():
         searches=5,
         p_evals=500,
     )
-    raw = fig_hpo.simulate(cfg, np.random.default_rng(10))
+    raw = fig_hpo.simulate(cfg, np.random.default_rng(10), {})
     table = fig_hpo.plot_table(raw)
     assert set(table.method) == {"GTM (constant p*)", "GTM (adaptive p*)", "Cohen"}
     search = raw[raw.kind == "search"]
@@ -251,7 +253,7 @@ def test_simulate_small_end_to_end():
     # Trainings of each method equal the sum over steps.
     for method, g in table.groupby("method"):
         assert g.trainings.sum() == search[search.method == method].trainings.sum()
-    claims = fig_hpo.claims(raw, cfg)
+    claims = check_hpo.claims(raw, cfg)
     assert {c.verdict for c in claims} <= {"PASS", "FAIL", "INCONCLUSIVE"} and len(claims) == 5
     assert claims[-1].claim_id == "hpo.pbar_gtm_vs[Cohen]" and claims[-1].verdict == "PASS"
     assert math.isclose(fig_hpo.p_table(raw).p_hat.max(), table.p_hat.max())

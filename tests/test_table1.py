@@ -4,7 +4,10 @@ figure experiments of issue 3 on tiny configurations."""
 import numpy as np
 import pandas as pd
 
-from privtest import bounds
+from privtest import bounds, tables
+from privtest.checks import fig_lower_bounds as check_lower_bounds
+from privtest.checks import fig_rejection_threshold as check_rejection_threshold
+from privtest.checks import table1 as check_table1
 from privtest.experiments import (
     fig_lower_bounds,
     fig_noise_penalty,
@@ -49,7 +52,7 @@ def _tiny_table(ratios=(0.1, 0.5)):
         type2_runs=300,
         grid_step=0.05,
     )
-    return cfg, table1.simulate(cfg, np.random.default_rng(0))
+    return cfg, table1.simulate(cfg, np.random.default_rng(0), {})
 
 
 def test_table1_columns_and_reasons():
@@ -65,29 +68,29 @@ def test_table1_columns_and_reasons():
     assert lb.pbar_measured.isna().all() and lb.note.str.contains("not a tester").all()
     assert lb[lb.pstar > 0.5].note.str.contains("p\\* <= 1/2").all()
     # Measured thresholds are real numbers below p* and never below the guaranteed ones by construction of the
-    # claims (checked in table1.claims), and the theoretical columns match privtest.bounds exactly.
+    # claims (checked in privtest.checks.table1), and the theoretical columns match privtest.bounds exactly.
     g = df[(df.method == "GTM") & (df.eps_ratio == 0.1) & (df.pstar == 0.2)].iloc[0]
     assert g.pbar_theory == bounds.gtm_rejection_threshold(20, 0.2, 1.0, 0.1, 0.05, 1.0, 1.5)
     assert 0 < g.pbar_measured < 0.2
-    claims = table1.claims(df, cfg)
+    claims = check_table1.claims(df, cfg)
     assert {c.verdict for c in claims} <= {"PASS", "INCONCLUSIVE"}
     assert any(c.claim_id.startswith("table1.gtm_above_cohen") for c in claims)
 
 
 def test_table1_rendering_from_code_objects():
-    tex = table1.render_tex()
+    tex = tables.table1_tex()
     assert tex.count("\\toprule") == 2 and tex.count("\\bottomrule") == 2 and tex.count("\\midrule") == 2
     assert tex.count("{") == tex.count("}")
     for e in bounds.TABLE1:
         assert e.paper in tex and e.explicit in tex
-    md = table1.render_md(pd.DataFrame(columns=table1.COLUMNS))
+    md = tables.table1_md(pd.DataFrame(columns=table1.COLUMNS))
     assert "| Privacy guarantee |" in md and "Lower bound" in md
 
 
 def test_figure_experiments_tiny():
     rng = np.random.default_rng(1)
     noise = fig_noise_penalty.simulate(
-        dict(GTM, eps_ratio=0.1, pstar=0.5, eps0=0.02, eps_C=1.0, C_H=2.0, thetas=[1.0], t_max=1000, points=5), rng
+        dict(GTM, eps_ratio=0.1, pstar=0.5, eps0=0.02, eps_C=1.0, C_H=2.0, thetas=[1.0], t_max=1000, points=5), rng, {}
     )
     assert {"GTM optimal theta", "Liu-Talwar", "Cohen et al."} <= set(noise.curve)
     cfg = dict(
@@ -102,9 +105,9 @@ def test_figure_experiments_tiny():
         runs=200,
         grid_step=0.05,
     )
-    rej = fig_rejection_threshold.simulate(cfg, rng)
+    rej = fig_rejection_threshold.simulate(cfg, rng, {})
     assert (rej.kind == "measured").sum() == 2
-    assert {c.verdict for c in fig_rejection_threshold.claims(rej, cfg)} <= {"PASS", "INCONCLUSIVE"}
+    assert {c.verdict for c in check_rejection_threshold.claims(rej, cfg)} <= {"PASS", "INCONCLUSIVE"}
     cfg = dict(
         GTM,
         eps_ratio=0.1,
@@ -119,9 +122,9 @@ def test_figure_experiments_tiny():
         T_samples=20,
         runs=100,
     )
-    lbs = fig_lower_bounds.simulate(cfg, rng)
+    lbs = fig_lower_bounds.simulate(cfg, rng, {})
     assert set(lbs.panel) == {"a", "b", "c"}
-    assert "FAIL" not in {c.verdict for c in fig_lower_bounds.claims(lbs, cfg)}
+    assert "FAIL" not in {c.verdict for c in check_lower_bounds.claims(lbs, cfg)}
     cfg = dict(GTM, eps_ratio=0.1, pstar=0.5, pbar=2e-4, G=1, T=[10, 100], runs=200, runs_gtm=100)
-    rd = fig_random_dropping.simulate(cfg, rng)
+    rd = fig_random_dropping.simulate(cfg, rng, {})
     assert set(rd.method) == {"Cohen", "Ghazi", "GTM"} and (rd.rate <= 1).all()

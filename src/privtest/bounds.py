@@ -10,20 +10,21 @@ from it. Where a statement and its proof disagree the proof is implemented and t
 Notation: ``eps`` output privacy, ``eps1`` input privacy eps_1, ``beta`` failure probability, ``pstar`` p*,
 ``theta`` GTM split, ``gamma`` GTM ratio, ``eps0`` Liu-Talwar's auxiliary eps_0, ``delta`` output delta, ``t`` step
 index (>= 1), ``T`` stream length. All functions take scalars and return floats (log-space variants avoid overflow).
+
+The baselines' parameters (Cohen et al.'s theta_C and N_t of Algorithm 4, Liu-Talwar's sigma_LT, Delta and N of
+eq. 25) are defined here too: they are Table 1's entries, and the testers of :mod:`privtest.baselines` use them.
 """
 
 from __future__ import annotations
 
+import inspect
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
 
 from privtest import _validate
-from privtest.baselines import cohen as _cohen
-from privtest.baselines import liu_talwar as _lt
-from privtest.gtm import GlobalCalibration
+from privtest.gtm import GlobalCalibration, lemma22_sample_bound
 from privtest.schedule import beta_t, log_inv_omega
-from privtest.testers import GTMTester
 
 # --------------------------------------------------------------------------------------------------------------
 # Privacy and requirements (Table 1, first two rows)
@@ -56,7 +57,7 @@ def cohen_privacy(eps: float, eps1: float) -> Privacy:
     Raises:
         ValueError: if eps <= 2 eps_1.
     """
-    theta = _cohen.theta_C(eps, eps1)
+    theta = theta_C(eps, eps1)
     return Privacy((2.0 + theta) * eps1, 0.0)
 
 
@@ -138,44 +139,59 @@ def gtm_rejection_threshold(t, pstar, eps, eps1, beta, theta, gamma, variant: st
 
 def gtm_sample_complexity(t, pstar, eps, eps1, beta, theta, gamma) -> float:
     """High-probability bound on N_t: Lemma 22(1) with the calibration's explicit quantities, e max(lambda_max_t,
-    ln(4/beta_t)), lambda_max_t = rho_t Lambda_t (direct) or rho_t (flipped) (replaces the unspecified C_A; Table 1
-    prints ln(t/beta)/(gamma-1)^2 max(Lambda_t/p*, 1/(1-p*)))."""
-    return GTMTester(_gtm(eps, beta, theta, gamma), pstar, eps1).sample_bound(t)
-
-
-def gtm_expected_samples(t, pstar, eps, eps1, beta, theta, gamma) -> float:
-    r"""Exact E[N_t] = E[lambda_t] of Algorithm 1 with Theorem 21's calibration (not in the paper; used to check the
-    simulation). Direct: rho e^{eps_1 mu1} / ((1 + eps_1 tau1)(1 - eps_1 tau2)); flipped:
-    rho e^{-eps_1 mu1} / ((1 - eps_1 tau1)(1 + eps_1 tau2)); inf when the moment does not exist."""
-    st = _gtm(eps, beta, theta, gamma).step(t, eps1, pstar)
-    a, b = eps1 * st.tau1, eps1 * st.tau2
-    if st.s == 1:
-        return math.inf if b >= 1 else st.rho * math.exp(eps1 * st.mu1) / ((1 + a) * (1 - b))
-    return math.inf if a >= 1 else st.rho * math.exp(-eps1 * st.mu1) / ((1 - a) * (1 + b))
+    ln(4/beta_t)), lambda_max_t = rho_t Lambda_t (direct) or rho_t (flipped) (:func:`privtest.gtm.
+    lemma22_sample_bound`; replaces the unspecified C_A; Table 1 prints ln(t/beta)/(gamma-1)^2 max(Lambda_t/p*,
+    1/(1-p*)))."""
+    return lemma22_sample_bound(_gtm(eps, beta, theta, gamma).step(t, eps1, pstar), beta)
 
 
 # --------------------------------------------------------------------------------------------------------------
 # Cohen et al. (Proposition 48, Algorithm 4)
 
 
+def theta_C(eps: float, eps1: float) -> float:
+    """theta_C = eps/eps_1 - 2 (Algorithm 4), which makes Test (2 + theta_C) eps_1 = eps-DP (Theorem 47, c = 1).
+
+    Raises:
+        ValueError: if eps <= 2 eps_1 (Table 1's requirement for Cohen et al.) or either is not > 0.
+    """
+    _validate.positive("eps", eps)
+    _validate.positive("eps1", eps1)
+    if not eps > 2.0 * eps1:
+        raise ValueError(f"Cohen et al. require eps > 2 eps_1. Found eps={eps!r}, eps_1={eps1!r}.")
+    return eps / eps1 - 2.0
+
+
+def cohen_calls_per_step(pstar: float, beta: float, theta: float) -> int:
+    """N_t = ceil(ln(2/beta) / ((beta/2)^(1/theta_C) p*)) of Algorithm 4 (the same for every t).
+
+    Raises:
+        ValueError: if pstar or beta is outside (0, 1) or theta <= 0.
+    """
+    _validate.open_unit("pstar", pstar)
+    _validate.open_unit("beta", beta)
+    _validate.positive("theta", theta)
+    return int(math.ceil(math.log(2.0 / beta) / ((beta / 2.0) ** (1.0 / theta) * pstar)))
+
+
 def cohen_sample_complexity(pstar: float, eps: float, eps1: float, beta: float) -> int:
     """N_t = ceil(ln(2/beta) / ((beta/2)^(1/theta_C) p*)) Test calls per step (Algorithm 4; bounds the evaluations).
     Table 1 prints ln(1/beta)/(p* beta^{eps_1/(eps-2 eps_1)}). Raises ValueError if eps <= 2 eps_1."""
-    return _cohen.calls_per_step(pstar, beta, _cohen.theta_C(eps, eps1))
+    return cohen_calls_per_step(pstar, beta, theta_C(eps, eps1))
 
 
 def cohen_rejection_threshold(t: int, pstar: float, eps: float, eps1: float, beta: float) -> float:
     """pbar_t = beta_t / (2 N_t (1 - beta/2)^(1/theta_C)) from the proof of Proposition 48 (the statement's formula
     has a negative base, see :func:`cohen_rejection_threshold_as_stated` and ERRATA.md)."""
-    theta = _cohen.theta_C(eps, eps1)
-    N = _cohen.calls_per_step(pstar, beta, theta)
+    theta = theta_C(eps, eps1)
+    N = cohen_calls_per_step(pstar, beta, theta)
     return float(beta_t(t, beta)) / (2.0 * N * (1.0 - beta / 2.0) ** (1.0 / theta))
 
 
 def cohen_rejection_threshold_as_stated(t: int, pstar: float, eps: float, eps1: float, beta: float) -> float:
     """Proposition 48(2b) as printed: p* beta_t/(2 ln(2/beta)) (beta/2 - beta)^(1/theta_C). The base beta/2 - beta
     is negative, so the value is undefined (nan) for non-integer 1/theta_C; kept to document the erratum."""
-    theta = _cohen.theta_C(eps, eps1)
+    theta = theta_C(eps, eps1)
     base = beta / 2.0 - beta
     try:
         factor = math.pow(base, 1.0 / theta)
@@ -194,13 +210,49 @@ def cohen_noise_penalty(t: int, pstar: float, eps: float, eps1: float, beta: flo
 # Liu-Talwar (Theorem 46, eq. 25)
 
 
+def sigma_LT(eps: float, eps1: float, eps0: float) -> float:
+    """sigma_LT = 12 (eps_1 + eps_0)/eps (eq. 25)."""
+    return 12.0 * (eps1 + eps0) / eps
+
+
+def C_LT(eps1: float, eps0: float) -> float:
+    """C = 2 (e^(eps_0 + eps_1) + 1 + e^(eps_0/2)) (eq. 25)."""
+    return 2.0 * (math.exp(eps0 + eps1) + 1.0 + math.exp(eps0 / 2.0))
+
+
+def Delta_LT(eps1: float, eps0: float, T: int, delta: float) -> float:
+    """Delta = C ln(8T/delta) / (eps_0 (e^(eps_0 + eps_1) - 1)) (eq. 25)."""
+    return C_LT(eps1, eps0) * math.log(8.0 * T / delta) / (eps0 * math.expm1(eps0 + eps1))
+
+
+def log_N_LT(pstar: float, eps: float, eps1: float, beta: float, delta: float, eps0: float, T: int) -> float:
+    """ln N with N = e^eps_0 Delta / min(p*, 1-p*) ((T+1)/beta)^sigma_LT (eq. 25), before rounding up."""
+    return (
+        eps0
+        + math.log(Delta_LT(eps1, eps0, T, delta))
+        - math.log(min(pstar, 1.0 - pstar))
+        + sigma_LT(eps, eps1, eps0) * math.log((T + 1.0) / beta)
+    )
+
+
+def liu_talwar_check_params(pstar, eps, eps1, beta, delta, eps0, T) -> None:
+    """Theorem 46's ranges: p*, beta, delta, eps_0 in (0, 1), eps, eps_1 > 0, T >= 1 (finite). Raises ValueError."""
+    _validate.open_unit("pstar", pstar)
+    _validate.open_unit("beta", beta)
+    _validate.open_unit("delta", delta)
+    _validate.open_unit("eps0", eps0)
+    _validate.positive("eps", eps)
+    _validate.positive("eps1", eps1)
+    _validate.step_index(T)
+
+
 def liu_talwar_noise_penalty(t: int, eps: float, eps1: float, beta: float, eps0: float) -> float:
     """Lambda_t = 2 e^eps_0 ((t+1)/beta)^sigma_LT, sigma_LT = 12 (eps_1 + eps_0)/eps: the factor of Theorem 46(2)
     (pbar_t = p*/Lambda_t). Table 1 prints (t/beta^2)^{12(eps_1+eps_0)/eps} (see ERRATA.md)."""
     _validate.step_index(t)
     _validate.open_unit("beta", beta)
     _validate.open_unit("eps0", eps0)
-    x = math.log(2.0) + eps0 + _lt.sigma_LT(eps, eps1, eps0) * math.log((t + 1.0) / beta)
+    x = math.log(2.0) + eps0 + sigma_LT(eps, eps1, eps0) * math.log((t + 1.0) / beta)
     return math.exp(x) if x < 709 else math.inf
 
 
@@ -215,20 +267,20 @@ def liu_talwar_rejection_threshold(t: int, pstar: float, eps: float, eps1: float
 def liu_talwar_rejection_threshold_table(t, pstar, eps, eps1, beta, eps0) -> float:
     """Table 1's printed odds form p*/(Lambda (1-p*) + p*) with Table 1's Lambda = (t/beta^2)^{12(eps_1+eps_0)/eps}."""
     _validate.open_unit("pstar", pstar)
-    lam = math.exp(min(700.0, _lt.sigma_LT(eps, eps1, eps0) * math.log(t / beta**2)))
+    lam = math.exp(min(700.0, sigma_LT(eps, eps1, eps0) * math.log(t / beta**2)))
     return pstar / (lam * (1.0 - pstar) + pstar)
 
 
-def liu_talwar_halting_threshold(pstar, eps, eps1, beta, delta, eps0, T) -> float:
-    """Smallest p satisfying Theorem 46(4)'s halting condition Phi_Delta(p) >= e^eps_0 beta^{-sigma} Phi_Delta(p*)
-    (inf if none in [0, 1])."""
-    return _lt.LiuTalwarTester(eps, eps1, beta, delta, eps0, pstar, T).halt_p()
-
-
 def liu_talwar_sample_complexity(pstar, eps, eps1, beta, delta, eps0, T) -> float:
-    """N of eq. 25 rounded up (evaluations per step, every step); Table 1 prints
-    (T/beta)^{12(eps_1+eps_0)/eps} ln(T/delta) / (eps_0^2 min(p*, 1-p*))."""
-    return _lt.LiuTalwarTester(eps, eps1, beta, delta, eps0, pstar, T).N
+    """N of eq. 25 rounded up (evaluations per step, every step), as a float (exact below 2^53; inf when N overflows
+    a float); Table 1 prints (T/beta)^{12(eps_1+eps_0)/eps} ln(T/delta) / (eps_0^2 min(p*, 1-p*)).
+
+    Raises:
+        ValueError: on a parameter outside Theorem 46's ranges (:func:`liu_talwar_check_params`).
+    """
+    liu_talwar_check_params(pstar, eps, eps1, beta, delta, eps0, T)
+    log_N = log_N_LT(pstar, eps, eps1, beta, delta, eps0, T)
+    return float(math.ceil(math.exp(log_N))) if log_N < 700 else math.inf
 
 
 # --------------------------------------------------------------------------------------------------------------
@@ -398,6 +450,16 @@ class Entry:
     explicit: str
     func: Callable
     source: str
+
+    def evaluate(self, **values):
+        """``func`` at the arguments it names, taken from ``values`` (the notation of this module: t, T, pstar, eps,
+        eps1, beta, beta_II, theta, gamma, eps0, delta; keys it does not name are ignored).
+
+        Raises:
+            TypeError: if ``values`` lacks an argument ``func`` requires.
+        """
+        names = inspect.signature(self.func).parameters
+        return self.func(**{k: v for k, v in values.items() if k in names})
 
 
 #: Columns of Table 1 (plus the lower bound of Theorem 4) in display order, with headers.

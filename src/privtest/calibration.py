@@ -110,19 +110,6 @@ class ExactTailCalibration(GlobalCalibration):
         )
 
 
-def expected_samples(st: StepParams) -> float:
-    """E[N_t] = rho_t E[e^{s eps_t (mu1 - eta_1 + eta_2)}] in closed form (exponential moment generating functions);
-    inf when the moment does not exist (eps_t tau2 >= 1 for s = +1, eps_t tau1 >= 1 for s = -1)."""
-    e = st.eps_t
-    if st.s == 1:
-        if e * st.tau2 >= 1:
-            return math.inf
-        return st.rho * math.exp(e * st.mu1) / (1 + e * st.tau1) / (1 - e * st.tau2)
-    if e * st.tau1 >= 1:
-        return math.inf
-    return st.rho * math.exp(-e * st.mu1) / (1 - e * st.tau1) / (1 + e * st.tau2)
-
-
 def whole_run_error(cal, T: int, eps_t: float, pstar: float):
     """Exact worst-case probability of any Type I/II error (Definition 13) within T steps, over all input streams.
 

@@ -1,7 +1,8 @@
 """Claim records: one row of ``figures/claims.csv`` per checked statement of the paper.
 
-Verdicts come from confidence intervals, never from point estimates: PASS when the whole interval satisfies the
-bound, FAIL when the whole interval violates it, INCONCLUSIVE when it straddles.
+Verdicts come from confidence intervals (:mod:`privtest.stats`) or exact computation, never from point estimates:
+PASS when the whole interval satisfies the bound, FAIL when the whole interval violates it, INCONCLUSIVE when it
+straddles. A :class:`Claim` does not know which output it belongs to: :func:`to_frame` stamps the experiment id.
 """
 
 from __future__ import annotations
@@ -9,22 +10,31 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass
 
-import numpy as np
 import pandas as pd
-from scipy import stats
 
 COLUMNS = ["claim_id", "source", "statement", "experiment", "measured", "bound", "verdict", "note"]
 VERDICTS = ("PASS", "FAIL", "INCONCLUSIVE")
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class Claim:
-    """One checked claim. ``measured`` and ``bound`` are human-readable numbers (strings allowed)."""
+    """One checked claim, built with keyword arguments only.
+
+    Attributes:
+        claim_id: stable identifier (``<topic>.<check>[<cell>]``).
+        source: the paper's theorem/lemma the claim comes from.
+        statement: what is checked, in words.
+        measured, bound: human-readable numbers (strings).
+        verdict: one of :data:`VERDICTS`.
+        note: optional context (tolerances, fall-backs).
+
+    Raises:
+        ValueError: if ``verdict`` is not one of :data:`VERDICTS`.
+    """
 
     claim_id: str
     source: str
     statement: str
-    experiment: str
     measured: str
     bound: str
     verdict: str
@@ -33,23 +43,6 @@ class Claim:
     def __post_init__(self):
         if self.verdict not in VERDICTS:
             raise ValueError(f"verdict must be one of {VERDICTS}. Found {self.verdict!r}.")
-
-
-def clopper_pearson(k, n, confidence: float = 0.95):
-    """Two-sided Clopper-Pearson interval for a binomial proportion k/n (arrays broadcast).
-
-    Returns:
-        (low, high): float arrays (or floats); low = 0 when k = 0 and high = 1 when k = n.
-    """
-    k = np.asarray(k, dtype=float)
-    n = np.asarray(n, dtype=float)
-    a = 1.0 - confidence
-    with np.errstate(invalid="ignore"):
-        lo = np.where(k > 0, stats.beta.ppf(a / 2, k, n - k + 1), 0.0)
-        hi = np.where(k < n, stats.beta.ppf(1 - a / 2, k + 1, n - k), 1.0)
-    if lo.ndim == 0:
-        return float(lo), float(hi)
-    return lo, hi
 
 
 def verdict_at_most(low: float, high: float, bound: float) -> str:
@@ -75,9 +68,16 @@ def verdict_exact(ok: bool) -> str:
     return "PASS" if ok else "FAIL"
 
 
-def to_frame(claims: list[Claim]) -> pd.DataFrame:
-    """Claims as a DataFrame with exactly :data:`COLUMNS`."""
-    return pd.DataFrame([dataclasses.asdict(c) for c in claims], columns=COLUMNS)
+def to_frame(claims: list[Claim], experiment: str) -> pd.DataFrame:
+    """Claims of output ``experiment`` (its catalogue id, e.g. "fig_oc") as a DataFrame with exactly :data:`COLUMNS`.
+
+    Raises:
+        ValueError: if ``experiment`` is empty.
+    """
+    if not isinstance(experiment, str) or not experiment:
+        raise ValueError(f"experiment must be a non-empty output id. Found {experiment!r}.")
+    rows = [{**dataclasses.asdict(c), "experiment": experiment} for c in claims]
+    return pd.DataFrame(rows, columns=COLUMNS)
 
 
 def fmt(x: float, digits: int = 4) -> str:

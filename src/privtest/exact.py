@@ -312,10 +312,8 @@ class Stream:
         """Stream from a list of :class:`~privtest.gtm.StepParams` (one per step) and inputs ``p`` (shape (T,))."""
         tau1 = params[0].tau1 if tau1 is None else tau1
         mu1 = params[0].mu1 if mu1 is None else mu1
-        get = lambda name: np.array([getattr(st, name) for st in params])  # noqa: E731
-        return cls(
-            tau1, mu1, np.asarray(p, dtype=float), get("eps_t"), get("tau2"), get("c"), get("rho"), get("s"), delta
-        )
+        eps, tau2, c, rho, s = np.array([(st.eps_t, st.tau2, st.c, st.rho, st.s) for st in params], dtype=float).T
+        return cls(tau1, mu1, np.asarray(p, dtype=float), eps, tau2, c, rho, s, delta)
 
     @classmethod
     def from_calibration(cls, cal, p, eps_t, pstar, delta=0.0) -> Stream:
@@ -410,7 +408,8 @@ class TranscriptLogProbs:
     log_continue_alt: np.ndarray | None = None
 
 
-def _logsumexp(v, axis=-1):
+def logsumexp(v, axis=-1):
+    """log sum exp(v) along ``axis``, stable when every term is tiny (all -inf gives -inf)."""
     m = np.max(v, axis=axis, keepdims=True)
     m = np.where(np.isfinite(m), m, 0.0)
     with np.errstate(divide="ignore"):
@@ -458,14 +457,14 @@ def transcript_log_probs(
         if q_halt is not q and q_halt[i] != q[i]:
             lG_alt, lH = log_step_factors(a, q_halt[i], *args)
         if shared_eta1:
-            log_halt[i] = _logsumexp(cum + lH)
-            log_alt[i] = _logsumexp(cum + lG_alt)
+            log_halt[i] = logsumexp(cum + lH)
+            log_alt[i] = logsumexp(cum + lG_alt)
             cum = cum + lG
-            log_cont[i] = _logsumexp(cum)
+            log_cont[i] = logsumexp(cum)
         else:
-            lg, lh = _logsumexp(log_f1 + lG), _logsumexp(log_f1 + lH)
+            lg, lh = logsumexp(log_f1 + lG), logsumexp(log_f1 + lH)
             log_halt[i] = cum + lh
-            log_alt[i] = cum + _logsumexp(log_f1 + lG_alt)
+            log_alt[i] = cum + logsumexp(log_f1 + lG_alt)
             cum = cum + lg
             log_cont[i] = cum
     log_within = np.logaddexp.accumulate(log_halt)
@@ -475,7 +474,7 @@ def transcript_log_probs(
 def step_log_halt(st, p, delta: float = 0.0, *, log_floor: float = -100.0, refine: float = 1.0) -> np.ndarray:
     """log Pr[one GTM step with parameters ``st`` halts] for each input success probability in ``p``.
 
-    eta_1 ~ Exp(tau1) is integrated out (fresh Init, as in :func:`privtest.simulate.halting_probability`).
+    eta_1 ~ Exp(tau1) is integrated out (fresh Init, as in :func:`privtest.runs.halting_probability`).
 
     Args:
         st: :class:`~privtest.gtm.StepParams` (or anything with tau1, mu1, eps_t, tau2, c, rho, s).
@@ -493,17 +492,5 @@ def step_log_halt(st, p, delta: float = 0.0, *, log_floor: float = -100.0, refin
     out = np.empty(p.shape)
     for i, qi in enumerate(q):
         _, lH = log_step_factors(st.mu1 - x, float(qi), st.eps_t, st.tau2, st.c, st.rho, st.s)
-        out[i] = _logsumexp(log_f1 + lH)
+        out[i] = logsumexp(log_f1 + lH)
     return out
-
-
-def privacy_losses(stream: Stream, p_prime, **kw):
-    """Exact privacy loss ln(Pr[a]/Pr'[a]) of every transcript a, on inputs ``stream.p`` versus ``p_prime``.
-
-    Returns:
-        (loss_continue, loss_halt): arrays (T,), for a = continue through t and a = halt at t.
-    """
-    A = transcript_log_probs(stream, **kw)
-    B = transcript_log_probs(stream.with_p(p_prime), **kw)
-    with np.errstate(invalid="ignore"):
-        return A.log_continue - B.log_continue, A.log_halt - B.log_halt

@@ -69,6 +69,29 @@ class StepParams:
         """Noise penalty Lambda_t = exp(log_Lambda) (inf if it overflows a float)."""
         return math.exp(self.log_Lambda) if self.log_Lambda < 709 else math.inf
 
+    @property
+    def lambda_max(self) -> float:
+        """Bound on lambda_t on the good-noise event (proof of Lemma 22(1)): rho_t Lambda_t for a direct step
+        (eta_1 >= 0, eta_2,t <= tau2 ln(4/beta_t)), rho_t for a flipped one (eta_1 <= mu1, eta_2,t >= 0)."""
+        return self.rho * (self.Lambda if self.s == 1 else 1.0)
+
+    @property
+    def expected_samples(self) -> float:
+        """E[N_t] = E[lambda_t] = rho_t E[exp(s_t eps_t (mu1 - eta_1 + eta_2,t))] in closed form (moment generating
+        functions of eta_1 ~ Exp(tau1) and eta_2,t ~ Exp(tau2)): rho e^{eps mu1}/((1 + eps tau1)(1 - eps tau2)) for
+        s = +1 and rho e^{-eps mu1}/((1 - eps tau1)(1 + eps tau2)) for s = -1, eps = eps_t. Not in the paper; the
+        simulations are checked against it. inf when the moment does not exist (eps tau2 >= 1 for s = +1,
+        eps tau1 >= 1 for s = -1) or when e^{eps mu1} overflows a float."""
+        a, b = self.eps_t * self.tau1, self.eps_t * self.tau2
+        if self.s == 1:
+            x = self.eps_t * self.mu1
+            if b >= 1 or x >= 709:
+                return math.inf
+            return self.rho * math.exp(x) / ((1 + a) * (1 - b))
+        if a >= 1:
+            return math.inf
+        return self.rho * math.exp(-self.eps_t * self.mu1) / ((1 - a) * (1 + b))
+
 
 def rejection_threshold(pstar, log_gamma_Lambda):
     r"""Rejection threshold :math:`\max(p^*/(\gamma\Lambda), 1-\gamma\Lambda(1-p^*))` of Theorems 21 and 23.
@@ -128,7 +151,7 @@ def _check_step(t, eps_t, pstar) -> None:
     _validate.open_unit("pstar", pstar)
 
 
-def _log4_over_beta_t(t: int, beta: float) -> float:
+def log4_over_beta_t(t: int, beta: float) -> float:
     """ln(4/beta_t) = ln 4 - ln beta + ln(1/omega_t), exact for huge t."""
     return math.log(4.0) - math.log(beta) + log_inv_omega(t)
 
@@ -179,7 +202,38 @@ class GlobalCalibration:
 
     def log_Lambda(self, t: int, eps_t: float) -> float:
         """ln Lambda_t = eps_t (mu1 + tau2 ln(4/beta_t)) (Lemma 19 with c_G = 1/4)."""
-        return eps_t * (self.mu1 + self.tau2 * _log4_over_beta_t(t, self.beta))
+        return eps_t * (self.mu1 + self.tau2 * log4_over_beta_t(t, self.beta))
+
+    def max_loss(self, T: int, eps_t: float) -> float:
+        """Worst privacy loss of a transcript of at most T steps: eps (Theorem 21: 1/tau1 + 2/tau2 = eps at halting,
+        1/tau1 on continuation), whatever T and eps_t."""
+        _validate.step_index(T)
+        return self.eps
+
+    def amortized_bound(self, T: int, eps1: float, pstar: float) -> tuple[float, float]:
+        """Lemma 22(2) with explicit constants: (leading term 2 sigma/(sigma-1) A_max, full bound 2M/T) on N_{<=T}/T.
+
+        Setting of the lemma: eps_t = eps_1 and p*_t = p* constant, sigma = eps/(eps_1 (theta+2)) > 1. With
+        A~_t = rho_t e^{eps_1 mu1} (direct) or rho_t (flipped) in place of C_A ln(t/beta) max(Lambda_0/p*, 1/(1-p*))
+        /(gamma-1)^2, the proof's bound is N_{<=T}/T <= 2M/T with M = sigma/(sigma-1) B + u, B = sum_{t<=T} A~_t,
+        u = 4 sqrt(Var(w~) A_max B / beta), A_max = max_t A~_t, w~ = min(w, W), W = (16T/beta)^{1/sigma} and
+        Var(w~) <= E[w~^2] (Lemma 12(3b)); it fails with probability < beta/2 (the lemma also assumes
+        T >= 2 ln(16/beta), which callers check). The proof only uses lambda_t <= A~_t w_t on eta_1 <= mu1, so the
+        bound holds for any c_t, rho_t with Theorem 21's noise (e.g. the exact-tail calibrations).
+
+        Returns:
+            (leading, bound): floats; (nan, nan) when sigma <= 1 (the lemma does not apply).
+        """
+        sigma = self.eps / (eps1 * (self.theta + 2))
+        if not sigma > 1:
+            return math.nan, math.nan
+        A = np.array([_explicit_A(self.step(t, eps1, pstar), eps1) for t in range(1, T + 1)])
+        A_max, B = float(A.max()), float(A.sum())
+        W = (16 * T / self.beta) ** (1 / sigma)
+        second_moment = 2 * math.log(W) + 1 if sigma == 2 else (2 * W ** (2 - sigma) - sigma) / (2 - sigma)
+        u = 4 * math.sqrt(second_moment * A_max * B / self.beta)
+        M = sigma / (sigma - 1) * B + u
+        return 2 * sigma / (sigma - 1) * A_max, 2 * M / T
 
     @functools.lru_cache(maxsize=65536)  # noqa: B019  (frozen, hashable; steps are pure and reused across runs)
     def step(self, t: int, eps_t: float, pstar: float) -> StepParams:
@@ -244,6 +298,30 @@ class ExPostCalibration:
     def mu1(self) -> float:
         return math.log(4.0 / self.beta) / self.eps_C
 
+    def tau2_at(self, t: int, eps_t: float) -> float:
+        """tau_{2,t} = 2/(C_H eps_t ln(4/beta_t))."""
+        return 2.0 / (self.C_H * eps_t * log4_over_beta_t(t, self.beta))
+
+    def max_loss(self, T: int, eps_t: float) -> float:
+        """Worst privacy loss of a transcript of at most T steps with input privacy eps_t > 0: the halting loss at T,
+        1/tau1 + 2/tau2_T = eps_C + C_H eps_t ln(4/beta_T) (it grows with t; continuation costs eps_C).
+
+        Raises:
+            ValueError: if T < 1 or eps_t <= 0.
+        """
+        _validate.step_index(T)
+        _validate.positive("eps_t", eps_t)
+        return 1.0 / self.tau1 + 2.0 / self.tau2_at(T, eps_t)
+
+    def amortized_bound(self, T: int, eps1: float, pstar: float) -> tuple[float, float]:
+        """No amortized bound: Lemma 22(2) is proved for Theorem 21's constant tau2 (w_t ~ Pareto(sigma) with one
+        sigma); Theorem 23's tau2_t shrinks with t and the paper states no amortized bound for it.
+
+        Returns:
+            (nan, nan).
+        """
+        return math.nan, math.nan
+
     @functools.lru_cache(maxsize=65536)  # noqa: B019  (frozen, hashable; steps are pure and reused across runs)
     def step(self, t: int, eps_t: float, pstar: float) -> StepParams:
         """Parameters for step t with input privacy eps_t > 0 and acceptance threshold pstar in (0, 1).
@@ -253,13 +331,39 @@ class ExPostCalibration:
         """
         _check_step(t, eps_t, pstar)
         _validate.positive("eps_t", eps_t)
-        l4 = _log4_over_beta_t(t, self.beta)
-        tau2 = 2.0 / (self.C_H * eps_t * l4)
+        tau2 = self.tau2_at(t, eps_t)
         log_Lambda = (eps_t / self.eps_C) * math.log(4.0 / self.beta) + 2.0 / self.C_H
         err = float(_beta_t(t, self.beta)) / 6.0
         return _calibrate(
             int(t), float(eps_t), float(pstar), self.gamma, self.tau1, self.mu1, tau2, log_Lambda, err, self.variant
         )
+
+
+def _explicit_A(st: StepParams, eps1: float) -> float:
+    """A~_t of the proof of Lemma 22(2) with explicit constants: rho_t e^{eps_1 mu1} (direct) or rho_t (flipped)."""
+    return st.rho * (math.exp(eps1 * st.mu1) if st.s == 1 else 1.0)
+
+
+def lemma22_sample_bound(st: StepParams, beta: float) -> float:
+    """Lemma 22(1) with the algorithm's explicit quantities: N_t <= e max(lambda_max_t, ln(4/beta_t)) (Lemma 55's
+    Poisson tail at lambda_t <= lambda_max_t, :attr:`StepParams.lambda_max`), except with the probability
+    :func:`lemma22_sample_budget`. This replaces the unspecified constant C_A by the exact calibration
+    (C_A ln(t/beta) max(...)/(gamma-1)^2 is an upper bound of lambda_max_t).
+
+    Args:
+        st: the step's parameters (any calibration with Lemma 19's good-noise event: Theorems 21 and 23).
+        beta: the calibration's global failure probability (beta_t = omega_t beta).
+    """
+    return math.e * max(st.lambda_max, math.log(4.0 / _beta_t(st.t, beta)))
+
+
+def lemma22_sample_budget(steps, beta: float) -> float:
+    """Probability that N_t exceeds :func:`lemma22_sample_bound` at some step of ``steps`` (StepParams of steps
+    1..T), from the proof of Lemma 22(1): direct steps need eta_2,t <= tau2 ln(4/beta_t) (probability beta_t/4 each;
+    eta_1 >= 0 only lowers lambda_t), flipped steps need eta_1 <= mu1 (probability beta/4, once), and the Poisson
+    tail costs beta_t/4 per step: at most beta/2, plus beta/4 if the flipping rule selects s_t = -1 at some step."""
+    flipped = any(st.s == -1 for st in steps)
+    return beta / 2 + (beta / 4 if flipped else 0.0)
 
 
 class GTM:
@@ -355,7 +459,7 @@ def run_step(eta1, mu1, eps_t, tau2, c, rho, s, mechanism: Mechanism, rng: np.ra
         m = Negated(m)
     eta2 = rng.exponential(tau2, size=eta1.shape)
     Z = s * (mu1 - eta1 + eta2)
-    N = rng.poisson(_checked_exp(math.log(rho) + eps_t * Z))
+    N = rng.poisson(checked_exp(math.log(rho) + eps_t * Z))
     K = m.count_plus(N, rng)
     return s * (K - c - 0.5) > 0, N, K
 
@@ -364,7 +468,7 @@ def run_step(eta1, mu1, eps_t, tau2, c, rho, s, mechanism: Mechanism, rng: np.ra
 MAX_POISSON_MEAN = 1e18
 
 
-def _checked_exp(log_lam):
+def checked_exp(log_lam):
     """exp(log lambda_t), refusing means beyond what can be sampled (they mean an infeasible number of evaluations)."""
     log_lam = np.asarray(log_lam, dtype=float)
     if np.any(log_lam > math.log(MAX_POISSON_MEAN)):

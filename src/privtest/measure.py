@@ -1,12 +1,12 @@
 """Measured rejection thresholds: the largest p at which a tester, fed p_t = p at every step, halts within T steps
 with probability <= beta (95% Clopper-Pearson), on a fine grid of p.
 
-The measurement uses each tester's ``critical_p``: an exact simulation of T steps on Bernoulli(p) inputs that couples
-all p monotonically (the +1 count of n evaluations is K(p) = #{i: U_i <= p} for shared uniforms U_i, so "K >= k" is
-"the k-th smallest U_i <= p", a Beta(k, n - k + 1) draw). One pass gives every run's critical p, the smallest p at
-which it halts within T; the halting probability at p is the fraction of runs with critical p <= p. The marginal
-law at each p is exactly that of ``run`` on :class:`~privtest.mechanisms.BernoulliMechanism` inputs (checked in
-tests/test_baselines.py).
+The measurement uses each tester's ``critical_p`` (:class:`privtest.testers.Tester`): an exact simulation of T steps
+on Bernoulli(p) inputs that couples all p monotonically (the +1 count of n evaluations is K(p) = #{i: U_i <= p} for
+shared uniforms U_i, so "K >= k" is "the k-th smallest U_i <= p", a Beta(k, n - k + 1) draw). One pass gives every
+run's critical p, the smallest p at which it halts within T; the halting probability at p is the fraction of runs
+with critical p <= p. The marginal law at each p is exactly that of ``run`` on
+:class:`~privtest.mechanisms.BernoulliMechanism` inputs (checked in tests/test_baselines.py).
 """
 
 from __future__ import annotations
@@ -18,8 +18,7 @@ import numpy as np
 from scipy.special import expit, logit
 
 from privtest import _validate
-from privtest.claims import clopper_pearson
-from privtest.gtm import _checked_exp
+from privtest.stats import clopper_pearson
 
 
 @dataclass(frozen=True)
@@ -44,56 +43,11 @@ class CriticalP:
         return np.searchsorted(s, np.asarray(p, dtype=float), side="right").astype(np.int64)
 
 
-def _blocks(T: int, runs: int, cells: int = 200_000):
-    """Consecutive step ranges [t0, t1) covering 1..T with about ``cells`` (step, run) pairs each."""
+def blocks(T: int, runs: int, cells: int = 200_000) -> list[tuple[int, int]]:
+    """Consecutive step ranges [t0, t1) covering 1..T with about ``cells`` (step, run) pairs each: the coupled
+    simulations draw a block of (steps x runs) at a time to bound memory."""
     B = max(1, cells // max(runs, 1))
     return [(t0, min(T + 1, t0 + B)) for t0 in range(1, T + 1, B)]
-
-
-def gtm_critical_p(tester, T: int, runs: int, rng: np.random.Generator) -> CriticalP:
-    """Coupled T-step simulation of a :class:`privtest.testers.GTMTester` (Algorithm 1 with its calibration).
-
-    Per run eta_1 ~ Exp(tau1); per step eta_2,t ~ Exp(tau2_t), N_t ~ Po(lambda_t) as in ``gtm.run_step``. Direct step
-    (s = +1): halt iff K >= c+1, critical p ~ Beta(c+1, N-c) (inf if N <= c). Flipped step (s = -1, halt iff
-    N - K <= c): critical p ~ Beta(N-c, c+1) (0 if N <= c). Steps are drawn in blocks of (steps x runs).
-    """
-    cal, eps1, pstar = tester.cal, tester.eps1, tester.pstar
-    steps = [cal.step(t, eps1, pstar) for t in range(1, T + 1)]
-    log_rho = np.log([st.rho for st in steps])
-    c = np.array([st.c for st in steps], dtype=float)
-    s = np.array([st.s for st in steps], dtype=float)
-    tau2 = np.array([st.tau2 for st in steps])
-    eta1 = rng.exponential(cal.tau1, runs)
-    p_crit = np.full(runs, np.inf)
-    n_sum = np.zeros(runs)
-    for t0, t1 in _blocks(T, runs):
-        i = slice(t0 - 1, t1 - 1)
-        ci, si, direct = c[i, None], s[i, None], s[i, None] == 1
-        eta2 = rng.exponential(1.0, (t1 - t0, runs)) * tau2[i, None]
-        N = rng.poisson(_checked_exp(log_rho[i, None] + eps1 * si * (cal.mu1 - eta1[None, :] + eta2)))
-        n_sum += N.sum(axis=0)
-        valid = np.where(direct, N >= ci + 1, N > ci)
-        a = np.where(direct, ci + 1, N - ci)
-        b = np.where(direct, N - ci, ci + 1)
-        draw = rng.beta(np.where(valid, a, 1.0), np.where(valid, b, 1.0))
-        p_t = np.where(valid, draw, np.where(direct, np.inf, 0.0))
-        np.minimum(p_crit, p_t.min(axis=0), out=p_crit)
-    return CriticalP(p_crit, n_sum / T)
-
-
-def critical_p(tester, T: int, runs: int, rng: np.random.Generator) -> CriticalP:
-    """Dispatch to ``tester.critical_p`` (baselines) or :func:`gtm_critical_p` (GTM testers).
-
-    Raises:
-        ValueError: if T or runs < 1. TypeError: for a tester without a coupled simulation.
-    """
-    _validate.step_index(T)
-    _validate.step_index(runs)
-    if hasattr(tester, "critical_p"):
-        return tester.critical_p(T, runs, rng)
-    if hasattr(tester, "cal"):
-        return gtm_critical_p(tester, T, runs, rng)
-    raise TypeError(f"{type(tester).__name__} has no coupled simulation (critical_p)")
 
 
 def logit_grid(pstar: float, p_min: float, step: float = 0.01) -> np.ndarray:
@@ -131,7 +85,7 @@ def measured_pbar(cp: CriticalP, grid: np.ndarray, beta: float, confidence: floa
     """Largest p on ``grid`` at which the measured Pr[halt within T] stays <= beta with ``confidence``.
 
     Args:
-        cp: coupled simulation (:func:`critical_p`).
+        cp: coupled simulation (``tester.critical_p``).
         grid: ascending p values.
         beta: the tester's failure budget in (0, 1).
     """

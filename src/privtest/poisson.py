@@ -14,6 +14,13 @@ from scipy import stats
 from privtest import _validate
 
 
+def _level_and_log(x, alpha):
+    """The validated count level x (float array) and L = ln(1/alpha) of eqs. (3)-(4)."""
+    _validate.nonnegative("x", x)
+    _validate.open_unit("alpha", alpha)
+    return np.asarray(x, dtype=float), -np.log(np.asarray(alpha, dtype=float))
+
+
 def lambda_left(x, alpha):
     r"""Left mean threshold, eq. (3): :math:`\lambda^\ell(x,\alpha) = x + L + \sqrt{2xL + L^2}`, L = ln(1/alpha).
 
@@ -29,10 +36,7 @@ def lambda_left(x, alpha):
     Raises:
         ValueError: if ``x`` < 0 or ``alpha`` outside (0, 1).
     """
-    _validate.nonnegative("x", x)
-    _validate.open_unit("alpha", alpha)
-    x = np.asarray(x, dtype=float)
-    L = -np.log(np.asarray(alpha, dtype=float))
+    x, L = _level_and_log(x, alpha)
     out = x + L + np.sqrt(2.0 * x * L + L * L)
     return float(out) if out.ndim == 0 else out
 
@@ -50,10 +54,7 @@ def lambda_right(x, alpha):
     Raises:
         ValueError: if ``x`` < 0 or ``alpha`` outside (0, 1).
     """
-    _validate.nonnegative("x", x)
-    _validate.open_unit("alpha", alpha)
-    x = np.asarray(x, dtype=float)
-    L = -np.log(np.asarray(alpha, dtype=float))
+    x, L = _level_and_log(x, alpha)
     out = x + 1.0 - np.sqrt(2.0 * (x + 1.0) * L)
     return float(out) if out.ndim == 0 else out
 

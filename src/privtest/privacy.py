@@ -22,13 +22,14 @@ from scipy import optimize, special
 from privtest import _validate
 from privtest.exact import (
     Stream,
-    _logsumexp,
     counted_success,
     log_step_factors,
+    logsumexp,
     panel_width,
     transcript_log_probs,
     x_nodes,
 )
+from privtest.gtm import log4_over_beta_t
 
 
 def neighbour_interval(p, eps, delta=0.0, pc=None):
@@ -176,9 +177,9 @@ def grid_losses(base: Stream, grid, *, shared_eta1: bool = True, log_floor: floa
         if shared_eta1:
             hA, hB = _lse_pairs(cumA, HA), _lse_pairs(cumB, HB)
             cumA, cumB = cumA + GA, cumB + GB
-            cA, cB = _logsumexp(cumA), _logsumexp(cumB)
+            cA, cB = logsumexp(cumA), logsumexp(cumB)
         else:  # eta_1 redrawn at every step: the steps are independent
-            mG = lambda L: _logsumexp(log_f1 + L)[:, None]  # noqa: E731
+            mG = lambda L: logsumexp(log_f1 + L)[:, None]  # noqa: E731
             hA, hB = cumA + mG(HA).T, cumB + mG(HB).T
             cumA, cumB = cumA + mG(GA), cumB + mG(GB)
             cA, cB = cumA[:, 0], cumB[:, 0]
@@ -315,8 +316,6 @@ def lemma17_claims(stream: Stream):
 
 def expost_claims(cal, T: int, eps_t):
     """Theorem 23's ex-post loss function: eps_C on continuation, eps_C + C_H eps_t ln(4/beta_t) on halting at t."""
-    from privtest.gtm import _log4_over_beta_t
-
     eps_t = np.broadcast_to(np.asarray(eps_t, dtype=float), (T,))
-    halt = np.array([cal.eps_C + cal.C_H * eps_t[t - 1] * _log4_over_beta_t(t, cal.beta) for t in range(1, T + 1)])
+    halt = np.array([cal.eps_C + cal.C_H * eps_t[t - 1] * log4_over_beta_t(t, cal.beta) for t in range(1, T + 1)])
     return np.full(T, cal.eps_C), halt

@@ -64,10 +64,6 @@ class SVTVariant:
         _validate.positive("sensitivity", self.sensitivity)
         _validate.step_index(self.c)
 
-    @property
-    def claimed_private(self) -> bool:
-        return PRIVATE[self.variant]
-
     def run(self, queries, n: int, rng: np.random.Generator):
         """n independent runs on query answers ``queries`` (shape (m,)).
 

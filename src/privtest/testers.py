@@ -1,93 +1,151 @@
-"""Common interface of generalized private testers for the comparison experiments (fig_error_rates,
-fig_sample_complexity, table1, ...): build one with :func:`make_tester` and run many independent copies at once.
+"""The interface every generalized private tester implements (:class:`Tester`), and the GTM as a tester with any of
+its calibrations (:class:`GTMTester`: Theorem 21, Theorem 23, and the exact-tail and certified calibrations of
+:mod:`privtest.calibration`).
 
-A tester is configured for a fixed stream length T, acceptance threshold p* and input privacy eps_1 = eps_ratio*eps.
-It exposes its rejection threshold pbar(t) (the guarantee it claims, with the theorem it comes from) and a
-vectorized ``run``. New testers register a factory in :data:`FACTORIES` ("module:function").
+A tester is configured for a fixed stream length T, acceptance threshold p* and input privacy eps_1. It carries its
+guarantees as values, each with the theorem it comes from (privacy, Type I / Type II / whole-run error bounds, the
+rejection threshold pbar(t), the threshold halt_p(t) at which halting is guaranteed, per-step and amortized sample
+bounds), runs many independent copies at once (``run``), and simulates Bernoulli inputs exactly, coupled across p
+(``critical_p``, used by :mod:`privtest.measure`). Every member exists for every tester: where one has no meaning
+for a tester it returns the documented value (NaN, inf) and its docstring says why, so callers never probe.
+
+Testers by name (for the experiments' ``methods``): :data:`privtest.registry.FACTORIES`. The baselines of Section 9
+and AboveThreshold implement this interface in :mod:`privtest.baselines`.
 """
 
 from __future__ import annotations
 
-import importlib
+import dataclasses
 import math
+from abc import ABC, abstractmethod
 from dataclasses import dataclass
-from typing import Protocol
 
 import numpy as np
 
-from privtest.gtm import GlobalCalibration
+from privtest import _validate
+from privtest.bounds import Privacy
+from privtest.calibration import ExactTailCalibration, certified_calibration
+from privtest.exact import Stream, transcript_log_probs
+from privtest.gtm import (
+    ExPostCalibration,
+    GlobalCalibration,
+    StepParams,
+    checked_exp,
+    lemma22_sample_bound,
+    lemma22_sample_budget,
+)
+from privtest.measure import CriticalP, blocks
 from privtest.mechanisms import BernoulliMechanism, Mechanism
-from privtest.schedule import beta_t
-from privtest.simulate import run_streams
+from privtest.runs import halting_probability, run_streams
 
 
-class Tester(Protocol):
-    """What the comparison experiments need from a tester."""
+class Tester(ABC):
+    """A generalized private tester (Definition 2) for a stream of T mechanisms: every member below is owed.
 
-    name: str
-    source: str  # theorem/proposition its guarantee comes from
+    Conventions: t is a step index (1 <= t; the guarantees are stated for t <= T), T a stream length >= 1, p a
+    success probability Pr[M_t = +1]. A "Type I error" is halting at a step with p_t <= pbar(t), a "Type II error"
+    not halting at the first step with p_t >= halt_p(t) (Definition 13). Implementations are frozen dataclasses
+    whose ``name`` and ``source`` fields have defaults.
+    """
 
+    @property
+    @abstractmethod
+    def name(self) -> str:
+        """Display name (the key of :data:`privtest.registry.FACTORIES` for registered testers)."""
+
+    @property
+    @abstractmethod
+    def source(self) -> str:
+        """The paper's result the tester's guarantees come from (e.g. "Thm 21")."""
+
+    @property
+    @abstractmethod
+    def privacy(self) -> Privacy:
+        """The output privacy of a run of at most T steps (worst case over transcripts)."""
+
+    @property
+    @abstractmethod
+    def parameters(self) -> dict:
+        """The tester's free parameters besides (eps, beta, p*, eps_1, T), by name (e.g. theta, gamma)."""
+
+    @property
+    @abstractmethod
+    def type1_bound(self) -> float:
+        """Probability of some Type I error (a halt at a step with p_t <= pbar(t)) in a run of T steps."""
+
+    @property
+    @abstractmethod
+    def type2_bound(self) -> float:
+        """Probability of some Type II error (no halt at a step with p_t >= halt_p(t)) in a run of T steps."""
+
+    @property
+    @abstractmethod
+    def error_bound(self) -> float:
+        """Probability of any Type I or Type II error in a run of T steps (global accuracy)."""
+
+    @abstractmethod
     def pbar(self, t: int) -> float:
-        """Rejection threshold at step t (continue w.h.p. when p_t <= pbar(t))."""
+        """Rejection threshold at step t: the tester continues (w.h.p., see :attr:`type1_bound`) when p_t <= pbar(t)."""
 
-    def run(self, mechanisms: list[Mechanism], runs: int, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
-        """Run ``runs`` independent copies on the stream of T mechanisms (each with ``eps`` = eps_1).
+    @abstractmethod
+    def halt_p(self, t: int) -> float:
+        """Smallest p_t at which the tester's theorem guarantees halting at step t (inf: at no p in [0, 1])."""
+
+    @abstractmethod
+    def sample_bound(self, t: int) -> float:
+        """Bound on the evaluations N_t of M_t at step t, holding except with probability :meth:`sample_budget`."""
+
+    @abstractmethod
+    def sample_budget(self, T: int) -> float:
+        """Probability that N_t exceeds :meth:`sample_bound` at some step t <= T (0 for a deterministic bound)."""
+
+    @abstractmethod
+    def expected_samples(self, t: int) -> float:
+        """Expected evaluations E[N_t] of M_t at step t of a run that reaches step t."""
+
+    @abstractmethod
+    def amortized_sample_bound(self, T: int) -> float:
+        """Bound on the amortized evaluations N_{<=T}/T of a run of T steps (NaN where no bound is proved)."""
+
+    @abstractmethod
+    def run(self, mechanisms, runs: int, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
+        """Run ``runs`` independent copies on the stream ``mechanisms`` (length T').
 
         Returns:
-            (halt_step, samples): int64 arrays (runs,) (0 = never halted) and (runs, T) evaluations per step.
+            (halt_step, samples): int64 arrays (runs,) (the halting step, 0 = never halted) and (runs, T') (the
+            evaluations of M_t per step).
         """
 
+    @abstractmethod
+    def critical_p(self, T: int, runs: int, rng: np.random.Generator) -> CriticalP:
+        """Exact T-step simulation on Bernoulli(p) inputs with the same p at every step, coupled across all p: each
+        run's smallest p at which it halts within T (:class:`privtest.measure.CriticalP`)."""
 
-@dataclass(frozen=True)
-class GTMTester:
-    """The GTM with Theorem 21's calibration on Bernoulli inputs of privacy eps_1."""
+    @abstractmethod
+    def halts_at_step(self, t: int, p, runs: int, rng: np.random.Generator) -> np.ndarray:
+        """Monte Carlo: among ``runs`` fresh runs, the number that halt at step t when p_t = p (for each p of the
+        array), step t taken in isolation (Init, then step t as if every earlier step had continued).
 
-    cal: GlobalCalibration
-    pstar: float
-    eps1: float
-    name: str = "GTM"
-    source: str = "Thm 21"
-
-    def pbar(self, t: int) -> float:
-        return self.cal.step(t, self.eps1, self.pstar).pbar
-
-    def sample_bound(self, t: int) -> float:
-        """Lemma 22(1) with the algorithm's explicit quantities: e * max(lambda_max_t, ln(4/beta_t)), where
-        lambda_max_t = rho_t Lambda_t (direct) or rho_t (flipped) bounds lambda_t on the good-noise event.
-        This replaces the unspecified constant C_A by the exact calibration (C_A ln(t/beta) max(...)/(gamma-1)^2
-        is an upper bound of lambda_max_t)."""
-        st = self.cal.step(t, self.eps1, self.pstar)
-        lam_max = st.rho * (st.Lambda if st.s == 1 else 1.0)
-        return math.e * max(lam_max, math.log(4.0 / beta_t(t, self.cal.beta)))
-
-    def sample_budget(self, T: int) -> float:
-        """Probability that N_t exceeds :meth:`sample_bound` at some t <= T, from the proof of Lemma 22(1).
-
-        Direct steps need eta_2,t <= tau2 ln(4/beta_t) (probability beta_t/4 each; eta_1 >= 0 only lowers lambda_t),
-        flipped steps need eta_1 <= mu1 (probability beta/4, once), and the Poisson tail costs beta_t/4 per step:
-        at most beta/2, plus beta/4 if the flipping rule selects s_t = -1 at some t <= T.
+        Returns:
+            int64 array with the shape of ``p`` (counts at different p may share draws).
         """
-        flipped = any(self.cal.step(t, self.eps1, self.pstar).s == -1 for t in range(1, T + 1))
-        return self.cal.beta / 2 + (self.cal.beta / 4 if flipped else 0.0)
 
-    def run(self, mechanisms, runs, rng):
-        res = run_streams(self.cal, list(mechanisms), self.pstar, len(mechanisms), runs, rng)
-        return res.halt_step, res.samples
-
-
-def gtm_tester(cfg: dict, pstar: float, eps_ratio: float, T: int) -> GTMTester:
-    """GTM tester from a config section with eps, beta, theta, gamma (optional variant)."""
-    cal = GlobalCalibration(cfg["eps"], cfg["beta"], cfg["theta"], cfg["gamma"], cfg.get("variant", "auto"))
-    return GTMTester(cal, pstar, eps_ratio * cfg["eps"])
+    @abstractmethod
+    def exact_error(self, p, halt_at_T: bool) -> float:
+        """Exact probability that a run on the stream ``p`` (shape (T,)) errs: it halts at a step t < T, or at step T it
+        halts although ``halt_at_T`` is False (p_T is a continuation step) or does not although ``halt_at_T`` is True
+        (p_T is a halting step). NaN where no exact analysis exists."""
 
 
-#: method name -> "module:factory"; factory(cfg, pstar, eps_ratio, T) -> Tester.
-FACTORIES: dict[str, str] = {
-    "GTM": "privtest.testers:gtm_tester",
-    # Baselines (Section 9): cfg keys eps, beta; LiuTalwar also delta (default 1e-6) and eps0 (default "auto").
-    "Cohen": "privtest.baselines.cohen:cohen_tester",
-    "LiuTalwar": "privtest.baselines.liu_talwar:liu_talwar_tester",
-}
+class StationaryTester(Tester):
+    """A tester whose steps do not depend on the step index (Cohen et al., Liu-Talwar, Ghazi et al., AboveThreshold):
+    step t in isolation is a fresh one-step run, which its coupled simulation gives for all p at once."""
+
+    def halts_at_step(self, t: int, p, runs: int, rng: np.random.Generator) -> np.ndarray:
+        """A fresh run of one step (:meth:`critical_p` with T = 1), coupled across p; the same for every t (validated
+        only)."""
+        _validate.step_index(t)
+        return self.critical_p(1, runs, rng).halts(p)
 
 
 def bernoulli_stream(p, eps1: float) -> list[Mechanism]:
@@ -95,13 +153,203 @@ def bernoulli_stream(p, eps1: float) -> list[Mechanism]:
     return [BernoulliMechanism(float(pi), eps1) for pi in np.asarray(p, dtype=float)]
 
 
-def make_tester(method: str, cfg: dict, pstar: float, eps_ratio: float, T: int) -> Tester:
-    """Build tester ``method`` (a key of :data:`FACTORIES`) for stream length T, threshold p*, eps_1 = ratio*eps.
+@dataclass(frozen=True)
+class GTMTester(Tester):
+    """Algorithm 1 with a calibration, as a tester for T eps_1-DP inputs.
+
+    Args:
+        cal: a calibration (:class:`~privtest.gtm.GlobalCalibration`, :class:`~privtest.gtm.ExPostCalibration`,
+            :class:`~privtest.calibration.ExactTailCalibration`).
+        pstar: acceptance threshold p* in (0, 1), or a schedule p*_t of length T (Section 1.5).
+        eps1: input privacy eps_1 > 0 of every M_t (the calibration's eps_t).
+        T: stream length >= 1.
+        name, source: display name and the theorem the guarantees come from.
 
     Raises:
-        ValueError: for an unknown method.
+        ValueError: on a parameter outside its range.
     """
-    if method not in FACTORIES:
-        raise ValueError(f"method must be one of {sorted(FACTORIES)}. Found {method!r}.")
-    module, func = FACTORIES[method].split(":")
-    return getattr(importlib.import_module(module), func)(cfg, pstar, eps_ratio, T)
+
+    cal: GlobalCalibration | ExPostCalibration
+    pstar: float | tuple[float, ...]
+    eps1: float
+    T: int
+    name: str = "GTM"
+    source: str = "Thm 21"
+
+    def __post_init__(self):
+        _validate.step_index(self.T)
+        _validate.positive("eps1", self.eps1)
+        if np.ndim(self.pstar) == 0:
+            _validate.open_unit("pstar", self.pstar)
+        else:
+            schedule = tuple(float(x) for x in np.asarray(self.pstar, dtype=float))
+            if len(schedule) != self.T:
+                raise ValueError(f"pstar must be a number or a schedule of length T = {self.T}. Found {len(schedule)}.")
+            for x in schedule:
+                _validate.open_unit("pstar", x)
+            object.__setattr__(self, "pstar", schedule)
+
+    def _pstar(self, t: int) -> float:
+        """p*_t; a schedule is defined for t <= T only (ValueError beyond)."""
+        _validate.step_index(t)
+        if np.ndim(self.pstar) == 0:
+            return self.pstar
+        if t > self.T:
+            raise ValueError(f"t must be <= T = {self.T} with a p* schedule. Found {t!r}.")
+        return self.pstar[t - 1]
+
+    def step(self, t: int) -> StepParams:
+        """The calibration's parameters of step t (eps_t = eps_1, p*_t)."""
+        return self.cal.step(t, self.eps1, self._pstar(t))
+
+    @property
+    def privacy(self) -> Privacy:
+        """Pure DP with the calibration's worst transcript loss over T steps (Lemma 17): eps for Theorem 21 (and the
+        exact-tail calibrations, whose noise is Theorem 21's), eps_C + C_H eps_1 ln(4/beta_T) for Theorem 23."""
+        return Privacy(float(self.cal.max_loss(self.T, self.eps1)), 0.0)
+
+    @property
+    def parameters(self) -> dict:
+        """The calibration's fields other than eps and beta (theta, gamma, variant; C_H for Theorem 23; the budget
+        scale of the exact-tail calibrations)."""
+        return {k: v for k, v in dataclasses.asdict(self.cal).items() if k not in ("eps", "beta")}
+
+    @property
+    def type1_bound(self) -> float:
+        """beta: Theorems 21 and 23 bound the probability of any error of either type by beta (global accuracy); the
+        certified calibration's exact whole-run error over T steps is <= beta."""
+        return self.cal.beta
+
+    @property
+    def type2_bound(self) -> float:
+        """beta (see :attr:`type1_bound`)."""
+        return self.cal.beta
+
+    @property
+    def error_bound(self) -> float:
+        """beta: the theorems bound both error types together (not the sum of the two)."""
+        return self.cal.beta
+
+    def pbar(self, t: int) -> float:
+        """Rejection threshold max(p*/(gamma Lambda_t), 1 - gamma Lambda_t (1-p*)) of Theorems 21/23 (one branch for
+        a fixed variant; <= 0 means no continuation guarantee at step t)."""
+        return self.step(t).pbar
+
+    def halt_p(self, t: int) -> float:
+        """p*_t: the GTM halts at every step with p_t >= p*_t (Theorems 21 and 23)."""
+        return self._pstar(t)
+
+    def sample_bound(self, t: int) -> float:
+        """Lemma 22(1) with the calibration's explicit quantities (:func:`privtest.gtm.lemma22_sample_bound`)."""
+        return lemma22_sample_bound(self.step(t), self.cal.beta)
+
+    def sample_budget(self, T: int) -> float:
+        """Failure probability of :meth:`sample_bound` over steps 1..T (:func:`privtest.gtm.lemma22_sample_budget`):
+        beta/2, plus beta/4 if the flipping rule selects s_t = -1 at some t <= T."""
+        return lemma22_sample_budget((self.step(t) for t in range(1, T + 1)), self.cal.beta)
+
+    def expected_samples(self, t: int) -> float:
+        """Exact E[N_t] (:attr:`privtest.gtm.StepParams.expected_samples`)."""
+        return self.step(t).expected_samples
+
+    def amortized_sample_bound(self, T: int) -> float:
+        """Lemma 22(2)'s explicit bound 2M/T on N_{<=T}/T (``cal.amortized_bound``; failure probability < beta/2).
+        NaN for Theorem 23 (no amortized bound is proved), for a p* schedule (the lemma fixes p*) and when
+        sigma = eps/(eps_1 (theta+2)) <= 1."""
+        if np.ndim(self.pstar) != 0:
+            return math.nan
+        return self.cal.amortized_bound(T, self.eps1, self.pstar)[1]
+
+    def run(self, mechanisms, runs, rng):
+        """Algorithm 1 on ``mechanisms`` (each M_t's ``eps`` is its eps_t) for ``runs`` independent instances
+        (:func:`privtest.runs.run_streams`)."""
+        res = run_streams(self.cal, list(mechanisms), self.pstar, len(mechanisms), runs, rng)
+        return res.halt_step, res.samples
+
+    def critical_p(self, T: int, runs: int, rng: np.random.Generator) -> CriticalP:
+        """Coupled T-step simulation of Algorithm 1 with this calibration.
+
+        Per run eta_1 ~ Exp(tau1); per step eta_2,t ~ Exp(tau2_t), N_t ~ Po(lambda_t) as in ``gtm.run_step``. Direct
+        step (s = +1): halt iff K >= c+1, critical p ~ Beta(c+1, N-c) (inf if N <= c). Flipped step (s = -1, halt iff
+        N - K <= c): critical p ~ Beta(N-c, c+1) (0 if N <= c). Steps are drawn in blocks of (steps x runs).
+        """
+        _validate.step_index(T)
+        _validate.step_index(runs)
+        cal, eps1 = self.cal, self.eps1
+        steps = [self.step(t) for t in range(1, T + 1)]
+        log_rho = np.log([st.rho for st in steps])
+        c = np.array([st.c for st in steps], dtype=float)
+        s = np.array([st.s for st in steps], dtype=float)
+        tau2 = np.array([st.tau2 for st in steps])
+        eta1 = rng.exponential(cal.tau1, runs)
+        p_crit = np.full(runs, np.inf)
+        n_sum = np.zeros(runs)
+        for t0, t1 in blocks(T, runs):
+            i = slice(t0 - 1, t1 - 1)
+            ci, si, direct = c[i, None], s[i, None], s[i, None] == 1
+            eta2 = rng.exponential(1.0, (t1 - t0, runs)) * tau2[i, None]
+            N = rng.poisson(checked_exp(log_rho[i, None] + eps1 * si * (cal.mu1 - eta1[None, :] + eta2)))
+            n_sum += N.sum(axis=0)
+            valid = np.where(direct, N >= ci + 1, N > ci)
+            a = np.where(direct, ci + 1, N - ci)
+            b = np.where(direct, N - ci, ci + 1)
+            draw = rng.beta(np.where(valid, a, 1.0), np.where(valid, b, 1.0))
+            p_t = np.where(valid, draw, np.where(direct, np.inf, 0.0))
+            np.minimum(p_crit, p_t.min(axis=0), out=p_crit)
+        return CriticalP(p_crit, n_sum / T)
+
+    def halts_at_step(self, t: int, p, runs: int, rng: np.random.Generator) -> np.ndarray:
+        """Step t's parameters with a fresh eta_1 per run, independent replications per p
+        (:func:`privtest.runs.halting_probability`)."""
+        return halting_probability(self.step(t), p, runs, rng)[0]
+
+    def exact_error(self, p, halt_at_T: bool) -> float:
+        """By quadrature (:func:`privtest.exact.transcript_log_probs`): Pr[halt before T] + Pr[no halt by T] when
+        ``halt_at_T``, else Pr[any halt within T]."""
+        p = np.asarray(p, dtype=float)
+        R = transcript_log_probs(Stream.from_calibration(self.cal, p, self.eps1, self.pstar))
+        if halt_at_T:
+            before = np.exp(R.log_halt_within[-2]) if len(p) > 1 else 0.0
+            return float(before + np.exp(R.log_continue[-1]))
+        return float(np.exp(R.log_halt_within[-1]))
+
+
+# Factories for :data:`privtest.registry.FACTORIES`: factory(cfg, pstar, eps_ratio, T) -> Tester, eps_1 = ratio * eps.
+
+
+def gtm_tester(cfg: dict, pstar, eps_ratio: float, T: int) -> GTMTester:
+    """Theorem 21's calibration from cfg keys eps, beta, theta, gamma (optional variant, default "auto")."""
+    cal = GlobalCalibration(cfg["eps"], cfg["beta"], cfg["theta"], cfg["gamma"], cfg.get("variant", "auto"))
+    return GTMTester(cal, pstar, eps_ratio * cfg["eps"], T)
+
+
+def gtm_expost_tester(cfg: dict, pstar, eps_ratio: float, T: int) -> GTMTester:
+    """Theorem 23's calibration from cfg keys eps (its eps_C), beta, C_H, gamma (optional variant)."""
+    cal = ExPostCalibration(cfg["eps"], cfg["beta"], cfg["C_H"], cfg["gamma"], cfg.get("variant", "auto"))
+    return GTMTester(cal, pstar, eps_ratio * cfg["eps"], T, name="GTM ex-post", source="Thm 23")
+
+
+def gtm_exact_tail_tester(cfg: dict, pstar, eps_ratio: float, T: int) -> GTMTester:
+    """Theorem 21's noise and budgets with exact Poisson tails (:class:`privtest.calibration.ExactTailCalibration`);
+    cfg keys as :func:`gtm_tester`."""
+    cal = ExactTailCalibration(cfg["eps"], cfg["beta"], cfg["theta"], cfg["gamma"], cfg.get("variant", "auto"))
+    return GTMTester(cal, pstar, eps_ratio * cfg["eps"], T, name="GTM exact tails", source="Thm 21, Lemma 20")
+
+
+def gtm_certified_tester(cfg: dict, pstar: float, eps_ratio: float, T: int) -> GTMTester:
+    """The certified calibration (:func:`privtest.calibration.certified_calibration`): exact tails with per-step
+    budgets scaled up while the exact whole-run error within T steps stays <= beta; cfg keys as :func:`gtm_tester`,
+    and ``certify_tol`` (default 0.02)."""
+    eps1 = eps_ratio * cfg["eps"]
+    cal, _ = certified_calibration(
+        cfg["eps"],
+        cfg["beta"],
+        cfg["theta"],
+        cfg["gamma"],
+        T,
+        eps1,
+        pstar,
+        cfg.get("variant", "auto"),
+        tol=cfg.get("certify_tol", 0.02),
+    )
+    return GTMTester(cal, pstar, eps1, T, name="GTM certified", source="Thm 21 (exact whole-run error)")

@@ -8,15 +8,14 @@
 * :mod:`~privtest.baselines.ghazi`: Ghazi et al.'s selection with random dropping (Algorithm 5, Theorem 52), used
   for testing as in Corollary 53.
 
-Each tester follows :class:`privtest.testers.Tester` (``name``, ``source``, ``pbar(t)``, ``run(mechanisms, runs,
-rng)``), uses only ``Mechanism.count_plus`` on its inputs, and additionally offers ``critical_p(T, runs, rng)``: an
-exact simulation on Bernoulli inputs with the same p at every step, coupled monotonically across p (see
-:mod:`privtest.measure`).
+Each implements the complete :class:`privtest.testers.Tester` interface (guarantees, thresholds, sample bounds,
+``run`` and the coupled Bernoulli simulation ``critical_p``), uses only ``Mechanism.count_plus`` on its inputs
+(AboveThreshold: query answers), and takes its closed-form parameters from :mod:`privtest.bounds`.
 """
 
 from privtest.baselines.above_threshold import AboveThreshold
 from privtest.baselines.cohen import CohenTester, cohen_tester
-from privtest.baselines.ghazi import GhaziSelection
+from privtest.baselines.ghazi import GhaziSelection, ghazi_tester
 from privtest.baselines.liu_talwar import LiuTalwarTester, liu_talwar_tester
 
 __all__ = [
@@ -25,5 +24,6 @@ __all__ = [
     "GhaziSelection",
     "LiuTalwarTester",
     "cohen_tester",
+    "ghazi_tester",
     "liu_talwar_tester",
 ]

@@ -15,45 +15,118 @@ from dataclasses import dataclass
 import numpy as np
 
 from privtest import _validate
+from privtest.bounds import Privacy
+from privtest.measure import CriticalP
+from privtest.testers import StationaryTester
 
 
 @dataclass(frozen=True)
-class AboveThreshold:
-    """AboveThreshold with privacy ``eps`` > 0 and public threshold ``tau`` (real).
+class AboveThreshold(StationaryTester):
+    """AboveThreshold with privacy ``eps`` > 0 and public threshold ``tau`` (real), for T queries with failure
+    probability beta.
+
+    As a :class:`privtest.testers.Tester` its inputs are the query answers f_t(X) (sensitivity 1), not +-1 mechanisms:
+    its thresholds are values of the queries (tau -+ alpha), and "p" in :meth:`critical_p` and :meth:`halts_at_step`
+    is the constant query value f of every step.
+
+    Args:
+        eps: privacy eps > 0.
+        beta: failure probability in (0, 1) of Dwork-Roth's accuracy guarantee.
+        T: number of queries >= 1.
+        tau: the public threshold (a finite real).
 
     Raises:
-        ValueError: if eps <= 0 or tau is not finite.
+        ValueError: if eps <= 0, beta is outside (0, 1), T < 1 or tau is not finite.
     """
 
     eps: float
+    beta: float
+    T: int
     tau: float = 0.0
     name: str = "AboveThreshold"
     source: str = "Dwork-Roth Thm 3.24"
 
     def __post_init__(self):
         _validate.positive("eps", self.eps)
+        _validate.open_unit("beta", self.beta)
+        _validate.step_index(self.T)
         if not _validate.is_finite_real(self.tau):
             raise ValueError(f"tau must be a finite real. Found {self.tau!r}.")
 
-    def alpha(self, T: int, beta: float) -> float:
-        """Accuracy alpha = 8 (ln T + ln(2/beta))/eps of Dwork-Roth Theorem 3.24 (T >= 1, beta in (0, 1))."""
-        _validate.step_index(T)
-        _validate.open_unit("beta", beta)
-        return 8.0 * (math.log(T) + math.log(2.0 / beta)) / self.eps
+    @property
+    def alpha(self) -> float:
+        """Accuracy alpha = 8 (ln T + ln(2/beta))/eps of Dwork-Roth Theorem 3.24."""
+        return 8.0 * (math.log(self.T) + math.log(2.0 / self.beta)) / self.eps
 
-    def run(self, values, runs: int, rng: np.random.Generator) -> np.ndarray:
-        """Run ``runs`` independent copies on the query answers ``values`` = (f_1(X), ..., f_T(X)).
+    @property
+    def privacy(self) -> Privacy:
+        """Pure eps-DP (Dwork-Roth Theorem 3.23)."""
+        return Privacy(float(self.eps), 0.0)
+
+    @property
+    def parameters(self) -> dict:
+        """The public threshold tau."""
+        return {"tau": self.tau}
+
+    @property
+    def type1_bound(self) -> float:
+        """beta: with probability >= 1 - beta the run is (alpha, alpha)-accurate (both error types together)."""
+        return self.beta
+
+    @property
+    def type2_bound(self) -> float:
+        """beta (see :attr:`type1_bound`)."""
+        return self.beta
+
+    @property
+    def error_bound(self) -> float:
+        """beta: Dwork-Roth Theorem 3.24 bounds both error types together."""
+        return self.beta
+
+    def pbar(self, t: int) -> float:
+        """tau - alpha, a query value (not a probability): the run continues at every query with f_t(X) <= tau - alpha,
+        except with probability beta."""
+        _validate.step_index(t)
+        return self.tau - self.alpha
+
+    def halt_p(self, t: int) -> float:
+        """tau + alpha, a query value: the run halts at a query with f_t(X) >= tau + alpha, except w.p. beta."""
+        _validate.step_index(t)
+        return self.tau + self.alpha
+
+    def sample_bound(self, t: int) -> float:
+        """One evaluation of the query per step (deterministic)."""
+        _validate.step_index(t)
+        return 1.0
+
+    def sample_budget(self, T: int) -> float:
+        """0: :meth:`sample_bound` always holds."""
+        return 0.0
+
+    def expected_samples(self, t: int) -> float:
+        """1: every step answers its query once."""
+        _validate.step_index(t)
+        return 1.0
+
+    def amortized_sample_bound(self, T: int) -> float:
+        """1: one evaluation per step."""
+        _validate.step_index(T)
+        return 1.0
+
+    def run(self, mechanisms, runs: int, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
+        """Run ``runs`` independent copies on the query answers ``mechanisms`` = (f_1(X), ..., f_T(X)).
 
         Args:
-            values: real array of shape (T,).
+            mechanisms: real array of shape (T,): the answers of the T sensitivity-1 queries.
             runs: number of independent runs >= 1.
             rng: numpy Generator.
 
         Returns:
-            int64 array (runs,): the halting step (1-based), 0 if no query was above the noisy threshold.
+            (halt_step, samples): int64 (runs,), the halting step (1-based, 0 if no query was above the noisy
+            threshold), and int64 (runs, T), 1 at every step a run answered (up to and including its halt).
         """
         _validate.step_index(runs)
-        values = np.asarray(values, dtype=float)
+        values = np.asarray(mechanisms, dtype=float)
         rho = rng.laplace(0.0, 2.0 / self.eps, runs)
         halt_step = np.zeros(runs, dtype=np.int64)
         for t, f in enumerate(values, start=1):
@@ -62,4 +135,19 @@ class AboveThreshold:
                 break
             nu = rng.laplace(0.0, 4.0 / self.eps, active.size)
             halt_step[active[f + nu >= self.tau + rho[active]]] = t
-        return halt_step
+        steps = np.arange(1, values.size + 1)[None, :]
+        samples = ((halt_step[:, None] == 0) | (steps <= halt_step[:, None])).astype(np.int64)
+        return halt_step, samples
+
+    def critical_p(self, T: int, runs: int, rng: np.random.Generator) -> CriticalP:
+        """Exact T-step simulation with the same query value f at every step, coupled across f: a run halts within T
+        iff f >= tau + rho - max_{t<=T} nu_t, its critical value (in query units, not a probability)."""
+        _validate.step_index(T)
+        _validate.step_index(runs)
+        rho = rng.laplace(0.0, 2.0 / self.eps, runs)
+        nu = rng.laplace(0.0, 4.0 / self.eps, (T, runs))
+        return CriticalP(self.tau + rho - nu.max(axis=0), np.ones(runs))
+
+    def exact_error(self, p, halt_at_T: bool) -> float:
+        """NaN: no exact analysis of AboveThreshold is implemented."""
+        return math.nan

@@ -9,6 +9,7 @@ Guarantees (Proposition 48): eps-DP (Theorem 47 with c = 1); with probability >=
 and continuation at every p_t <= pbar_t. ``pbar_t`` follows the proof, beta_t / (2 N_t (1 - beta/2)^(1/theta_C)),
 not the statement (whose factor (beta/2 - beta)^(1/theta_C) has a negative base; see ERRATA.md). Split by error
 type: Pr[any Type I error] <= Pr[p_dagger > (1-beta/2)^(1/theta_C)] + beta/2 = beta, and likewise for Type II.
+theta_C, N_t and pbar_t are the formulas of :mod:`privtest.bounds` (Table 1's Cohen et al. column).
 """
 
 from __future__ import annotations
@@ -20,32 +21,15 @@ import numpy as np
 from scipy.special import gammaln
 
 from privtest import _validate
-from privtest.schedule import beta_t
-
-
-def theta_C(eps: float, eps1: float) -> float:
-    """theta_C = eps/eps_1 - 2 (Algorithm 4), which makes Test (2 + theta_C) eps_1 = eps-DP (Theorem 47, c = 1).
-
-    Raises:
-        ValueError: if eps <= 2 eps_1 (Table 1's requirement for Cohen et al.) or either is not > 0.
-    """
-    _validate.positive("eps", eps)
-    _validate.positive("eps1", eps1)
-    if not eps > 2.0 * eps1:
-        raise ValueError(f"Cohen et al. require eps > 2 eps_1. Found eps={eps!r}, eps_1={eps1!r}.")
-    return eps / eps1 - 2.0
-
-
-def calls_per_step(pstar: float, beta: float, theta: float) -> int:
-    """N_t = ceil(ln(2/beta) / ((beta/2)^(1/theta_C) p*)) of Algorithm 4 (the same for every t).
-
-    Raises:
-        ValueError: if pstar or beta is outside (0, 1) or theta <= 0.
-    """
-    _validate.open_unit("pstar", pstar)
-    _validate.open_unit("beta", beta)
-    _validate.positive("theta", theta)
-    return int(math.ceil(math.log(2.0 / beta) / ((beta / 2.0) ** (1.0 / theta) * pstar)))
+from privtest.bounds import (
+    Privacy,
+    cohen_calls_per_step,
+    cohen_privacy,
+    cohen_rejection_threshold,
+    theta_C,
+)
+from privtest.measure import CriticalP
+from privtest.testers import StationaryTester
 
 
 def first_success_position(E, K, rng: np.random.Generator) -> np.ndarray:
@@ -82,7 +66,7 @@ def first_success_position(E, K, rng: np.random.Generator) -> np.ndarray:
 
 
 @dataclass(frozen=True)
-class CohenTester:
+class CohenTester(StationaryTester):
     """Algorithm 4 for a stream of T eps_1-DP mechanisms (Proposition 48).
 
     Args:
@@ -114,14 +98,26 @@ class CohenTester:
         theta = theta_C(self.eps, self.eps1)
         _validate.step_index(self.T)
         object.__setattr__(self, "theta", theta)
-        object.__setattr__(self, "N", calls_per_step(self.pstar, self.beta, theta))
+        object.__setattr__(self, "N", cohen_calls_per_step(self.pstar, self.beta, theta))
+
+    @property
+    def privacy(self) -> Privacy:
+        """Proposition 48(1): pure (2 + theta_C) eps_1 = eps (:func:`privtest.bounds.cohen_privacy`)."""
+        return cohen_privacy(self.eps, self.eps1)
+
+    @property
+    def parameters(self) -> dict:
+        """theta = theta_C = eps/eps_1 - 2 (implied by eps and eps_1, reported for Table 1)."""
+        return {"theta": self.theta}
 
     def pbar(self, t: int) -> float:
-        """Rejection threshold of the proof of Proposition 48: beta_t / (2 N_t (1 - beta/2)^(1/theta_C))."""
-        return float(beta_t(t, self.beta)) / (2.0 * self.N * (1.0 - self.beta / 2.0) ** (1.0 / self.theta))
+        """Rejection threshold of the proof of Proposition 48: beta_t / (2 N_t (1 - beta/2)^(1/theta_C))
+        (:func:`privtest.bounds.cohen_rejection_threshold`)."""
+        return cohen_rejection_threshold(t, self.pstar, self.eps, self.eps1, self.beta)
 
     def halt_p(self, t: int) -> float:
-        """Smallest p_t at which Proposition 48 guarantees halting: p*."""
+        """Smallest p_t at which Proposition 48 guarantees halting: p* (every t)."""
+        _validate.step_index(t)
         return self.pstar
 
     @property
@@ -141,12 +137,24 @@ class CohenTester:
         """Whole-run probability of any Type I or II error guaranteed by Proposition 48: 2 beta."""
         return self.type1_bound + self.type2_bound
 
+    def sample_bound(self, t: int) -> float:
+        """Evaluations of M_t at any step are at most N_t (Algorithm 4; deterministic)."""
+        _validate.step_index(t)
+        return float(self.N)
+
     def sample_budget(self, T: int) -> float:
         """Probability that N_t exceeds :meth:`sample_bound` at some step: 0 (at most N_t evaluations, Alg 4)."""
         return 0.0
 
-    def sample_bound(self, t: int) -> float:
-        """Evaluations of M_t at any step are at most N_t (Algorithm 4; deterministic)."""
+    def expected_samples(self, t: int) -> float:
+        """N_t E[p_dagger] = N_t theta_C/(theta_C + 1): each of the N_t calls evaluates M_t w.p. p_dagger (a step that
+        halts stops at its first +1 and makes fewer)."""
+        _validate.step_index(t)
+        return self.N * self.theta / (self.theta + 1.0)
+
+    def amortized_sample_bound(self, T: int) -> float:
+        """N_t: the per-step bound is deterministic and the same at every step."""
+        _validate.step_index(T)
         return float(self.N)
 
     def draw_pdagger(self, runs: int, rng: np.random.Generator) -> np.ndarray:
@@ -182,7 +190,7 @@ class CohenTester:
             halt_step[active[halted]] = t
         return halt_step, samples
 
-    def critical_p(self, T: int, runs: int, rng: np.random.Generator):
+    def critical_p(self, T: int, runs: int, rng: np.random.Generator) -> CriticalP:
         """Exact T-step simulation on Bernoulli(p) inputs with the same p at every step, for all p at once.
 
         Given p_dagger, the passing calls of all T steps number S ~ Bin(T N_t, p_dagger); the run halts within T
@@ -191,15 +199,19 @@ class CohenTester:
         Returns:
             :class:`privtest.measure.CriticalP` with p_crit (runs,) and the evaluations per step while continuing.
         """
-        from privtest.measure import CriticalP
-
+        _validate.step_index(T)
+        _validate.step_index(runs)
         pdag = self.draw_pdagger(runs, rng)
         S = rng.binomial(np.int64(T) * self.N, pdag)
         p_crit = np.where(S > 0, rng.beta(1.0, np.maximum(S, 1)), np.inf)
         return CriticalP(p_crit, S / T)
 
+    def exact_error(self, p, halt_at_T: bool) -> float:
+        """NaN: no exact analysis of Algorithm 4 is implemented (its Monte Carlo is exact in law, :meth:`run`)."""
+        return math.nan
+
 
 def cohen_tester(cfg: dict, pstar: float, eps_ratio: float, T: int) -> CohenTester:
-    """Factory for :data:`privtest.testers.FACTORIES`: cfg keys ``eps`` and ``beta`` (theta and gamma are ignored;
+    """Factory for :data:`privtest.registry.FACTORIES`: cfg keys ``eps`` and ``beta`` (theta and gamma are ignored;
     theta_C = 1/eps_ratio - 2 is implied). Raises ValueError when eps_ratio >= 1/2 (eps <= 2 eps_1)."""
     return CohenTester(cfg["eps"], eps_ratio * cfg["eps"], cfg["beta"], pstar, T)

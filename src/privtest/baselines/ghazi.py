@@ -5,6 +5,10 @@ Init draws k ~ Geo(e^(-theta_G)) on {0, 1, ...} (Pr[k >= j] = e^(-theta_G j)), t
 mechanism M_t is evaluated once with probability e^(-eps_1 k) (otherwise dropped); every +1 output joins S with its
 index, and one element of S is returned by a data-independent rule (here: uniformly at random among the +1 outputs,
 as in Corollary 53). The output is ex-post (2 eps_1 + theta_G) = eps-DP (Theorem 52(1)).
+
+As a tester (:class:`privtest.testers.Tester`) the selected index plays the role of the halting step. The paper
+proves no testing guarantee for Algorithm 5: Corollary 53 only bounds what any rejection threshold could be
+(:func:`privtest.bounds.cor53_pbar_max`), so its thresholds and error bounds are NaN/inf, documented below.
 """
 
 from __future__ import annotations
@@ -15,10 +19,13 @@ from dataclasses import dataclass
 import numpy as np
 
 from privtest import _validate
+from privtest.bounds import Privacy
+from privtest.measure import CriticalP
+from privtest.testers import StationaryTester
 
 
 @dataclass(frozen=True)
-class GhaziSelection:
+class GhaziSelection(StationaryTester):
     """Algorithm 5 with input privacy eps_1 and output privacy eps > 2 eps_1 (theta_G = eps - 2 eps_1).
 
     Raises:
@@ -70,9 +77,81 @@ class GhaziSelection:
             selected[replace] = t
         return selected, samples
 
-    def sample_bound(self, alpha: float, beta: float) -> int:
-        """T_i = ceil((1/alpha) (2/beta)^(eps_1/eps') ln(2/beta)) of Theorem 52 (repetitions of a mechanism with
-        success probability alpha for selection with failure probability beta)."""
-        _validate.open_unit("alpha", alpha)
-        _validate.open_unit("beta", beta)
-        return int(math.ceil((2.0 / beta) ** (self.eps1 / self.theta_G) * math.log(2.0 / beta) / alpha))
+    def keep_probability(self) -> float:
+        """E[e^(-eps_1 k)] = (1 - q)/(1 - q e^(-eps_1)), q = e^(-theta_G): the probability that a step is evaluated."""
+        q = math.exp(-self.theta_G)
+        return (1.0 - q) / (1.0 - q * math.exp(-self.eps1))
+
+    @property
+    def privacy(self) -> Privacy:
+        """Theorem 52(1): ex-post 2 eps_1 + theta_G = eps on a selected output (0 on ⊥): pure eps-DP, worst case."""
+        return Privacy(float(self.eps), 0.0)
+
+    @property
+    def parameters(self) -> dict:
+        """theta_G = eps - 2 eps_1."""
+        return {"theta_G": self.theta_G}
+
+    @property
+    def type1_bound(self) -> float:
+        """NaN: no continuation guarantee (Corollary 53 shows any pbar must be O(beta/T))."""
+        return math.nan
+
+    @property
+    def type2_bound(self) -> float:
+        """NaN: no per-step halting guarantee (Theorem 52(2) needs T_i repetitions of a good mechanism)."""
+        return math.nan
+
+    @property
+    def error_bound(self) -> float:
+        """NaN: the paper states no testing guarantee for Algorithm 5."""
+        return math.nan
+
+    def pbar(self, t: int) -> float:
+        """NaN: Algorithm 5 has no rejection threshold; Corollary 53 bounds any from above
+        (:func:`privtest.bounds.cor53_pbar_max`)."""
+        _validate.step_index(t)
+        return math.nan
+
+    def halt_p(self, t: int) -> float:
+        """inf: no p_t guarantees selecting step t (the step is dropped w.p. 1 - e^(-eps_1 k), whatever p_t)."""
+        _validate.step_index(t)
+        return math.inf
+
+    def sample_bound(self, t: int) -> float:
+        """At most one evaluation of M_t per step (deterministic)."""
+        _validate.step_index(t)
+        return 1.0
+
+    def sample_budget(self, T: int) -> float:
+        """0: :meth:`sample_bound` always holds."""
+        return 0.0
+
+    def expected_samples(self, t: int) -> float:
+        """The probability that step t is evaluated, :meth:`keep_probability`."""
+        _validate.step_index(t)
+        return self.keep_probability()
+
+    def amortized_sample_bound(self, T: int) -> float:
+        """1: at most one evaluation per step."""
+        _validate.step_index(T)
+        return 1.0
+
+    def critical_p(self, T: int, runs: int, rng: np.random.Generator) -> CriticalP:
+        """Exact T-step simulation on Bernoulli(p) inputs, coupled across p: given k, E ~ Bin(T, e^(-eps_1 k)) steps are
+        evaluated and some (+1, t) is selected iff the smallest of E uniforms is <= p: Beta(1, E) (inf if E = 0)."""
+        _validate.step_index(T)
+        _validate.step_index(runs)
+        E = rng.binomial(T, np.exp(-self.eps1 * self.draw_k(runs, rng)))
+        p_crit = np.where(E > 0, rng.beta(1.0, np.maximum(E, 1)), np.inf)
+        return CriticalP(p_crit, E / T)
+
+    def exact_error(self, p, halt_at_T: bool) -> float:
+        """NaN: no exact analysis of Algorithm 5 is implemented."""
+        return math.nan
+
+
+def ghazi_tester(cfg: dict, pstar: float, eps_ratio: float, T: int) -> GhaziSelection:
+    """Factory for :data:`privtest.registry.FACTORIES`: cfg key ``eps`` (Algorithm 5 has no p*, beta or T; they are
+    ignored). Raises ValueError when eps_ratio >= 1/2 (eps <= 2 eps_1)."""
+    return GhaziSelection(cfg["eps"], eps_ratio * cfg["eps"])

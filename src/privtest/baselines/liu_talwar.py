@@ -10,7 +10,8 @@ N is rounded up to an integer number of evaluations and Phi_Delta uses that inte
 ``run`` evaluates a mechanism N times with one ``count_plus`` call (a Bernoulli mechanism: one binomial draw) and
 refuses N beyond int64 (the per-step sample counts would overflow); :meth:`LiuTalwarTester.critical_p` simulates
 Bernoulli inputs for any N through order statistics (the count of +1 itself never has to be formed).
-Inputs must be pure eps_1-DP (Theorem 46); the output is (eps, delta)-DP.
+Inputs must be pure eps_1-DP (Theorem 46); the output is (eps, delta)-DP. sigma_LT, Delta and N are the formulas of
+:mod:`privtest.bounds` (Table 1's Liu-Talwar column).
 """
 
 from __future__ import annotations
@@ -23,50 +24,25 @@ from scipy.optimize import minimize_scalar
 from scipy.special import expit
 
 from privtest import _validate
+from privtest.bounds import (
+    Delta_LT,
+    Privacy,
+    liu_talwar_check_params,
+    liu_talwar_privacy,
+    liu_talwar_sample_complexity,
+    log_N_LT,
+    sigma_LT,
+)
+from privtest.measure import CriticalP, blocks
+from privtest.testers import StationaryTester
 
 #: Largest evaluation count ``run`` accepts (int64 sample counts).
 MAX_EVALUATIONS = 2**63 - 1
 
 
-def sigma_LT(eps: float, eps1: float, eps0: float) -> float:
-    """sigma_LT = 12 (eps_1 + eps_0)/eps (eq. 25)."""
-    return 12.0 * (eps1 + eps0) / eps
-
-
-def C_LT(eps1: float, eps0: float) -> float:
-    """C = 2 (e^(eps_0 + eps_1) + 1 + e^(eps_0/2)) (eq. 25)."""
-    return 2.0 * (math.exp(eps0 + eps1) + 1.0 + math.exp(eps0 / 2.0))
-
-
-def Delta_LT(eps1: float, eps0: float, T: int, delta: float) -> float:
-    """Delta = C ln(8T/delta) / (eps_0 (e^(eps_0 + eps_1) - 1)) (eq. 25)."""
-    return C_LT(eps1, eps0) * math.log(8.0 * T / delta) / (eps0 * math.expm1(eps0 + eps1))
-
-
-def log_N_LT(pstar: float, eps: float, eps1: float, beta: float, delta: float, eps0: float, T: int) -> float:
-    """ln N with N = e^eps_0 Delta / min(p*, 1-p*) ((T+1)/beta)^sigma_LT (eq. 25), before rounding up."""
-    return (
-        eps0
-        + math.log(Delta_LT(eps1, eps0, T, delta))
-        - math.log(min(pstar, 1.0 - pstar))
-        + sigma_LT(eps, eps1, eps0) * math.log((T + 1.0) / beta)
-    )
-
-
-def check_params(pstar, eps, eps1, beta, delta, eps0, T) -> None:
-    """Theorem 46's ranges: p*, beta, delta, eps_0 in (0, 1), eps, eps_1 > 0, T > 1 (finite). Raises ValueError."""
-    _validate.open_unit("pstar", pstar)
-    _validate.open_unit("beta", beta)
-    _validate.open_unit("delta", delta)
-    _validate.open_unit("eps0", eps0)
-    _validate.positive("eps", eps)
-    _validate.positive("eps1", eps1)
-    _validate.step_index(T)
-
-
 def optimal_eps0(pstar: float, eps: float, eps1: float, beta: float, delta: float, T: int) -> float:
     """The auxiliary eps_0 in (0, 1) that minimises N (Theorem 46(5)); bounded scalar minimisation of ln N."""
-    check_params(pstar, eps, eps1, beta, delta, 0.5, T)
+    liu_talwar_check_params(pstar, eps, eps1, beta, delta, 0.5, T)
     res = minimize_scalar(
         lambda e0: log_N_LT(pstar, eps, eps1, beta, delta, e0, T),
         bounds=(1e-6, 1 - 1e-6),
@@ -77,7 +53,7 @@ def optimal_eps0(pstar: float, eps: float, eps1: float, beta: float, delta: floa
 
 
 @dataclass(frozen=True)
-class LiuTalwarTester:
+class LiuTalwarTester(StationaryTester):
     """ExtendedAboveThreshold (Section 9.2) for T eps_1-DP mechanisms.
 
     Args:
@@ -110,12 +86,22 @@ class LiuTalwarTester:
     N: float = field(init=False)
 
     def __post_init__(self):
-        check_params(self.pstar, self.eps, self.eps1, self.beta, self.delta, self.eps0, self.T)
-        log_N = log_N_LT(self.pstar, self.eps, self.eps1, self.beta, self.delta, self.eps0, self.T)
+        args = (self.pstar, self.eps, self.eps1, self.beta, self.delta, self.eps0, self.T)
+        liu_talwar_check_params(*args)
         object.__setattr__(self, "sigma", sigma_LT(self.eps, self.eps1, self.eps0))
         object.__setattr__(self, "Delta", Delta_LT(self.eps1, self.eps0, self.T, self.delta))
-        object.__setattr__(self, "log_N", log_N)
-        object.__setattr__(self, "N", float(math.ceil(math.exp(log_N))) if log_N < 700 else math.inf)
+        object.__setattr__(self, "log_N", log_N_LT(*args))
+        object.__setattr__(self, "N", liu_talwar_sample_complexity(*args))
+
+    @property
+    def privacy(self) -> Privacy:
+        """Theorem 46(1): (eps, delta)-DP (:func:`privtest.bounds.liu_talwar_privacy`)."""
+        return liu_talwar_privacy(self.eps, self.delta)
+
+    @property
+    def parameters(self) -> dict:
+        """eps_0 (auxiliary) and delta (output delta)."""
+        return {"eps0": self.eps0, "delta": self.delta}
 
     @property
     def b_nu(self) -> float:
@@ -134,15 +120,19 @@ class LiuTalwarTester:
 
     def pbar(self, t: int) -> float:
         """Theorem 46(2) (not stopping too early): halting at R implies p_R >= e^(-eps_0)/2 (beta/(R+1))^sigma p*
-        with probability >= 1 - beta - delta/2; the tester's rejection threshold at step t."""
+        with probability >= 1 - beta - delta/2; the tester's rejection threshold at step t. The same value as
+        :func:`privtest.bounds.liu_talwar_rejection_threshold` (p*/Lambda_t, Table 1's form) up to rounding; both
+        forms are kept so that no reported number changes."""
         _validate.step_index(t)
         return 0.5 * math.exp(-self.eps0) * (self.beta / (t + 1.0)) ** self.sigma * self.pstar
 
-    def halt_p(self, t: int = 1) -> float:
+    def halt_p(self, t: int) -> float:
         """Smallest p_t satisfying Theorem 46(4)'s condition Phi_Delta(p_t) >= e^eps_0 beta^(-sigma) Phi_Delta(p*)
-        (halting w.p. >= 1 - beta - delta/(4T)); inf when no p in [0, 1] satisfies it. The same for every t.
+        (halting w.p. >= 1 - beta - delta/(4T)); inf when no p in [0, 1] satisfies it. The condition does not involve
+        t: the value is the same at every step (t is only validated).
 
         Solving (N p + Delta)/(N (1-p) + Delta) = R gives p = (R (N + Delta) - Delta)/(N (1 + R))."""
+        _validate.step_index(t)
         log_R = self.eps0 - self.sigma * math.log(self.beta) + float(self.log_phi(self.pstar))
         x = float(expit(log_R))  # R/(1+R), stable for huge R
         p = (x * (self.N + self.Delta) - (1.0 - x) * self.Delta) / self.N
@@ -164,12 +154,23 @@ class LiuTalwarTester:
         """Type I plus Type II budget of Theorem 46 (2) and (4) (their conditional guarantees, union-bounded)."""
         return self.type1_bound + self.type2_bound
 
+    def sample_bound(self, t: int) -> float:
+        """Evaluations per step: exactly N (eq. 25, rounded up)."""
+        _validate.step_index(t)
+        return self.N
+
     def sample_budget(self, T: int) -> float:
         """Probability that N_t exceeds :meth:`sample_bound` at some step: 0 (exactly N evaluations per step)."""
         return 0.0
 
-    def sample_bound(self, t: int) -> float:
-        """Evaluations per step: exactly N (eq. 25, rounded up)."""
+    def expected_samples(self, t: int) -> float:
+        """N: every step evaluates M_t exactly N times."""
+        _validate.step_index(t)
+        return self.N
+
+    def amortized_sample_bound(self, T: int) -> float:
+        """N: the same deterministic count at every step."""
+        _validate.step_index(T)
         return self.N
 
     def _threshold_fraction(self, nu, xi):
@@ -211,7 +212,7 @@ class LiuTalwarTester:
             halt_step[active[halted]] = t
         return halt_step, samples
 
-    def critical_p(self, T: int, runs: int, rng: np.random.Generator):
+    def critical_p(self, T: int, runs: int, rng: np.random.Generator) -> CriticalP:
         """Exact T-step simulation on Bernoulli(p) inputs with the same p at every step, for all p at once.
 
         Step t halts iff K_t >= k_t = ceil(kappa_t) (see ``_threshold_fraction``), i.e. iff the k_t-th smallest of N
@@ -221,11 +222,11 @@ class LiuTalwarTester:
         Returns:
             :class:`privtest.measure.CriticalP` (evaluations per step = N).
         """
-        from privtest.measure import CriticalP, _blocks
-
+        _validate.step_index(T)
+        _validate.step_index(runs)
         nu = rng.laplace(0.0, self.b_nu, runs)
         p_crit = np.full(runs, np.inf)
-        for t0, t1 in _blocks(T, runs):
+        for t0, t1 in blocks(T, runs):
             xi = rng.laplace(0.0, self.b_xi, (t1 - t0, runs))
             k = np.ceil(self._threshold_fraction(nu[None, :], xi) * self.N)
             inside = (k >= 1) & (k <= self.N)
@@ -234,9 +235,13 @@ class LiuTalwarTester:
             np.minimum(p_crit, p_t.min(axis=0), out=p_crit)
         return CriticalP(p_crit, np.full(runs, self.N))
 
+    def exact_error(self, p, halt_at_T: bool) -> float:
+        """NaN: no exact analysis of ExtendedAboveThreshold is implemented."""
+        return math.nan
+
 
 def liu_talwar_tester(cfg: dict, pstar: float, eps_ratio: float, T: int) -> LiuTalwarTester:
-    """Factory for :data:`privtest.testers.FACTORIES`. cfg keys: ``eps``, ``beta``, and optionally ``delta``
+    """Factory for :data:`privtest.registry.FACTORIES`. cfg keys: ``eps``, ``beta``, and optionally ``delta``
     (output delta, default 1e-6) and ``eps0`` (auxiliary eps_0 in (0, 1), or "auto" (default): the value minimising
     N, :func:`optimal_eps0`). theta and gamma are ignored."""
     eps, beta = cfg["eps"], cfg["beta"]

@@ -14,7 +14,7 @@ import numpy as np
 import pandas as pd
 from scipy import optimize, sparse
 
-from privtest import _validate
+from privtest import _validate, data
 
 
 @dataclass(frozen=True)
@@ -243,8 +243,6 @@ def truncate(stream: EdgeStream, T_max: int | None) -> EdgeStream:
 
 def load_stream(name: str, wheel=None, T_max: int | None = None) -> EdgeStream:
     """``"collegemsg"`` or ``"primary_school"`` from its wheel (see :mod:`privtest.data`), truncated to T_max."""
-    from privtest import data
-
     if name == "collegemsg":
         return truncate(collegemsg_stream(data.collegemsg(wheel)), T_max)
     if name == "primary_school":

@@ -62,7 +62,7 @@ class BatchToCOParams:
         pstar: GTM halting threshold p* in (0, 1/2] ((1 - beta_A)/2 for a high-probability A, Cor. 43).
         kappa: spacing of the thresholds h_i = (1 + kappa)^i, > 0.
         gamma: GTM gap parameter in (1, 2].
-        C1, CH: Corollary 35's constants C_1, C_H > 0.
+        C_1, C_H: Corollary 35's constants C_1, C_H > 0.
         C_beta: in (0, 1/3] (Lemma 41).
         C_eps: defaults to C_1/(C_1 + C_H + 3) (Lemma 38's largest admissible value); must not exceed it.
         C_delta: defaults to 1 + 3 e^3 / C_beta (Lemma 38's smallest admissible value); must not be below it.
@@ -77,8 +77,8 @@ class BatchToCOParams:
     pstar: float
     kappa: float
     gamma: float
-    C1: float = 2.0
-    CH: float = 2.0
+    C_1: float = 2.0
+    C_H: float = 2.0
     C_beta: float = 1.0 / 3.0
     delta: float = 0.0
     C_eps: float | None = None
@@ -94,17 +94,17 @@ class BatchToCOParams:
             raise ValueError(f"pstar must be in (0, 1/2]. Found {self.pstar!r}.")
         _validate.positive("kappa", self.kappa)
         _validate.gamma_range(self.gamma)
-        _validate.positive("C1", self.C1)
-        _validate.positive("CH", self.CH)
+        _validate.positive("C_1", self.C_1)
+        _validate.positive("C_H", self.C_H)
         if not (0 < self.C_beta <= 1 / 3):
             raise ValueError(f"C_beta must be in (0, 1/3]. Found {self.C_beta!r}.")
         if self.log_beta not in LOG_BETA:
             raise ValueError(f"log_beta must be one of {LOG_BETA}. Found {self.log_beta!r}.")
-        ceps_max = self.C1 / (self.C1 + self.CH + 3.0)
+        ceps_max = self.C_1 / (self.C_1 + self.C_H + 3.0)
         if self.C_eps is None:
             object.__setattr__(self, "C_eps", ceps_max)
         elif not (0 < self.C_eps <= ceps_max):
-            raise ValueError(f"C_eps must be in (0, C1/(C1+CH+3) = {ceps_max}]. Found {self.C_eps!r}.")
+            raise ValueError(f"C_eps must be in (0, C_1/(C_1+C_H+3) = {ceps_max}]. Found {self.C_eps!r}.")
         cdel_min = 1.0 + 3.0 * math.e**3 / self.C_beta
         if self.C_delta is None:
             object.__setattr__(self, "C_delta", cdel_min)
@@ -113,11 +113,34 @@ class BatchToCOParams:
         if self.eps_it(1, 1) > 1.0:
             raise ValueError(f"eps(1, 1) = {self.eps_it(1, 1)} > 1: Lemma 38 needs eps(i, t) <= 1; lower eps.")
 
+    @classmethod
+    def from_config(
+        cls, cfg: dict, eps: float | None = None, kappa: float | None = None, delta: float = 0.0
+    ) -> BatchToCOParams:
+        """Parameters from a config section with keys eps (unless given), beta, pstar, kappa (unless given), gamma,
+        C_1, C_H, C_beta and log_beta (the ``co:`` block of config/config.yaml); ``delta`` is the global delta.
+
+        Raises:
+            KeyError: for a missing key. ValueError: on a value outside its range.
+        """
+        return cls(
+            eps=cfg["eps"] if eps is None else eps,
+            beta=cfg["beta"],
+            pstar=cfg["pstar"],
+            kappa=cfg["kappa"] if kappa is None else kappa,
+            gamma=cfg["gamma"],
+            C_1=cfg["C_1"],
+            C_H=cfg["C_H"],
+            C_beta=cfg["C_beta"],
+            log_beta=cfg["log_beta"],
+            delta=delta,
+        )
+
     # --- Derived constants (Corollary 35) ---------------------------------------------------------------------
     @property
     def Lambda(self) -> float:
         """Lambda = exp(1/C_1 + 2/C_H) (Corollary 35)."""
-        return math.exp(1.0 / self.C1 + 2.0 / self.CH)
+        return math.exp(1.0 / self.C_1 + 2.0 / self.C_H)
 
     @property
     def pbar(self) -> float:
@@ -157,7 +180,7 @@ class BatchToCOParams:
 
     def eps_it(self, i, t):
         """eps(i, t) = eps(i)/(C_1 ln(4/(omega_t b))): privacy of each test / scored evaluation at time t."""
-        out = self.eps_i(i) / (self.C1 * self.log4_over(i, t))
+        out = self.eps_i(i) / (self.C_1 * self.log4_over(i, t))
         return float(out) if np.ndim(out) == 0 else out
 
     def delta_it(self, i, t):
@@ -169,7 +192,7 @@ class BatchToCOParams:
     def calibration(self, i: int) -> ExPostCalibration:
         """GTM_i with Corollary 35's parameters: Theorem 23 with eps_C = eps(i), beta = beta_i, s_t = +1."""
         return ExPostCalibration(
-            eps_C=float(self.eps_i(i)), beta=float(self.beta_i(i)), C_H=self.CH, gamma=self.gamma, variant="direct"
+            eps_C=float(self.eps_i(i)), beta=float(self.beta_i(i)), C_H=self.C_H, gamma=self.gamma, variant="direct"
         )
 
     def batch_eps(self, i, t):
@@ -202,13 +225,13 @@ class BatchToCOParams:
         # so C_H eps(i,t) ln(4/beta_s) <= C_H eps(i) ln(4/(omega_t beta_i)) / (C_1 ln(4/(omega_t b))).
         # For log_beta="instance" this is exactly C_H eps(i)/C_1; for "global" the ratio of logs is largest at t=i.
         ratio = (math.log(4.0) - np.log(self.beta_i(i)) + log_inv_omega(i)) / self.log4_over(i, i)
-        gtm = self.eps_i(i) * (1.0 + self.CH / self.C1 * ratio)
+        gtm = self.eps_i(i) * (1.0 + self.C_H / self.C_1 * ratio)
         e_t = self.eps_it(i, i)
         ts_eps = 2.0 * e_t + np.minimum(e_t, 1.0)
         ts_delta = 3.0 * np.exp(2.0 * e_t + np.minimum(e_t, 1.0)) * self.delta_it(i, i) / self.xi(i)
         tail_w = c_omega() / math.log(i_max)
         eps_init, delta_init = self.eps_it(1, 1), self.delta_it(1, 1)
-        eps_tail = self.C_eps * self.eps * (1.0 + (self.CH + 3.0) / self.C1 * max(1.0, float(ratio.max()))) * tail_w
+        eps_tail = self.C_eps * self.eps * (1.0 + (self.C_H + 3.0) / self.C_1 * max(1.0, float(ratio.max()))) * tail_w
         delta_tail = self.delta / self.C_delta * (3.0 * math.e**3 / self.C_beta) * tail_w
         return {
             "eps_init": eps_init,
@@ -218,9 +241,9 @@ class BatchToCOParams:
             "delta_ts": float(ts_delta.sum()),
             "eps_total": eps_init + float(gtm.sum() + ts_eps.sum()) + eps_tail,
             "delta_total": delta_init + float(ts_delta.sum()) + delta_tail,
-            "eps_bound": self.C_eps * self.eps * (1.0 + (self.CH + 3.0) / self.C1),
+            "eps_bound": self.C_eps * self.eps * (1.0 + (self.C_H + 3.0) / self.C_1),
             "delta_bound": self.delta / self.C_delta * (1.0 + 3.0 * math.e**3 / self.C_beta),
-            "gtm_excess": float(np.max(gtm / ((1.0 + self.CH / self.C1) * self.eps_i(i)))),
+            "gtm_excess": float(np.max(gtm / ((1.0 + self.C_H / self.C_1) * self.eps_i(i)))),
         }
 
 

@@ -1,7 +1,7 @@
 """Shared machinery of the continual-observation experiments (Sections 7-8): one BatchToCO sweep over eps with
 the baselines on one problem (:func:`run_problem`), Theorem 42's guarantee at confidence bounds on V_A
-(:func:`add_va_guarantees`), the summaries the figures and Table 2 plot, and the claims every CO experiment checks
-(:func:`claims`).
+(:func:`add_va_guarantees`), and the summaries the figures and Table 2 plot. The claims every CO experiment checks are
+in :mod:`privtest.checks._co`.
 
 Raw rows (:func:`run_problem`): one per (stream, eps, method, run, t) with value f(X_t, Y_t), opt (OPT_t, or an upper
 bound U_t >= OPT_t), opt_kind and, for BatchToCO, the latest checkpoint ell, its time t_ell, eps_t, GTM calls N_t,
@@ -18,42 +18,31 @@ instance first steps at t + 1 (ERRATA.md).
 
 from __future__ import annotations
 
-import math
-
 import numpy as np
 import pandas as pd
 from scipy import stats
 
-from privtest.claims import Claim, clopper_pearson, fmt, verdict_at_most, verdict_exact
 from privtest.co.batch_to_co import baselines, batch_to_co
-from privtest.co.params import BatchToCOParams, lemma40_max_checkpoints, theorem42_guarantee
+from privtest.co.graphs import EdgeStream, load_stream
+from privtest.co.params import BatchToCOParams, theorem42_guarantee
 
 METHOD = "BatchToCO"
 
 
-def make_params(cfg: dict, eps: float) -> BatchToCOParams:
-    return BatchToCOParams(
-        eps=eps,
-        beta=cfg["beta"],
-        pstar=cfg["pstar"],
-        kappa=cfg["kappa"],
-        gamma=cfg["gamma"],
-        C1=cfg["C1"],
-        CH=cfg["CH"],
-        C_beta=cfg["C_beta"],
-        log_beta=cfg["log_beta"],
-    )
-
-
 def expected_calls(params: BatchToCOParams, ell: np.ndarray, s: np.ndarray, t: np.ndarray) -> np.ndarray:
-    """E[N_t] of a GTM_ell step (step index s, time t): rho e^{eps_t mu1}/((1 + eps_t tau1)(1 - eps_t tau2)),
-    exact for eta_1 ~ Exp(tau1), eta_2 ~ Exp(tau2) independent (eps_t tau2 = 2/(C_H ln(4/beta_s)) < 1)."""
+    """E[N_t] of each GTM_ell step (instance ell, step index s, time t), float (n,): the step's
+    :attr:`privtest.gtm.StepParams.expected_samples` (finite here: eps_t tau2 = 2/(C_H ln(4/beta_s)) < 1)."""
     out = np.zeros(len(ell))
     for k, (i, si, ti) in enumerate(zip(ell, s, t, strict=True)):
-        st = params.calibration(int(i)).step(int(si), params.eps_it(int(i), int(ti)), params.pstar)
-        e = st.eps_t
-        out[k] = st.rho * math.exp(e * st.mu1) / ((1 + e * st.tau1) * (1 - e * st.tau2))
+        out[k] = params.calibration(int(i)).step(int(si), params.eps_it(int(i), int(ti)), params.pstar).expected_samples
     return out
+
+
+def edge_stream_inputs(name: str, cfg: dict, inputs: dict[str, str]) -> tuple[EdgeStream, pd.DataFrame]:
+    """The edge stream ``name`` (from input ``wheel_<name>``, truncated to ``cfg["T_max"][name]``) and its OPT_t
+    reference (input ``opt_<name>``: columns opt, opt_kind), cut to the stream's T rows."""
+    stream = load_stream(name, inputs[f"wheel_{name}"], cfg["T_max"].get(name))
+    return stream, pd.read_csv(inputs[f"opt_{name}"]).iloc[: stream.T]
 
 
 def run_problem(prob, name: str, cfg: dict, rng: np.random.Generator) -> pd.DataFrame:
@@ -73,7 +62,7 @@ def run_problem(prob, name: str, cfg: dict, rng: np.random.Generator) -> pd.Data
     tt = np.arange(1, T + 1)
     kinds = np.broadcast_to(np.asarray(prob.opt_kind, dtype=object), (T,))
     for eps in cfg["eps"]:
-        params = make_params(cfg, eps)
+        params = BatchToCOParams.from_config(cfg, eps)
         res = batch_to_co(prob, params, cfg["runs"], rng)
         R = cfg["runs"]
         guar = np.full((R, T), np.nan)
@@ -158,7 +147,7 @@ def add_va_guarantees(part: pd.DataFrame, prob, cfg: dict, rng: np.random.Genera
     b = covered(part)
     b = b[b.guarantee > 0]
     for eps, g in b.groupby("eps"):
-        params = make_params(cfg, float(eps))
+        params = BatchToCOParams.from_config(cfg, float(eps))
         keys = g[["ell", "t"]].drop_duplicates().to_numpy()
         alpha = cfg["va_alpha"] / max(len(keys), 1)
         for ell, t in keys:
@@ -176,7 +165,7 @@ def add_va_guarantees(part: pd.DataFrame, prob, cfg: dict, rng: np.random.Genera
     return part
 
 
-def summary(raw: pd.DataFrame) -> pd.DataFrame:
+def summarize(raw: pd.DataFrame) -> pd.DataFrame:
     """Per (stream, eps, method, t): mean, 10% and 90% quantiles of value, and opt (the figure's data)."""
     g = raw.groupby(["stream", "eps", "method", "t"], sort=True)
     out = g["value"].agg(mean="mean", q10=lambda x: x.quantile(0.1), q90=lambda x: x.quantile(0.9)).reset_index()
@@ -224,132 +213,3 @@ def table_rows(
             row[f"ratio_median[{method}]"] = (m.value / m.opt).median()
         rows.append(row)
     return pd.DataFrame(rows)
-
-
-def claims(raw: pd.DataFrame, cfg: dict, experiment: str) -> list[Claim]:
-    """The claims every CO experiment checks on its raw rows: per eps the privacy ledger (Lemma 38, exact) and the
-    realised ex-post loss of every run; per (stream, eps) Lemma 40's checkpoint bound, the GTM calls per step against
-    their exact expectation (Thm 42(3)) and the utility guarantee of Theorem 42(2) at V_A (:func:`utility_claim`).
-    Claim ids start with ``co.`` (fig_co_densest) or ``co.<application>.``."""
-    out = []
-    pre = "co" if experiment == "fig_co_densest" else f"co.{experiment.removeprefix('fig_co_')}"
-    bco = raw[raw.method == METHOD]
-    for eps in sorted(bco.eps.unique()):
-        params = make_params(cfg, float(eps))
-        led = params.privacy_budget()
-        ok = led["eps_total"] <= eps and led["delta_total"] <= params.delta
-        out.append(
-            Claim(
-                f"{pre}.privacy_budget[eps={eps}]",
-                "Lemma 38",
-                "worst-case privacy of BatchToCO sums to <= eps (and delta)",
-                experiment,
-                f"eps {fmt(led['eps_total'], 6)}, delta {fmt(led['delta_total'])}",
-                f"eps {eps}, delta {params.delta}",
-                verdict_exact(ok),
-                f"exact sum over checkpoints 2..1e6 plus tail bound; Lemma 38's closed form {fmt(led['eps_bound'])}; "
-                f"max GTM_i cost / (1 + C_H/C_1) eps(i) = {fmt(led['gtm_excess'])} (log_beta={params.log_beta})",
-            )
-        )
-        realised = bco[bco.eps == eps].groupby(["stream", "run"])["halt_loss"].first()
-        out.append(
-            Claim(
-                f"{pre}.privacy_realised[eps={eps}]",
-                "Lemma 38, Thm 23 (ex-post)",
-                "realised ex-post privacy loss of every run <= eps",
-                experiment,
-                fmt(realised.max()),
-                f"<= {eps}",
-                verdict_exact(bool(realised.max() <= eps)),
-                f"max over {len(realised)} runs",
-            )
-        )
-    return out + _stream_claims(bco, cfg, experiment, pre)
-
-
-def _stream_claims(bco, cfg, experiment, pre) -> list[Claim]:
-    out = []
-    for (stream, eps), g in bco.groupby(["stream", "eps"], sort=True):
-        params = make_params(cfg, float(eps))
-        tag = f"{stream},eps={eps}"
-        R = int(g.run.nunique())
-        opt_t = g.groupby("t")["opt"].first()
-        bound = np.array([lemma40_max_checkpoints(params, float(opt_t[t]), int(t)) for t in opt_t.index])
-        ell_max = g.groupby("t")["ell"].max().to_numpy()
-        bad_runs = int(g.assign(b=g.ell.to_numpy() > bound[g.t.to_numpy() - 1]).groupby("run")["b"].any().sum())
-        lo, hi = clopper_pearson(bad_runs, R)
-        out.append(
-            Claim(
-                f"{pre}.checkpoints[{tag}]",
-                "Lemma 40 (via Lemma 39(2))",
-                "checkpoints ell(t) <= max{ell: (1+kappa)^ell < OPT_t + (2/eps(ell,t)) ln(1/pbar)} (logarithmic in t)",
-                experiment,
-                f"ell(T) max {int(ell_max[-1])}; runs violating {bad_runs}/{R}",
-                f"ell_max(T) = {int(bound[-1])}; violation rate <= C_beta beta = {fmt(params.C_beta * params.beta)}",
-                verdict_at_most(lo, hi, params.C_beta * params.beta),
-                "the event fails w.p. <= sum_i beta_i <= C_beta beta per run; INCONCLUSIVE when the runs "
-                "cannot resolve that rate",
-            )
-        )
-        steps = g[g.t >= 2]
-        ratio = steps.groupby("run").apply(lambda d: d.gtm_calls.sum() / d.expected_calls.sum(), include_groups=False)
-        m, se = float(ratio.mean()), float(ratio.std(ddof=1) / math.sqrt(len(ratio))) if len(ratio) > 1 else 0.0
-        out.append(
-            Claim(
-                f"{pre}.calls_per_step[{tag}]",
-                "Thm 42(3), Cor 35(3)",
-                "GTM calls of A per step match their exact expectation "
-                "rho_s e^{eps_t mu1}/((1+eps_t tau1)(1-eps_t tau2)) = O(ln(t/beta)/(p*(gamma-1)^2))",
-                experiment,
-                f"sum N / sum E[N] = {fmt(m)} +- {fmt(1.96 * se)}; mean N_t = {fmt(steps.gtm_calls.mean())}",
-                "in [0.9, 1.1]",
-                "PASS"
-                if (m - 1.96 * se >= 0.9 and m + 1.96 * se <= 1.1)
-                else ("FAIL" if (m + 1.96 * se < 0.9 or m - 1.96 * se > 1.1) else "INCONCLUSIVE"),
-                f"E[N_t] <= rho_s e^(1/C1)/(1 - 2/(C_H ln(4/beta_s))), rho_s = lambda^l(c_s, beta_s/6)/p*; "
-                f"max E[N_t] here {fmt(steps.expected_calls.max())}",
-            )
-        )
-        out.append(utility_claim(g, params, cfg, f"{pre}.utility[{tag}]", experiment))
-    return out
-
-
-def utility_claim(g: pd.DataFrame, params: BatchToCOParams, cfg: dict, claim_id: str, experiment: str) -> Claim:
-    """Theorem 42(2) on the BatchToCO rows ``g`` of one (stream, eps): the fraction of runs with some t >= 2 where
-    f(X_t, Y_t) < the explicit guarantee at V_A(X_t) is <= (C_beta + 3) beta.
-
-    Checked at the :func:`covered` steps. V_A is unknown; the guarantee increases with it. PASS needs the
-    Clopper-Pearson upper end of the violation rate counted at V_hi (V_A <= V_hi w.p. >= 1 - va_alpha) to be <= the
-    bound, and FAIL needs the lower end counted at V_lo to exceed it. INCONCLUSIVE when the guarantee at V_hi is
-    never positive (then the check cannot fail), or neither holds."""
-    R = int(g.run.nunique())
-    g = covered(g)
-    bound = (params.C_beta + 3.0) * params.beta
-    positive = float((g.guarantee > 0).mean())
-    hi_max = float(g.guarantee_va_hi.max()) if g.guarantee_va_hi.notna().any() else float("nan")
-    k_hi = int(g.assign(b=g.value < g.guarantee_va_hi).groupby("run")["b"].any().sum())
-    k_lo = int(g.assign(b=g.value < g.guarantee_va_lo).groupby("run")["b"].any().sum())
-    if not hi_max > 0:
-        verdict = "INCONCLUSIVE"
-    elif verdict_at_most(*clopper_pearson(k_hi, R), bound) == "PASS":
-        verdict = "PASS"
-    else:
-        verdict = "FAIL" if verdict_at_most(*clopper_pearson(k_lo, R), bound) == "FAIL" else "INCONCLUSIVE"
-    return Claim(
-        claim_id,
-        "Thm 42(2)",
-        "f(X_t, Y_t) >= Theorem 42's explicit guarantee at V_A(X_t) for all t, except w.p. (C_beta+3) beta per run",
-        experiment,
-        f"max guarantee at U_t >= V_A: {fmt(g.guarantee.max())} (> 0 at {fmt(100 * positive)}% of (run, t)); "
-        + (
-            f"max guarantee at V_hi {fmt(hi_max)}; runs violating at V_hi {k_hi}/{R}, at V_lo {k_lo}/{R}"
-            if positive
-            else "V_A not needed"
-        ),
-        f"violation rate <= (C_beta+3) beta = {fmt(bound)}",
-        verdict,
-        "steps t > t(ell(t)) (the proof's Step 1 does not cover checkpoint steps, ERRATA.md); V_A is bracketed from "
-        f"{cfg['va_draws']} draws of A(X_t, eps_t/2) per (ell, t) where the guarantee at U_t >= V_A is positive, at "
-        f"total confidence 1 - {cfg['va_alpha']} (PASS needs the V_hi count, FAIL the V_lo one); INCONCLUSIVE when "
-        "the guarantee at V_hi is never positive (vacuous: cannot fail)",
-    )

@@ -2,7 +2,7 @@
 against Theorem 42(3) / Corollary 35(3).
 
 No new simulation: the rows summarise the BatchToCO runs of ``fig_co_densest`` (two long streams) and
-``fig_co_maxcut`` (240 runs: the stream where Lemma 40's failure rate C_beta beta is resolved) (``cfg["inputs"]``).
+``fig_co_maxcut`` (240 runs: the stream where Lemma 40's failure rate C_beta beta is resolved) (``inputs``).
 Per (stream, eps, t): the number of runs, mean and max of ell(t) over runs; ``ell_bound`` = max{ell: (1+kappa)^ell <
 OPT_t + (2/eps(ell, t)) ln(1/pbar)} (Lemma 39(2) with OPT_t in place of Lemma 40's bound t); mean GTM calls N_t,
 their exact expectation, and the explicit per-step bound rho_s e^{1/C_1}/(1 - 2/(C_H ln(4/beta_s))) at the largest
@@ -19,25 +19,26 @@ import math
 import numpy as np
 import pandas as pd
 
-from privtest.claims import Claim, fmt, verdict_exact
-from privtest.co.params import lemma40_max_checkpoints
-from privtest.experiments._co import METHOD, make_params
+from privtest.co.params import BatchToCOParams, lemma40_max_checkpoints
+from privtest.experiments._co import METHOD
 
 
 def calls_bound(params, ell: int, s: int, t: int) -> float:
     """Explicit E[N_t] bound of a GTM_ell step: rho_s e^{1/C_1}/(1 - 2/(C_H ln(4/beta_s)))."""
     st = params.calibration(int(ell)).step(int(s), params.eps_it(int(ell), int(t)), params.pstar)
     l4 = math.log(4.0 / (st.beta_I * 6.0))
-    return st.rho * math.exp(1.0 / params.C1) / (1.0 - 2.0 / (params.CH * l4))
+    return st.rho * math.exp(1.0 / params.C_1) / (1.0 - 2.0 / (params.C_H * l4))
 
 
-def simulate(cfg: dict, rng: np.random.Generator) -> pd.DataFrame:
+def simulate(cfg: dict, rng: np.random.Generator, inputs: dict[str, str]) -> pd.DataFrame:
+    """Rows per (stream, eps, t) (module docstring) from the raw tables of ``inputs`` whose names start with ``raw_``
+    (``raw_fig_co_densest``, ``raw_fig_co_maxcut``). ``rng`` is unused."""
     del rng  # summary of other experiments' runs
-    raw = pd.concat([pd.read_csv(cfg["inputs"][k]) for k in sorted(cfg["inputs"]) if k.startswith("raw_")])
+    raw = pd.concat([pd.read_csv(inputs[k]) for k in sorted(inputs) if k.startswith("raw_")])
     raw = raw[raw.method == METHOD]
     rows = []
     for (stream, eps), g in raw.groupby(["stream", "eps"], sort=True):
-        params = make_params(cfg, float(eps))
+        params = BatchToCOParams.from_config(cfg, float(eps))
         run = g[g.t >= 2]
         stepped = np.where(run.t == run.t_ell, run.ell, run.ell + 1)  # the instance that stepped at t
         if not np.allclose(run.eps_t, params.eps_it(stepped, run.t.to_numpy()), rtol=1e-9, atol=0):
@@ -64,26 +65,3 @@ def simulate(cfg: dict, rng: np.random.Generator) -> pd.DataFrame:
                 )
             )
     return pd.DataFrame(rows)
-
-
-def claims(raw: pd.DataFrame, cfg: dict) -> list[Claim]:
-    out = []
-    for (stream, eps), g in raw.groupby(["stream", "eps"], sort=True):
-        tag = f"{stream},eps={eps}"
-        over = g[g.t >= 2]
-        ratio = float((over.calls_mean / over.calls_bound).max())
-        out.append(
-            Claim(
-                f"co.calls_vs_bound[{tag}]",
-                "Thm 42(3), Cor 35(3)",
-                "mean GTM calls of A per step <= rho_s e^{1/C1}/(1 - 2/(C_H ln(4/beta_s))) "
-                "= O(ln(t/beta)/(p*(gamma-1)^2))",
-                "fig_co_checkpoints",
-                f"max_t mean N_t / bound = {fmt(ratio)}",
-                "<= 1",
-                verdict_exact(bool(np.all(over.calls_expected <= over.calls_bound * (1 + 1e-9)))),
-                "verdict on the exact expectation E[N_t] (the measured mean is shown; Monte Carlo agreement is checked "
-                "by co.calls_per_step)",
-            )
-        )
-    return out

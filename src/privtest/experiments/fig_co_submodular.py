@@ -4,8 +4,8 @@ per ``step_days`` days. Batch algorithms: private greedy with the exponential me
 Mitrovic et al. 2017, pure eps-DP) under a k-cardinality constraint, and its partition-matroid variant (each round
 restricted to candidates whose strip is not full; greedy is a 1/2-approximation under a matroid). OPT_t is replaced
 by a certified upper bound (greedy prefixes + top-k gains, also valid for the matroid, whose feasible sets are a
-subset), labelled "upper bound", so measured ratios are lower bounds of the true ones. Raw rows and claims:
-:mod:`privtest.experiments._co`.
+subset), labelled "upper bound", so measured ratios are lower bounds of the true ones. Raw rows:
+:mod:`privtest.experiments._co`; claims: :mod:`privtest.checks.fig_co_submodular`.
 """
 
 from __future__ import annotations
@@ -14,17 +14,16 @@ import numpy as np
 import pandas as pd
 
 from privtest import data
-from privtest.claims import Claim
 from privtest.co.submodular import FacilityLocation
 from privtest.experiments import _co
-from privtest.experiments._co import summary  # noqa: F401  (the notebook plots it)
+from privtest.experiments._co import summarize  # noqa: F401  (the notebook plots it)
 
 
-def simulate(cfg: dict, rng: np.random.Generator) -> pd.DataFrame:
+def simulate(cfg: dict, rng: np.random.Generator, inputs: dict[str, str]) -> pd.DataFrame:
     """Raw rows for the k-cardinality problem (stream ``mpls_stops``) and, if ``cfg["matroid"]`` is set, for the
     partition-matroid variant (``mpls_stops_matroid``: candidates in ``groups`` vertical strips, at most ``cap``
-    chosen per strip)."""
-    stops = data.mpls_stops(cfg["inputs"]["wheel_mpls_stops"])
+    chosen per strip); ``inputs``: ``wheel_mpls_stops`` (data wheel)."""
+    stops = data.mpls_stops(inputs["wheel_mpls_stops"])
     variants = {"mpls_stops": {}}
     if cfg.get("matroid"):
         variants["mpls_stops_matroid"] = {"groups": cfg["matroid"]["groups"], "cap": cfg["matroid"]["cap"]}
@@ -41,7 +40,3 @@ def simulate(cfg: dict, rng: np.random.Generator) -> pd.DataFrame:
         )
         frames.append(_co.run_problem(prob, name, cfg, rng))
     return pd.concat(frames, ignore_index=True)
-
-
-def claims(raw: pd.DataFrame, cfg: dict) -> list[Claim]:
-    return _co.claims(raw, cfg, "fig_co_submodular")

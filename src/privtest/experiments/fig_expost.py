@@ -5,9 +5,10 @@
 (b) Ex-post privacy loss of a transcript halting at t, eps_C + C_H eps_t ln(4/beta_t), growing like ln t, and the
     loss eps_C of every continuation prefix.
 
-Claims: per-step miss at p* <= beta_t/6 given eta_1 <= mu1 (else the unconditional beta/4 + beta_t/6), halting at
-pbar_t <= beta_t/4 + beta_t/6; pbar_t recomputed from Lemma 19's Lambda_t with the calibrated tau2_t is flat in t;
-consistency of Lemma 17's halting loss with the theorem's loss function.
+Claims (:mod:`privtest.checks.fig_expost`): per-step miss at p* <= beta_t/6 given eta_1 <= mu1 (else the
+unconditional beta/4 + beta_t/6), halting at pbar_t <= beta_t/4 + beta_t/6; pbar_t recomputed from Lemma 19's
+Lambda_t with the calibrated tau2_t is flat in t; consistency of Lemma 17's halting loss with the theorem's loss
+function.
 """
 
 from __future__ import annotations
@@ -17,16 +18,14 @@ import math
 import numpy as np
 import pandas as pd
 
-from privtest.claims import Claim, fmt, verdict_exact
-from privtest.experiments._checks import continue_claim, miss_claim
 from privtest.gtm import ExPostCalibration, GlobalCalibration
+from privtest.runs import halting_counts
 from privtest.schedule import beta_t
-from privtest.simulate import halting_counts
 
 
-def simulate(cfg: dict, rng: np.random.Generator) -> pd.DataFrame:
+def simulate(cfg: dict, rng: np.random.Generator, inputs: dict[str, str]) -> pd.DataFrame:
     """Rows per (eps_ratio, t): thresholds and losses of both calibrations on a log grid of t (``curve`` rows),
-    plus Monte Carlo halting counts at p* and pbar_t at the ``mc_t`` steps (``mc`` rows)."""
+    plus Monte Carlo halting counts at p* and pbar_t at the ``mc_t`` steps (``mc`` rows). No ``inputs``."""
     ex = ExPostCalibration(cfg["eps_C"], cfg["beta"], cfg["C_H"], cfg["gamma"])
     gl = GlobalCalibration(cfg["eps_C"], cfg["beta"], cfg["theta"], cfg["gamma"])
     rows = []
@@ -71,68 +70,3 @@ def simulate(cfg: dict, rng: np.random.Generator) -> pd.DataFrame:
                 )
             )
     return pd.DataFrame(rows)
-
-
-def claims(raw: pd.DataFrame, cfg: dict) -> list[Claim]:
-    out = []
-    curve, mc = raw[raw.kind == "curve"], raw[raw.kind == "mc"]
-    for ratio, g in curve.groupby("eps_ratio"):
-        gap = float(np.max(np.abs(g.halt_loss - g.halt_loss_theorem)))
-        out.append(
-            Claim(
-                f"expost.halt_loss[r={ratio}]",
-                "Thm 23, Lemma 17",
-                "consistency: Lemma 17's halting loss 1/tau1 + 2/tau2_t equals Thm 23's eps_C + C_H eps_t ln(4/beta_t)",
-                "fig_expost",
-                f"max abs difference {gap:.2e} over {len(g)} steps up to t={int(g.t.max())}",
-                "<= 1e-9",
-                verdict_exact(gap <= 1e-9),
-                "privacy loss of a halting transcript from the calibration's noise scales",
-            )
-        )
-        # pbar from Lemma 19's Lambda_t (computed from mu1 and tau2_t), not from the theorem's closed form
-        x = cfg["gamma"] * g.Lambda_lemma19
-        pbar19 = np.maximum(cfg["pstar"] / x, 1 - x * (1 - cfg["pstar"]))
-        spread = float(pbar19.max() - pbar19.min())
-        out.append(
-            Claim(
-                f"expost.pbar_flat[r={ratio}]",
-                "Thm 23",
-                "pbar_t from Lemma 19's Lambda_t with the calibrated tau2_t does not depend on t",
-                "fig_expost",
-                f"pbar in [{fmt(pbar19.min())}, {fmt(pbar19.max())}]; Thm 21 at the same "
-                f"eps_t: {fmt(g.pbar_global.iloc[0])} -> {fmt(g.pbar_global.iloc[-1])}",
-                "spread 0",
-                verdict_exact(spread <= 1e-9 * float(pbar19.max())),
-                "",
-            )
-        )
-    for r in mc.itertuples():
-        bt = float(beta_t(int(r.t), cfg["beta"]))
-        tag = f"t={r.t},r={r.eps_ratio}"
-        out.append(
-            miss_claim(
-                f"expost.halt_at_pstar[{tag}]",
-                "Thm 23 (proof: Lemma 19(3), Lemma 20)",
-                "fig_expost",
-                int(r.good_halts_pstar),
-                int(r.good_runs_pstar),
-                float(r.beta_II),
-                int(r.halts_pstar),
-                int(r.runs),
-                cfg["beta"],
-            )
-        )
-        out.append(
-            continue_claim(
-                f"expost.continue_at_pbar[{tag}]",
-                "Thm 23 (proof)",
-                "fig_expost",
-                int(r.halts_pbar),
-                int(r.runs),
-                bt / 4 + bt / 6,
-                cfg["beta"],
-                "bound beta_t/4 + beta_t/6",
-            )
-        )
-    return out

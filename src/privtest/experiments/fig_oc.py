@@ -5,7 +5,7 @@ parameters come from :class:`~privtest.GlobalCalibration` and its halting probab
 each replication drawing its own eta_1 (Algorithm 1's Init) and eta_2,t, and computed exactly (``halt_prob_exact``,
 eta_1 and eta_2,t integrated out by :func:`privtest.exact.step_log_halt`).
 
-Claims (per-step error bounds read off the proof of Theorem 21):
+Claims (:mod:`privtest.checks.fig_oc`; per-step error bounds read off the proof of Theorem 21):
   * Type II at p = p*: Pr[no halt | eta_1 <= mu1] <= beta_t/4 (Lemma 20 with lambda_t >= rho_t, resp. <= rho_t when
     flipped, Lemma 19(3)); where Monte Carlo cannot resolve beta_t/4, the unconditional beta/4 + beta_t/4.
   * Type I at p = pbar_t: Pr[halt] <= Pr[eta_2,t > tau2 ln(4/beta_t)] + beta_t/4 = beta_t/2, checked on the exact
@@ -20,12 +20,10 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from privtest.claims import Claim, clopper_pearson, fmt, verdict_exact
 from privtest.exact import step_log_halt
-from privtest.experiments._checks import miss_claim
 from privtest.gtm import GlobalCalibration
-from privtest.schedule import beta_t
-from privtest.simulate import halting_counts
+from privtest.runs import halting_counts
+from privtest.stats import clopper_pearson
 
 
 def p_grid(pstar: float, pbar: float, s: int, points: int) -> np.ndarray:
@@ -41,8 +39,8 @@ def p_grid(pstar: float, pbar: float, s: int, points: int) -> np.ndarray:
     return np.unique(np.clip(np.concatenate([grid, extra]), 0.0, 1.0))
 
 
-def simulate(cfg: dict, rng: np.random.Generator) -> pd.DataFrame:
-    """Halting counts of one step on a grid of p_t for every (t, eps_ratio, case) of ``cfg``.
+def simulate(cfg: dict, rng: np.random.Generator, inputs: dict[str, str]) -> pd.DataFrame:
+    """Halting counts of one step on a grid of p_t for every (t, eps_ratio, case) of ``cfg`` (no ``inputs``).
 
     Returns:
         DataFrame with one row per grid point: t, eps_ratio, pstar, variant, s, c, rho, Lambda, p, halts, runs,
@@ -91,60 +89,3 @@ def summarize(raw: pd.DataFrame, confidence: float = 0.95) -> pd.DataFrame:
     df["halt_prob"] = df["halts"] / df["runs"]
     df["ci_low"], df["ci_high"] = clopper_pearson(df["halts"].to_numpy(), df["runs"].to_numpy(), confidence)
     return df
-
-
-def claims(raw: pd.DataFrame, cfg: dict) -> list[Claim]:
-    """Per-step Type I / Type II checks at p = pbar_t and p = p* for every curve (see module docstring)."""
-    out = []
-    for (t, ratio, pstar, variant), g in raw.groupby(["t", "eps_ratio", "pstar", "variant"], sort=True):
-        bt = float(beta_t(int(t), cfg["beta"]))
-        tag = f"t={t},r={ratio},p*={pstar},{variant}"
-        at_star = g[np.isclose(g["p"], pstar)].iloc[0]
-        out.append(
-            miss_claim(
-                f"oc.halt_at_pstar[{tag}]",
-                "Thm 21 (proof: Lemma 19(3), Lemma 20)",
-                "fig_oc",
-                int(at_star.good_halts),
-                int(at_star.good_runs),
-                float(at_star.beta_II),
-                int(at_star.halts),
-                int(at_star.runs),
-                cfg["beta"],
-                f"unconditional miss rate {fmt(1 - at_star.halts / at_star.runs)} vs beta_t = {fmt(bt)}: the per-step "
-                "budget holds given eta_1 <= mu1, an event shared by all steps",
-            )
-        )
-        miss_exact = 1.0 - float(at_star.halt_prob_exact)
-        bound_II = cfg["beta"] / 4 + bt / 4
-        out.append(
-            Claim(
-                f"oc.halt_at_pstar_exact[{tag}]",
-                "Thm 21 (proof: Lemma 19(1),(3), Lemma 20)",
-                "one step misses a halt w.p. <= beta/4 + beta_t/4 when p_t = p* (exact, eta_1 unconditioned)",
-                "fig_oc",
-                fmt(miss_exact, 6),
-                f"<= {fmt(bound_II)}",
-                verdict_exact(miss_exact <= bound_II),
-                "quadrature (privtest.exact)",
-            )
-        )
-        pbar = float(g["pbar"].iloc[0])
-        if pbar > 0:
-            at_bar = g[np.isclose(g["p"], pbar)].iloc[0]
-            lo, hi = clopper_pearson(int(at_bar.halts), int(at_bar.runs))
-            exact = float(at_bar.halt_prob_exact)
-            out.append(
-                Claim(
-                    f"oc.continue_at_pbar[{tag}]",
-                    "Thm 21 (proof: Lemma 19(2), Lemma 20)",
-                    "one step halts w.p. <= beta_t/2 when p_t = pbar_t (exact quadrature)",
-                    "fig_oc",
-                    fmt(exact, 6),
-                    f"<= {fmt(bt / 2)}",
-                    verdict_exact(exact <= bt / 2),
-                    f"bound beta_t/2 = Pr[eta_2,t > tau2 ln(4/beta_t)] + beta_t/4; Monte Carlo "
-                    f"{fmt(at_bar.halts / at_bar.runs)} [{fmt(lo)}, {fmt(hi)}] ({int(at_bar.runs)} runs)",
-                )
-            )
-    return out

@@ -9,7 +9,8 @@ worst loss of that very pair is reported next to the audit (``eps_exact``: no au
 SVT-type mechanisms run on three query pairs
 (sensitivity 1): bottoms then a top, a top/bottom pattern that flips between the datasets, and bottoms then a top
 whose released value is low (Alg. 3); each pair is audited at confidence 1 - alpha/3 (union bound) and the
-largest bound is reported. A mechanism is flagged when its bound exceeds the claimed eps.
+largest bound is reported. A mechanism is flagged when its bound exceeds the claimed eps (claims:
+:mod:`privtest.checks.fig_privacy_audit`).
 """
 
 from __future__ import annotations
@@ -19,13 +20,11 @@ import pandas as pd
 
 from privtest.audit import estimate_epsilon
 from privtest.baselines.above_threshold import AboveThreshold
-from privtest.claims import Claim, fmt
 from privtest.exact import Stream, transcript_log_probs
-from privtest.gtm import ExPostCalibration, GlobalCalibration
 from privtest.privacy import neighbour_interval
-from privtest.simulate import run_streams
+from privtest.registry import make_tester
 from privtest.svt_variants import PRIVATE, SVTVariant, actual_epsilon, first_top, first_top_low_value, pattern_distance
-from privtest.testers import FACTORIES, bernoulli_stream, make_tester
+from privtest.testers import GTMTester, bernoulli_stream
 
 
 def query_pairs(m: int) -> dict:
@@ -73,42 +72,43 @@ def _svt_rows(name, runner, claimed, expected, actual, cfg, rng):
     )
 
 
-def _gtm_case(label, cfg):
-    """(calibration, eps_1, p*, p, claimed eps) of a GTM audit case."""
-    T = cfg["T"]
+def _gtm_case(label: str, cfg: dict) -> tuple[GTMTester, np.ndarray]:
+    """The tester of a GTM audit case and its input stream p (shape (T,)): continuation losses at 1/tau1 with
+    probability >= 0.05."""
+    T, ratio = cfg["T"], cfg["eps_ratio"]
     if label == "GTM ex-post":
-        cal = ExPostCalibration(cfg["eps"], cfg["beta"], cfg["C_H"], cfg["gamma"], "direct")
-        eps1 = cfg["eps_ratio"] * cfg["eps"]
-        st = cal.step(T, eps1, 0.2)
-        return cal, eps1, 0.2, np.full(T, 0.15), st.halt_loss
-    variant = "flipped" if label == "GTM (flipped)" else "direct"
-    cal = GlobalCalibration(cfg["eps"], cfg["beta"], cfg["theta"], cfg["gamma"], variant)
-    pstar = 0.9 if variant == "flipped" else 0.2
-    p = np.full(T, 0.6 if variant == "flipped" else 0.15)  # continuation losses at 1/tau1 with probability >= 0.05
-    return cal, cfg["eps_ratio"] * cfg["eps"], pstar, p, cfg["eps"]
+        return make_tester("GTM ex-post", {**cfg, "variant": "direct"}, 0.2, ratio, T), np.full(T, 0.15)
+    flipped = label == "GTM (flipped)"
+    tester = make_tester(
+        "GTM", {**cfg, "variant": "flipped" if flipped else "direct"}, 0.9 if flipped else 0.2, ratio, T
+    )
+    return tester, np.full(T, 0.6 if flipped else 0.15)
 
 
-def _exact_pair_loss(cal, eps1, pstar, p, p_prime) -> float:
+def _exact_pair_loss(tester: GTMTester, p, p_prime) -> float:
     """max over transcripts and both orders of |ln Pr[a | p] - ln Pr[a | p']| (exact)."""
-    A = transcript_log_probs(Stream.from_calibration(cal, p, eps1, pstar))
-    B = transcript_log_probs(Stream.from_calibration(cal, p_prime, eps1, pstar))
+    A = transcript_log_probs(Stream.from_calibration(tester.cal, p, tester.eps1, tester.pstar))
+    B = transcript_log_probs(Stream.from_calibration(tester.cal, p_prime, tester.eps1, tester.pstar))
     d = np.abs(np.concatenate([A.log_continue - B.log_continue, A.log_halt - B.log_halt]))
     return float(np.nanmax(d))
 
 
-def simulate(cfg: dict, rng: np.random.Generator) -> pd.DataFrame:
+def _runner(tester, p, eps1: float):
+    """Sampler of halting steps of ``tester`` on the Bernoulli stream p: (n, rng) -> int64 (n,)."""
+    return lambda k, r: tester.run(bernoulli_stream(p, eps1), k, r)[0]
+
+
+def simulate(cfg: dict, rng: np.random.Generator, inputs: dict[str, str]) -> pd.DataFrame:
     """One row per mechanism: mechanism, claimed_eps, delta, actual_eps, expected, eps_lower, eps_hat, n, flagged,
-    event, inputs, eps_exact."""
+    event, inputs, eps_exact. No ``inputs``."""
     rows = []
     n, T = cfg["n"], cfg["T"]
+    eps1 = cfg["eps_ratio"] * cfg["eps"]
     for label in ("GTM", "GTM (flipped)", "GTM ex-post"):
-        cal, eps1, pstar, p, claimed = _gtm_case(label, cfg)
+        tester, p = _gtm_case(label, cfg)
+        claimed = tester.privacy.eps  # Theorem 21: eps; Theorem 23: the halting loss at T
         _, hi, _, _ = neighbour_interval(p, eps1)
-
-        def runner(pp, cal=cal, eps1=eps1, pstar=pstar):
-            return lambda k, r: run_streams(cal, bernoulli_stream(pp, eps1), pstar, T, k, r).halt_step
-
-        res = estimate_epsilon(runner(p), runner(hi), n, rng, cfg["confidence"])
+        res = estimate_epsilon(_runner(tester, p, eps1), _runner(tester, hi, eps1), n, rng, cfg["confidence"])
         rows.append(
             dict(
                 mechanism=label,
@@ -122,23 +122,18 @@ def simulate(cfg: dict, rng: np.random.Generator) -> pd.DataFrame:
                 flagged=bool(res.eps_lower > claimed),
                 event=f"{res.event} ({res.direction})",
                 inputs=f"p={p[0]:g}, p'={hi[0]:.6g} (x{T})",
-                eps_exact=_exact_pair_loss(cal, eps1, pstar, p, hi),
+                eps_exact=_exact_pair_loss(tester, p, hi),
             )
         )
     for method in ("Cohen", "LiuTalwar"):
-        if method not in FACTORIES:
-            continue
-        tester = make_tester(method, cfg, cfg["pstar_baselines"], cfg["eps_ratio"], T)
-        eps1 = cfg["eps_ratio"] * cfg["eps"]
         pstar = cfg["pstar_baselines"]
+        tester = make_tester(method, cfg, pstar, cfg["eps_ratio"], T)
         p = np.full(T, np.sqrt(max(tester.pbar(1), 1e-6) * pstar))  # between pbar and p*: halting is uncertain
         _, hi, _, _ = neighbour_interval(p, eps1)
-        delta = float(getattr(tester, "delta", 0.0))
-
-        def runner(pp, tester=tester, eps1=eps1):
-            return lambda k, r: tester.run(bernoulli_stream(pp, eps1), k, r)[0]
-
-        res = estimate_epsilon(runner(p), runner(hi), n, rng, cfg["confidence"], delta=delta)
+        delta = tester.privacy.delta  # Liu-Talwar's eps is audited at its claimed delta
+        res = estimate_epsilon(
+            _runner(tester, p, eps1), _runner(tester, hi, eps1), n, rng, cfg["confidence"], delta=delta
+        )
         rows.append(
             dict(
                 mechanism=method,
@@ -155,11 +150,11 @@ def simulate(cfg: dict, rng: np.random.Generator) -> pd.DataFrame:
                 eps_exact=np.nan,
             )
         )
-    at = AboveThreshold(cfg["eps"])
+    at = AboveThreshold(cfg["eps"], cfg["beta"], cfg["queries"])
     rows.append(
         _svt_rows(
             "AboveThreshold",
-            lambda q, k, r: (_halt_to_answers(at.run(q, k, r), len(q)), np.full((k, len(q)), np.nan)),
+            lambda q, k, r: (_halt_to_answers(at.run(q, k, r)[0], len(q)), np.full((k, len(q)), np.nan)),
             cfg["eps"],
             "private",
             cfg["eps"],
@@ -189,53 +184,3 @@ def _halt_to_answers(halt_step, m):
     h = np.asarray(halt_step)[:, None]
     ans = np.where((h == 0) | (idx < h), 0, np.where(idx == h, 1, -1)).astype(np.int8)
     return ans
-
-
-def claims(raw: pd.DataFrame, cfg: dict) -> list[Claim]:
-    """Private mechanisms are not flagged; broken SVT variants are; GTM bounds never exceed the exact loss."""
-    out = []
-    for row in raw.itertuples():
-        measured = f"eps_lower {fmt(row.eps_lower)} (eps_hat {fmt(row.eps_hat)}, n={row.n}, event {row.event})"
-        if row.expected == "private":
-            out.append(
-                Claim(
-                    f"audit.not_flagged[{row.mechanism}]",
-                    "Lemma 17 / Thm 21" if row.mechanism.startswith("GTM") else "published privacy claim",
-                    f"the audited lower bound on eps does not exceed the claimed eps ({fmt(row.claimed_eps)})"
-                    + (f" at delta = {row.delta:g}" if row.delta > 0 else ""),
-                    "fig_privacy_audit",
-                    measured,
-                    f"<= {fmt(row.claimed_eps)}",
-                    "PASS" if not row.flagged else "FAIL",
-                    f"{int(cfg['confidence'] * 100)}% lower bound (Clopper-Pearson, union bound over events); "
-                    f"inputs {row.inputs}",
-                )
-            )
-        else:
-            out.append(
-                Claim(
-                    f"audit.flags_broken[{row.mechanism}]",
-                    "Lyu, Su, Li (PVLDB 2017), Fig. 1",
-                    f"the auditor flags the non-private {row.mechanism} (actual eps {fmt(row.actual_eps)} > claimed "
-                    f"{fmt(row.claimed_eps)})",
-                    "fig_privacy_audit",
-                    measured,
-                    f"> {fmt(row.claimed_eps)}",
-                    "PASS" if row.flagged else "FAIL",
-                    f"inputs {row.inputs}",
-                )
-            )
-        if np.isfinite(row.eps_exact):
-            out.append(
-                Claim(
-                    f"audit.below_exact[{row.mechanism}]",
-                    "consistency of privtest.audit with privtest.exact",
-                    "the audited lower bound is at most the exact worst transcript loss of the audited input pair",
-                    "fig_privacy_audit",
-                    fmt(row.eps_lower),
-                    f"<= {fmt(row.eps_exact)}",
-                    "PASS" if row.eps_lower <= row.eps_exact else "FAIL",
-                    "statistical: holds with probability >= the audit's confidence",
-                )
-            )
-    return out

@@ -6,7 +6,8 @@ For each case, :func:`privtest.privacy.search_worst_case` maximizes ln(Pr[a | p]
 with probabilities from :mod:`privtest.exact` (quadrature, no sampling). The claimed bound of a transcript is
 Lemma 17's (1/tau1 on continuation, 1/tau1 + 2/tau2 on halting, their sum = eps for Theorem 21) or Theorem 23's
 ex-post loss (eps_C, eps_C + C_H eps_t ln(4/beta_t)). Two deliberately broken GTMs are negative controls: eta_1
-redrawn at every step, and tau1 halved (noise smaller than the calibration claims); the check must flag both.
+redrawn at every step, and tau1 halved (noise smaller than the calibration claims); the check
+(:mod:`privtest.checks.fig_privacy_exact`) must flag both.
 """
 
 from __future__ import annotations
@@ -16,7 +17,6 @@ import json
 import numpy as np
 import pandas as pd
 
-from privtest.claims import Claim, fmt, verdict_exact
 from privtest.exact import Stream
 from privtest.gtm import ExPostCalibration, GlobalCalibration
 from privtest.privacy import expost_claims, lemma17_claims, search_worst_case
@@ -75,9 +75,9 @@ def _fmt_seq(v) -> str:
     return json.dumps([float(f"{x:.6g}") for x in np.asarray(v)])
 
 
-def simulate(cfg: dict, rng: np.random.Generator) -> pd.DataFrame:
+def simulate(cfg: dict, rng: np.random.Generator, inputs: dict[str, str]) -> pd.DataFrame:
     """One row per (case, eps_ratio, transcript kind): the worst transcript found and its inputs. ``rng`` is unused
-    (the computation is deterministic)."""
+    (the computation is deterministic); no ``inputs``."""
     rows = []
     grid = np.concatenate([[0.0], 1.0 / (1.0 + np.exp(-np.linspace(-14, 14, cfg["grid"]))), [1.0]])
     for ratio in cfg["eps_ratio"]:
@@ -116,43 +116,3 @@ def simulate(cfg: dict, rng: np.random.Generator) -> pd.DataFrame:
                     )
                 )
     return pd.DataFrame(rows)
-
-
-def claims(raw: pd.DataFrame, cfg: dict) -> list[Claim]:
-    """Private cases: worst loss <= claim + TOL (exact). Broken cases: the check flags them (loss > claim)."""
-    out = []
-    for row in raw.itertuples():
-        tag = f"{row.variant},{row.calibration},r={row.eps_ratio},{row.kind}"
-        measured = f"{fmt(row.max_loss, 10)} at {row.worst_transcript}"
-        if row.expected == "private":
-            source = "Thm 23 (ex-post loss)" if row.calibration == "ex-post" else "Lemma 17 / Thm 21"
-            if row.variant == "purified":
-                source = "Cor 25 + Lemma 17"
-            tight = row.slack < 1e-6
-            out.append(
-                Claim(
-                    f"privacy_exact.{tag}",
-                    source,
-                    f"worst-case privacy loss of a {row.kind} transcript <= its claimed bound (exact quadrature)",
-                    "fig_privacy_exact",
-                    measured,
-                    f"<= {fmt(row.claimed_eps, 10)} (+{TOL:g})",
-                    verdict_exact(row.max_loss <= row.claimed_eps + TOL),
-                    ("bound attained up to quadrature error" if tight else f"slack {fmt(row.slack)}")
-                    + f"; worst inputs {row.worst_inputs}",
-                )
-            )
-        else:
-            out.append(
-                Claim(
-                    f"privacy_exact.detects[{tag}]",
-                    "Lemma 17 (negative control)",
-                    f"the exact check flags the broken GTM ({row.variant}) on {row.kind} transcripts",
-                    "fig_privacy_exact",
-                    measured,
-                    f"> {fmt(row.claimed_eps, 10)}",
-                    verdict_exact(row.max_loss > row.claimed_eps + 1e-3),
-                    f"worst inputs {row.worst_inputs}",
-                )
-            )
-    return out

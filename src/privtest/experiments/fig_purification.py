@@ -5,6 +5,7 @@
 (b) GTM halting probability at Corollary 25's shifted thresholds p* + phi (must halt) and pbar - phi (must continue).
 (c) Lemma 24(3) checked exactly: for neighbouring (p, p') on the boundary of (eps_1, delta_1)-DP, the purified
     pair satisfies p~/p~' <= e^{eps_1} and (1-p~)/(1-p~') <= e^{eps_1}.
+Claims: :mod:`privtest.checks.fig_purification`.
 """
 
 from __future__ import annotations
@@ -13,14 +14,10 @@ import math
 
 import numpy as np
 import pandas as pd
-from scipy import stats
 
-from privtest.claims import Claim, clopper_pearson, fmt, verdict_exact
-from privtest.experiments._checks import continue_claim, miss_claim
 from privtest.gtm import GlobalCalibration
 from privtest.mechanisms import BernoulliMechanism, Purified, purification_phi
-from privtest.schedule import beta_t
-from privtest.simulate import halting_counts
+from privtest.runs import halting_counts
 
 
 def worst_pure_ratio(eps1: float, delta1: float, grid: int = 2001) -> float:
@@ -41,7 +38,9 @@ def worst_pure_ratio(eps1: float, delta1: float, grid: int = 2001) -> float:
     return float(max(plus.max(), minus.max()))
 
 
-def simulate(cfg: dict, rng: np.random.Generator) -> pd.DataFrame:
+def simulate(cfg: dict, rng: np.random.Generator, inputs: dict[str, str]) -> pd.DataFrame:
+    """Rows "smoothing" (purified Bernoulli counts per (delta, p)) and "gtm" (halting counts at Corollary 25's shifted
+    thresholds and the exact worst log-ratio of purified boundary pairs, per delta). No ``inputs``."""
     eps1 = cfg["eps_ratio"] * cfg["eps"]
     cal = GlobalCalibration(cfg["eps"], cfg["beta"], cfg["theta"], cfg["gamma"])
     st = cal.step(cfg["t"], eps1, cfg["pstar"])
@@ -82,68 +81,3 @@ def simulate(cfg: dict, rng: np.random.Generator) -> pd.DataFrame:
             )
         )
     return pd.DataFrame(rows)
-
-
-def claims(raw: pd.DataFrame, cfg: dict) -> list[Claim]:
-    out = []
-    eps1 = cfg["eps_ratio"] * cfg["eps"]
-    sm, gtm = raw[raw.kind == "smoothing"], raw[raw.kind == "gtm"]
-    for delta, g in sm.groupby("delta"):
-        phi = float(g.phi.iloc[0])
-        lo, hi = clopper_pearson(g.plus.to_numpy(), g.n.to_numpy())
-        misses = int(np.count_nonzero((g.p_tilde < lo) | (g.p_tilde > hi)))
-        allowed = int(stats.binom.ppf(1 - 1e-3, len(g), 0.05))  # 95% intervals: misses ~ Bin(points, 0.05)
-        out.append(
-            Claim(
-                f"purification.smoothing[delta={delta}]",
-                "Lemma 24(1)",
-                "measured Pr[+1] of the purified mechanism equals p + phi (1 - 2p)",
-                "fig_purification",
-                f"{misses} of {len(g)} 95% intervals miss the formula",
-                f"<= {allowed} misses (alpha = 1e-3)",
-                verdict_exact(misses <= allowed),
-                f"phi = {fmt(phi)}",
-            )
-        )
-    for r in gtm.itertuples():
-        bt = float(beta_t(int(r.t), cfg["beta"]))
-        tag = f"delta={r.delta}"
-        out.append(
-            Claim(
-                f"purification.pure[{tag}]",
-                "Lemma 24(2)-(3)",
-                "purified boundary pairs satisfy pure eps_1-DP",
-                "fig_purification",
-                f"max log-ratio {r.worst_log_ratio:.6f}",
-                f"<= eps_1 = {fmt(eps1)}",
-                verdict_exact(r.worst_log_ratio <= eps1 + 1e-12),
-                "exact over a grid of 2001 boundary pairs",
-            )
-        )
-        out.append(
-            miss_claim(
-                f"purification.halt[{tag}]",
-                "Cor 25(1), Lemma 20",
-                "fig_purification",
-                int(r.good_halts_at_halt),
-                int(r.good_runs_at_halt),
-                float(r.beta_II),
-                int(r.halts_at_halt),
-                int(r.runs),
-                cfg["beta"],
-                f"p_t = p* + phi = {fmt(r.p_halt)}",
-            )
-        )
-        out.append(
-            continue_claim(
-                f"purification.continue[{tag}]",
-                "Cor 25(2)",
-                "fig_purification",
-                int(r.halts_at_continue),
-                int(r.runs),
-                bt / 2,
-                cfg["beta"],
-                f"p_t = pbar - phi = {fmt(r.p_continue)}",
-            )
-        )
-    return out

@@ -7,7 +7,8 @@ noise) makes the false-halt probability grow like T * pbar, so a fixed pbar fail
   measured Pr[a bad (+1, t) is selected] against the lower bound in the proof of Corollary 53.
 * GTM on the same streams: Pr[halt within T - G steps at p_t = pbar] (a halt before the first good step is the
   GTM's bad selection; with G = 0 it is the false halt on Cohen's stream).
-All three use the same pbar and eps_1/eps; beta is the GTM's and Cohen's failure probability.
+All three use the same pbar and eps_1/eps; beta is the GTM's and Cohen's failure probability. Claims:
+:mod:`privtest.checks.fig_random_dropping`.
 """
 
 from __future__ import annotations
@@ -16,22 +17,21 @@ import numpy as np
 import pandas as pd
 
 from privtest import bounds
-from privtest.baselines.ghazi import GhaziSelection
-from privtest.claims import Claim, clopper_pearson, fmt, verdict_at_least, verdict_at_most
-from privtest.measure import critical_p
-from privtest.testers import bernoulli_stream, make_tester
+from privtest.registry import make_tester
+from privtest.stats import clopper_pearson
+from privtest.testers import bernoulli_stream
 
 
-def simulate(cfg: dict, rng: np.random.Generator) -> pd.DataFrame:
-    """Rows (method, T, G, events, runs, bound): events = false halts (Cohen, GTM) or bad selections (Ghazi)."""
-    eps, beta, r, ps, pbar, G = cfg["eps"], cfg["beta"], cfg["eps_ratio"], cfg["pstar"], cfg["pbar"], cfg["G"]
-    eps1 = r * eps
-    ghazi = GhaziSelection(eps, eps1)
+def simulate(cfg: dict, rng: np.random.Generator, inputs: dict[str, str]) -> pd.DataFrame:
+    """Rows (method, T, G, events, runs, bound): events = false halts (Cohen, GTM) or bad selections (Ghazi). No
+    ``inputs``."""
+    beta, r, ps, pbar, G = cfg["beta"], cfg["eps_ratio"], cfg["pstar"], cfg["pbar"], cfg["G"]
+    eps1 = r * cfg["eps"]
     rows = []
     for T in cfg["T"]:
         cohen = make_tester("Cohen", cfg, ps, r, T)
         runs = max(cfg["runs"], cfg.get("run_steps", 0) // T)  # small T: more runs within the same step budget
-        n = int(np.count_nonzero(critical_p(cohen, T, runs, rng).p_crit <= pbar))
+        n = int(np.count_nonzero(cohen.critical_p(T, runs, rng).p_crit <= pbar))
         rows.append(
             dict(
                 method="Cohen",
@@ -43,6 +43,7 @@ def simulate(cfg: dict, rng: np.random.Generator) -> pd.DataFrame:
                 pbar_max=bounds.cor51_pbar_max(beta, cohen.theta, T * cohen.N),
             )
         )
+        ghazi = make_tester("Ghazi", cfg, ps, r, T)
         p = np.r_[np.full(T - G, pbar), np.full(G, ps)]
         selected, _ = ghazi.run(bernoulli_stream(p, eps1), runs, rng)
         bad = int(np.count_nonzero((selected >= 1) & (selected <= T - G)))
@@ -58,7 +59,7 @@ def simulate(cfg: dict, rng: np.random.Generator) -> pd.DataFrame:
             )
         )
         gtm = make_tester("GTM", cfg, ps, r, T - G)
-        n = int(np.count_nonzero(critical_p(gtm, T - G, cfg["runs_gtm"], rng).p_crit <= pbar))
+        n = int(np.count_nonzero(gtm.critical_p(T - G, cfg["runs_gtm"], rng).p_crit <= pbar))
         rows.append(
             dict(method="GTM", T=T, G=G, events=n, runs=cfg["runs_gtm"], bound=np.nan, pbar_max=gtm.pbar(T - G))
         )
@@ -66,55 +67,3 @@ def simulate(cfg: dict, rng: np.random.Generator) -> pd.DataFrame:
     df["rate"] = df["events"] / df["runs"]
     df["ci_low"], df["ci_high"] = clopper_pearson(df["events"].to_numpy(), df["runs"].to_numpy())
     return df
-
-
-def claims(raw: pd.DataFrame, cfg: dict) -> list[Claim]:
-    """Cohen's false-halt and Ghazi's bad-selection probabilities are >= their lower bounds (Cor 51, Cor 53) at
-    every T; at the largest T they exceed beta while the GTM stays <= beta."""
-    out = []
-    for r in raw[raw.method != "GTM"].itertuples():
-        src = "Cor 51 (Lemma 50)" if r.method == "Cohen" else "Cor 53 (proof)"
-        what = "false-halt" if r.method == "Cohen" else "bad-selection"
-        out.append(
-            Claim(
-                f"random_dropping.{r.method}_lower[T={r.T}]",
-                src,
-                f"{r.method}: {what} probability at pbar = {cfg['pbar']} >= its lower bound",
-                "fig_random_dropping",
-                f"{fmt(r.rate)} [{fmt(r.ci_low)}, {fmt(r.ci_high)}]",
-                f">= {fmt(r.bound)}",
-                verdict_at_least(r.ci_low, r.ci_high, r.bound),
-                f"{r.runs} runs"
-                + ("; the bound is below what this many runs resolve" if r.bound < 3.0 / r.runs else ""),
-            )
-        )
-    Tmax = raw["T"].max()
-    for r in raw[raw["T"] == Tmax].itertuples():
-        if r.method == "GTM":
-            out.append(
-                Claim(
-                    f"random_dropping.GTM_below_beta[T={r.T}]",
-                    "Thm 21",
-                    f"GTM: false-halt probability within T - G steps at p_t = {cfg['pbar']} stays <= beta",
-                    "fig_random_dropping",
-                    f"{fmt(r.rate)} [{fmt(r.ci_low)}, {fmt(r.ci_high)}]",
-                    f"<= {cfg['beta']}",
-                    verdict_at_most(r.ci_low, r.ci_high, cfg["beta"]),
-                    f"GTM's guaranteed pbar_T = {fmt(r.pbar_max)} (pbar {'<=' if cfg['pbar'] <= r.pbar_max else '>'} "
-                    "it: the check is beyond the guarantee when pbar > pbar_T)",
-                )
-            )
-        else:
-            out.append(
-                Claim(
-                    f"random_dropping.{r.method}_exceeds_beta[T={r.T}]",
-                    "Cor 51" if r.method == "Cohen" else "Cor 53",
-                    f"{r.method}: at fixed pbar the error probability exceeds beta once T is large",
-                    "fig_random_dropping",
-                    f"{fmt(r.rate)} [{fmt(r.ci_low)}, {fmt(r.ci_high)}]",
-                    f"> {cfg['beta']}",
-                    verdict_at_least(r.ci_low, r.ci_high, cfg["beta"]),
-                    f"largest pbar its corollary allows at this T: {fmt(r.pbar_max)}",
-                )
-            )
-    return out

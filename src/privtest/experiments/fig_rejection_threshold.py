@@ -2,7 +2,8 @@
 GTM's two branches (direct p*/(gamma Lambda_T), flipped 1 - gamma Lambda_T (1-p*)) and their max (Theorem 21),
 Cohen et al. (Proposition 48, proof), Liu-Talwar (Theorem 46(2)), and the largest pbar the lower bound allows
 (Corollary 30, three cases; and the weaker odds form eq. 17). Measured points: each tester's pbar_measured at a few
-p* (largest p with Pr[halt within T] <= beta at 95% confidence, :mod:`privtest.measure`).
+p* (largest p with Pr[halt within T] <= beta at 95% confidence, :mod:`privtest.measure`). Claims:
+:mod:`privtest.checks.fig_rejection_threshold`.
 """
 
 from __future__ import annotations
@@ -12,9 +13,8 @@ import pandas as pd
 from scipy.special import expit
 
 from privtest import bounds
-from privtest.claims import Claim, clopper_pearson, fmt, verdict_at_most
-from privtest.measure import critical_p, logit_grid, measured_pbar
-from privtest.testers import make_tester
+from privtest.measure import logit_grid, measured_pbar
+from privtest.registry import make_tester
 
 
 def theory(cfg: dict) -> pd.DataFrame:
@@ -40,15 +40,16 @@ def theory(cfg: dict) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def simulate(cfg: dict, rng: np.random.Generator) -> pd.DataFrame:
+def simulate(cfg: dict, rng: np.random.Generator, inputs: dict[str, str]) -> pd.DataFrame:
     """Theory curves plus measured rows (kind="measured": pbar, pbar_upper, halts at the theory pbar, runs, and the
-    Type I budget: beta, plus delta/2 for Liu-Talwar; Cohen's Type I part of Proposition 48 is also beta)."""
+    tester's Type I budget ``type1_bound``: beta, plus delta/2 for Liu-Talwar; Cohen's Type I part of Proposition 48
+    is also beta). No ``inputs``."""
     rows = []
     T = cfg["T"]
     for ps in cfg["measured_pstar"]:
         for method in cfg["methods"]:
             tester = make_tester(method, cfg, ps, cfg["eps_ratio"], T)
-            cp = critical_p(tester, T, cfg["runs"], rng)
+            cp = tester.critical_p(T, cfg["runs"], rng)
             pth = tester.pbar(T)
             finite = cp.p_crit[np.isfinite(cp.p_crit) & (cp.p_crit > 0)]
             low = min(pth, float(np.quantile(finite, 0.001)) if finite.size else pth)
@@ -64,27 +65,7 @@ def simulate(cfg: dict, rng: np.random.Generator) -> pd.DataFrame:
                     pbar_theory=pth,
                     halts_at_theory=int(cp.halts(pth)),
                     runs=cp.runs,
-                    budget=cfg["beta"] + getattr(tester, "delta", 0.0) / 2,
+                    budget=tester.type1_bound,
                 )
             )
     return pd.concat([theory(cfg), pd.DataFrame(rows)], ignore_index=True)
-
-
-def claims(raw: pd.DataFrame, cfg: dict) -> list[Claim]:
-    """Per tester and measured p*: Pr[halt within T] at its own theoretical pbar_T is within its Type I budget."""
-    out = []
-    for r in raw[raw.kind == "measured"].itertuples():
-        lo, hi = clopper_pearson(r.halts_at_theory, r.runs)
-        out.append(
-            Claim(
-                f"rejection_threshold.continue_at_pbar[{r.method},p*={r.pstar:g}]",
-                f"Table 1 ({r.method})",
-                f"{r.method}: Pr[halt within T={cfg['T']}] <= its budget at p_t = its pbar_T",
-                "fig_rejection_threshold",
-                f"{fmt(r.halts_at_theory / r.runs)} [{fmt(lo)}, {fmt(hi)}]",
-                f"<= {fmt(r.budget)}",
-                verdict_at_most(lo, hi, r.budget),
-                f"pbar_T = {fmt(r.pbar_theory)}; measured pbar = {fmt(r.pbar)}",
-            )
-        )
-    return out

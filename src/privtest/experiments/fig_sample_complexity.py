@@ -14,15 +14,14 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from privtest.claims import Claim, verdict_exact
-from privtest.experiments._checks import rate_claim
-from privtest.testers import bernoulli_stream, make_tester
+from privtest.registry import make_tester
+from privtest.testers import bernoulli_stream
 
 
-def simulate(cfg: dict, rng: np.random.Generator) -> pd.DataFrame:
+def simulate(cfg: dict, rng: np.random.Generator, inputs: dict[str, str]) -> pd.DataFrame:
     """Per (method, eps_ratio, pstar) and log-spaced t (``points`` of them, always t = T): mean,
-    (1-beta)-quantile and max of N_t over runs, the bound, and ``exceed_runs``, the number of runs whose N
-    exceeded the bound at some step <= t."""
+    (1-beta)-quantile and max of N_t over runs, the tester's per-step bound and its failure budget, and
+    ``exceed_runs``, the number of runs whose N exceeded the bound at some step <= t (no ``inputs``)."""
     rows = []
     T, runs = cfg["T"], cfg["runs"]
     for method in cfg["methods"]:
@@ -31,9 +30,8 @@ def simulate(cfg: dict, rng: np.random.Generator) -> pd.DataFrame:
                 tester = make_tester(method, cfg, pstar, ratio, T)
                 p = np.array([max(tester.pbar(t), 0.0) for t in range(1, T + 1)])
                 _, samples = tester.run(bernoulli_stream(p, ratio * cfg["eps"]), runs, rng)
-                has_bound = hasattr(tester, "sample_bound")
-                budget = tester.sample_budget(T) if hasattr(tester, "sample_budget") else np.nan
-                bound = np.array([tester.sample_bound(t) if has_bound else np.nan for t in range(1, T + 1)])
+                budget = tester.sample_budget(T)
+                bound = np.array([tester.sample_bound(t) for t in range(1, T + 1)])
                 exceed = np.cumsum(samples > bound[None, :], axis=1) > 0  # run exceeded at some step <= t
                 q = np.quantile(samples, 1 - cfg["beta"], axis=0, method="higher")
                 for t in np.unique(np.rint(np.geomspace(1, T, cfg["points"])).astype(int)):
@@ -54,40 +52,3 @@ def simulate(cfg: dict, rng: np.random.Generator) -> pd.DataFrame:
                         )
                     )
     return pd.DataFrame(rows)
-
-
-def claims(raw: pd.DataFrame, cfg: dict) -> list[Claim]:
-    """Per tester and setting: fraction of runs whose N_t ever exceeds its bound <= the tester's budget."""
-    out = []
-    for (method, ratio, pstar), g in raw.groupby(["method", "eps_ratio", "pstar"], sort=False):
-        last = g.iloc[-1]
-        if np.isnan(last.bound) or np.isnan(last.budget):
-            continue
-        if method != "GTM":  # baselines: N_t is a deterministic bound (Alg 4 / eq. 25), so the check is exact
-            out.append(
-                Claim(
-                    f"sample_complexity.{method}[r={ratio},p*={pstar},T={int(last.t)}]",
-                    f"{last.source} (deterministic N_t)",
-                    f"{method}: N_t <= its per-step bound at every step of every run",
-                    "fig_sample_complexity",
-                    f"{int(last.exceed_runs)} runs exceed",
-                    "= 0",
-                    verdict_exact(int(last.exceed_runs) == 0),
-                    f"max over t of mean N_t / bound = {g.samples_mean.div(g.bound).max():.3g}",
-                )
-            )
-            continue
-        out.append(
-            rate_claim(
-                f"sample_complexity.{method}[r={ratio},p*={pstar},T={int(last.t)}]",
-                f"{last.source}; Lemma 22(1)",
-                f"{method}: Pr[N_t > per-step bound for some t <= T] <= failure budget of Lemma 22(1)'s proof",
-                "fig_sample_complexity",
-                int(last.exceed_runs),
-                int(last.runs),
-                float(last.budget),
-                f"max over t of mean N_t / bound = {g.samples_mean.div(g.bound).max():.3g}; bound uses the explicit "
-                "rho_t Lambda_t instead of the unspecified C_A",
-            )
-        )
-    return out

@@ -1,4 +1,4 @@
-"""Vectorized Monte Carlo drivers: many independent GTM instances advanced together, one numpy call per step.
+"""Vectorized GTM runs: many independent instances of Algorithm 1 advanced together, one numpy call per step.
 
 Each instance draws its own eta_1 at Init, exactly as Algorithm 1; all instances at step t share the step's
 parameters (they see the same p_t, eps_t, p*_t), so a step costs a handful of numpy draws of length R.
@@ -118,7 +118,8 @@ def halting_counts(st: StepParams, p, runs: int, rng: np.random.Generator, delta
 
 
 def halting_probability(st: StepParams, p, runs: int, rng: np.random.Generator, delta: float = 0.0):
-    """Monte Carlo estimate of the halting probability of one GTM step (fresh eta_1 per replication).
+    """Monte Carlo estimate of the halting probability of one GTM step (fresh eta_1 per replication): the halts and
+    evaluations of :func:`halting_counts` (same draws).
 
     Args:
         st: the step's parameters (from a calibration).
@@ -130,13 +131,5 @@ def halting_probability(st: StepParams, p, runs: int, rng: np.random.Generator, 
     Returns:
         (halts, samples): int64 arrays of shape (P,): number of halting replications, and total evaluations.
     """
-    p = np.atleast_1d(np.asarray(p, dtype=float))
-    halts = np.zeros(p.shape, dtype=np.int64)
-    samples = np.zeros(p.shape, dtype=np.int64)
-    for i, pi in enumerate(p):
-        eta1 = rng.exponential(st.tau1, size=runs)
-        m = BernoulliMechanism(pi, st.eps_t, delta)
-        halted, N, _ = run_step(eta1, st.mu1, st.eps_t, st.tau2, st.c, st.rho, st.s, m, rng)
-        halts[i] = int(np.count_nonzero(halted))
-        samples[i] = int(N.sum())
-    return halts, samples
+    hc = halting_counts(st, p, runs, rng, delta)
+    return hc.halts, hc.samples

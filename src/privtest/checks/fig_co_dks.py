@@ -1,0 +1,13 @@
+"""Claims of fig_co_dks: the continual-observation claims of :mod:`privtest.checks._co` (ids ``co.dks.*``; Lemma 40
+with U_t >= OPT_t, a looser valid bound)."""
+
+from __future__ import annotations
+
+import pandas as pd
+
+from privtest.checks import _co
+from privtest.claims import Claim
+
+
+def claims(raw: pd.DataFrame, cfg: dict) -> list[Claim]:
+    return _co.claims(raw, cfg, "co.dks")

@@ -1,0 +1,58 @@
+"""Claims of fig_random_dropping: Cohen et al.'s false halts and Ghazi et al.'s bad selections at a fixed pbar are at
+least their lower bounds (Corollaries 51 and 53) and exceed beta at the largest T, while the GTM stays below beta."""
+
+from __future__ import annotations
+
+import pandas as pd
+
+from privtest.claims import Claim, fmt, verdict_at_least, verdict_at_most
+
+
+def claims(raw: pd.DataFrame, cfg: dict) -> list[Claim]:
+    """Cohen's false-halt and Ghazi's bad-selection probabilities are >= their lower bounds (Cor 51, Cor 53) at
+    every T; at the largest T they exceed beta while the GTM stays <= beta."""
+    out = []
+    for r in raw[raw.method != "GTM"].itertuples():
+        src = "Cor 51 (Lemma 50)" if r.method == "Cohen" else "Cor 53 (proof)"
+        what = "false-halt" if r.method == "Cohen" else "bad-selection"
+        out.append(
+            Claim(
+                claim_id=f"random_dropping.{r.method}_lower[T={r.T}]",
+                source=src,
+                statement=f"{r.method}: {what} probability at pbar = {cfg['pbar']} >= its lower bound",
+                measured=f"{fmt(r.rate)} [{fmt(r.ci_low)}, {fmt(r.ci_high)}]",
+                bound=f">= {fmt(r.bound)}",
+                verdict=verdict_at_least(r.ci_low, r.ci_high, r.bound),
+                note=f"{r.runs} runs"
+                + ("; the bound is below what this many runs resolve" if r.bound < 3.0 / r.runs else ""),
+            )
+        )
+    Tmax = raw["T"].max()
+    for r in raw[raw["T"] == Tmax].itertuples():
+        if r.method == "GTM":
+            out.append(
+                Claim(
+                    claim_id=f"random_dropping.GTM_below_beta[T={r.T}]",
+                    source="Thm 21",
+                    statement=f"GTM: false-halt probability within T - G steps at p_t = {cfg['pbar']} stays <= beta",
+                    measured=f"{fmt(r.rate)} [{fmt(r.ci_low)}, {fmt(r.ci_high)}]",
+                    bound=f"<= {cfg['beta']}",
+                    verdict=verdict_at_most(r.ci_low, r.ci_high, cfg["beta"]),
+                    note=f"GTM's guaranteed pbar_T = {fmt(r.pbar_max)} (pbar "
+                    f"{'<=' if cfg['pbar'] <= r.pbar_max else '>'} "
+                    "it: the check is beyond the guarantee when pbar > pbar_T)",
+                )
+            )
+        else:
+            out.append(
+                Claim(
+                    claim_id=f"random_dropping.{r.method}_exceeds_beta[T={r.T}]",
+                    source="Cor 51" if r.method == "Cohen" else "Cor 53",
+                    statement=f"{r.method}: at fixed pbar the error probability exceeds beta once T is large",
+                    measured=f"{fmt(r.rate)} [{fmt(r.ci_low)}, {fmt(r.ci_high)}]",
+                    bound=f"> {cfg['beta']}",
+                    verdict=verdict_at_least(r.ci_low, r.ci_high, cfg["beta"]),
+                    note=f"largest pbar its corollary allows at this T: {fmt(r.pbar_max)}",
+                )
+            )
+    return out

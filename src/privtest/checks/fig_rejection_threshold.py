@@ -1,0 +1,28 @@
+"""Claims of fig_rejection_threshold: each tester, fed p_t = its own pbar_T at every step, halts within T with
+probability within its Type I budget."""
+
+from __future__ import annotations
+
+import pandas as pd
+
+from privtest.claims import Claim, fmt, verdict_at_most
+from privtest.stats import clopper_pearson
+
+
+def claims(raw: pd.DataFrame, cfg: dict) -> list[Claim]:
+    """Per tester and measured p*: Pr[halt within T] at its own theoretical pbar_T is within its Type I budget."""
+    out = []
+    for r in raw[raw.kind == "measured"].itertuples():
+        lo, hi = clopper_pearson(r.halts_at_theory, r.runs)
+        out.append(
+            Claim(
+                claim_id=f"rejection_threshold.continue_at_pbar[{r.method},p*={r.pstar:g}]",
+                source=f"Table 1 ({r.method})",
+                statement=f"{r.method}: Pr[halt within T={cfg['T']}] <= its budget at p_t = its pbar_T",
+                measured=f"{fmt(r.halts_at_theory / r.runs)} [{fmt(lo)}, {fmt(hi)}]",
+                bound=f"<= {fmt(r.budget)}",
+                verdict=verdict_at_most(lo, hi, r.budget),
+                note=f"pbar_T = {fmt(r.pbar_theory)}; measured pbar = {fmt(r.pbar)}",
+            )
+        )
+    return out
