@@ -272,6 +272,7 @@ def test_new_output_needs_only_its_own_files(tmp_path):
     nb.cells = [nbformat.v4.new_markdown_cell(NOTEBOOK[0])]
     nb.cells += [nbformat.v4.new_code_cell(c) for c in NOTEBOOK[1:]]
     nb.cells[1].metadata["tags"] = ["parameters"]
+    nb.metadata["kernelspec"] = {"display_name": "privtest", "language": "python", "name": "privtest"}
     nbformat.write(nb, repo / "notebooks/fig_tmp.ipynb")
     with open(repo / catalogue.PATH, "a") as f:
         f.write("  fig_tmp: {kind: figure, section: gtm}\n")
