@@ -1,12 +1,13 @@
-# Two commands: `make reproduce` (everything in config/config.yaml) and `make test` (unit + statistical tests,
+# Two commands: `make reproduce` (everything in config/config.yaml) and `make test` (lint, unit + statistical tests,
 # then the quick workflow end to end). Both create .venv from requirements.lock if it is missing or stale.
+# `make test-fast` is the edit loop: unit tests without Snakemake runs and slow tests (under a minute).
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 CORES ?= all
 
-.PHONY: reproduce test lint install report clean
+.PHONY: reproduce test test-fast lint install report clean
 
 $(STAMP): requirements.lock pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -31,6 +32,9 @@ lint: $(STAMP)
 
 test: $(STAMP) lint
 	$(BIN)/python -m pytest
+
+test-fast: $(STAMP)
+	$(BIN)/python -m pytest -m "not workflow and not slow"
 
 clean:
 	rm -rf results .snakemake

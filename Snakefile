@@ -1,15 +1,15 @@
 # privtest: reproduction of "Near-Optimal Generalized Private Testing" (Chaturvedi, Henzinger, Upadhyay).
-# `snakemake --cores all` builds every table, figure and claim of the catalogue in config/config.yaml.
+# `snakemake --cores all` builds every output of the catalogue (config/catalogue.yaml) with its claims.
 
 
 report: "workflow/report/workflow.rst"
 
 
 include: "workflow/rules/common.smk"
+include: "workflow/rules/data.smk"
 include: "workflow/rules/simulate.smk"
+include: "workflow/rules/check.smk"
 include: "workflow/rules/figures.smk"
-include: "workflow/rules/claims.smk"
-include: "workflow/rules/co.smk"
 
 
 rule all:

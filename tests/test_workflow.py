@@ -1,45 +1,39 @@
 """End-to-end: the quick workflow in temporary copies of the repository.
 
 Checks that every catalogue output is produced, that figures/claims.csv has no FAIL, that notebooks run in
-parallel without kernel collisions, that numbers are identical with --cores 1 and --cores 2, that a bad config
-stops Snakemake before any job, and that re-plotting does not rerun simulations.
+parallel without kernel collisions, that numbers are identical with --cores 1 and --cores 2, that a bad config or
+catalogue stops Snakemake before any job, that each edit reruns only what depends on it (a notebook: no check and
+no simulation; a check module or script: no notebook but those rendering claims; plotting.py: notebooks only;
+gtm.py: the simulations importing it), and that a new output needs nothing but its catalogue entry, modules,
+notebook and config section.
 """
 
-import ast
+import os
 import re
 import shutil
 import subprocess
 import sys
 from pathlib import Path
 
+import nbformat
 import pandas as pd
 import pytest
+import yaml
+from privtest_workflow import catalogue
+from privtest_workflow.deps import ImportGraph
 
 ROOT = Path(__file__).resolve().parents[1]
 SNAKEMAKE = [sys.executable, "-m", "snakemake"]
 IGNORE = shutil.ignore_patterns(
     ".venv", ".git", "results", ".snakemake", "__pycache__", "*.egg-info", ".pytest_cache", "figures"
 )
+QUICK = ("--configfile", "config/quick.yaml")
 
 pytestmark = pytest.mark.workflow
 
 
-def catalogue() -> tuple[list[str], list[str]]:
-    """FIGURES and TABLES as declared in workflow/rules/common.smk."""
-    text = (ROOT / "workflow/rules/common.smk").read_text()
-    lists = {}
-    for name in ("FIGURES", "TABLES"):
-        m = re.search(rf"^{name} = (\[.*?\])", text, re.S | re.M)
-        lists[name] = ast.literal_eval(m.group(1))
-    return lists["FIGURES"], lists["TABLES"]
-
-
 def expected_outputs() -> list[str]:
-    figures, tables = catalogue()
-    out = [f"figures/{f}.{ext}" for f in figures for ext in ("pdf", "png")]
-    out += [f"figures/data/{f}.csv" for f in figures]
-    out += [f"figures/{t}.{ext}" for t in tables for ext in ("tex", "md", "csv")]
-    out += [f"figures/{x}.provenance.json" for x in figures + tables]
+    out = [f for o in catalogue.load(ROOT).values() for f in o.targets()]
     return out + ["figures/claims.csv", "figures/claims.md", "figures/benchmarks.md"]
 
 
@@ -53,10 +47,38 @@ def copy_repo(dest: Path) -> Path:
 
 
 def run(cwd: Path, *args: str, check: bool = True) -> subprocess.CompletedProcess:
-    proc = subprocess.run([*SNAKEMAKE, *args], cwd=cwd, capture_output=True, text=True)
+    # The copy's own library first on the path: a module added in the copy (test_new_output_...) is importable.
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(cwd / "src"), os.environ.get("PYTHONPATH", "")])}
+    proc = subprocess.run([*SNAKEMAKE, *args], cwd=cwd, capture_output=True, text=True, env=env)
     if check and proc.returncode != 0:
         raise AssertionError(f"snakemake {' '.join(args)} failed:\n{proc.stdout[-4000:]}\n{proc.stderr[-4000:]}")
     return proc
+
+
+def planned(repo: Path, *targets: str) -> dict[str, set[str]]:
+    """Dry run: rule -> output ids of the jobs Snakemake would run."""
+    proc = run(repo, "-n", *targets, *QUICK)
+    jobs: dict[str, set[str]] = {}
+    for block in re.split(r"\n(?=rule \w+:)", proc.stdout + proc.stderr):
+        m = re.match(r"rule (\w+):", block)
+        if m:
+            wc = re.search(r"wildcards: id=(\w+)", block)
+            jobs.setdefault(m.group(1), set()).add(wc.group(1) if wc else "")
+    return jobs
+
+
+def edited(path: Path, line: str):
+    """Context: ``path`` with ``line`` appended (a real edit: Snakemake compares checksums), restored after."""
+
+    class _Edit:
+        def __enter__(self):
+            self.text = path.read_text()
+            path.write_text(self.text + line)
+
+        def __exit__(self, *exc):
+            path.write_text(self.text)
+
+    return _Edit()
 
 
 @pytest.fixture(scope="module")
@@ -64,8 +86,8 @@ def quick_runs(tmp_path_factory):
     """The quick workflow twice: with 2 cores (parallel notebooks) and with 1 core."""
     a = copy_repo(tmp_path_factory.mktemp("wf") / "a")
     b = copy_repo(tmp_path_factory.mktemp("wf") / "b")
-    run(a, "--cores", "2", "--configfile", "config/quick.yaml")
-    run(b, "--cores", "1", "--configfile", "config/quick.yaml")
+    run(a, "--cores", "2", *QUICK)
+    run(b, "--cores", "1", *QUICK)
     return a, b
 
 
@@ -89,8 +111,7 @@ def test_claims_have_the_contract_columns_and_no_fail(quick_runs):
         "note",
     ]
     assert set(claims["verdict"]) <= {"PASS", "FAIL", "INCONCLUSIVE"}
-    figures, tables = catalogue()
-    assert set(claims["experiment"]) >= set(figures + tables), "every output must check at least one claim"
+    assert set(claims["experiment"]) >= set(catalogue.load(ROOT)), "every output must check at least one claim"
     assert claims["claim_id"].is_unique
     failed = claims[claims["verdict"] == "FAIL"]
     assert failed.empty, failed.to_string()
@@ -110,37 +131,161 @@ def test_numbers_identical_with_one_and_two_cores(quick_runs):
 def test_notebooks_in_parallel_do_not_collide(quick_runs):
     # Rerun every notebook job at once (more jobs than cores): kernels must not fight over ZMQ ports.
     a, _ = quick_runs
-    figures, tables = catalogue()
-    run(a, "--cores", "8", "--configfile", "config/quick.yaml", "--forcerun", "figure", "table")
-    for f in figures:
-        assert (a / f"results/notebooks/{f}.ipynb").is_file()
+    run(a, "--cores", "8", *QUICK, "--forcerun", *catalogue.FILES)
+    for o in catalogue.load(ROOT).values():
+        assert (a / f"results/notebooks/{o.id}.ipynb").is_file()
 
 
-def test_replot_does_not_rerun_simulation(quick_runs):
+def test_replot_reruns_no_simulation_and_no_check(quick_runs):
     a, _ = quick_runs
     nb = a / "notebooks/fig_oc.ipynb"
     # a real edit (Snakemake >= 9.18 compares checksums, so a bare touch is not a change)
     nb.write_text(nb.read_text().replace("# fig_oc:", "# fig_oc (edited):", 1))
-    raw = a / "results/raw/fig_oc.csv"
-    before = raw.stat().st_mtime_ns
-    dry = run(a, "figures/fig_oc.pdf", "-n", "--configfile", "config/quick.yaml")
-    assert "rule figure" in dry.stdout + dry.stderr and "rule simulate" not in dry.stdout + dry.stderr
-    run(a, "figures/fig_oc.pdf", "--cores", "1", "--configfile", "config/quick.yaml")
-    assert raw.stat().st_mtime_ns == before
+    raw, claims = a / "results/raw/fig_oc.csv", a / "results/claims/fig_oc.csv"
+    before = raw.stat().st_mtime_ns, claims.stat().st_mtime_ns
+    jobs = planned(a, "figures/fig_oc.pdf", "figures/claims.csv")
+    assert jobs.get("figure") == {"fig_oc"} and "simulate" not in jobs and "check" not in jobs, jobs
+    run(a, "figures/fig_oc.pdf", "figures/claims.csv", "--cores", "1", *QUICK)
+    assert (raw.stat().st_mtime_ns, claims.stat().st_mtime_ns) == before
+
+
+def test_plotting_edit_plans_only_the_notebooks_importing_it(quick_runs):
+    a, _ = quick_runs
+    graph = ImportGraph(a / "src")
+    plotting = str(a / "src/privtest/plotting.py")
+    importers = {i for i in catalogue.load(a) if plotting in graph.of_notebook(a / f"notebooks/{i}.ipynb")}
+    assert importers
+    with edited(a / "src/privtest/plotting.py", "# a comment\n"):
+        jobs = planned(a)
+    assert "simulate" not in jobs and "check" not in jobs, jobs
+    assert jobs.get("figure", set()) | jobs.get("table", set()) == importers
+
+
+def test_gtm_edit_plans_the_simulations_importing_it(quick_runs):
+    a, _ = quick_runs
+    graph = ImportGraph(a / "src")
+    gtm = str(a / "src/privtest/gtm.py")
+    importers = {i for i in catalogue.load(a) if gtm in graph.of_modules(catalogue.SIMULATE_MODULE.format(i))}
+    assert importers
+    with edited(a / "src/privtest/gtm.py", "# a comment\n"):
+        jobs = planned(a)
+    assert jobs.get("simulate") == importers
+
+
+def test_check_edit_reruns_no_notebook(quick_runs):
+    a, _ = quick_runs
+    graph = ImportGraph(a / "src")
+    path = graph.module_file(catalogue.CHECK_MODULE.format("fig_oc"))
+    assert str(path) not in graph.of_modules(catalogue.SIMULATE_MODULE.format("fig_oc"))
+    with edited(path, "# a comment\n"):
+        jobs = planned(a)
+    assert jobs.get("check") == {"fig_oc"} and "figure" not in jobs and "table" not in jobs, jobs
+    assert "simulate" not in jobs, jobs
+
+
+def test_check_script_edit_reruns_checks_and_claim_renderings_only(quick_runs):
+    a, _ = quick_runs
+    cat = catalogue.load(a)
+    with edited(a / "workflow/scripts/check.py", "# a comment\n"):
+        jobs = planned(a)
+    assert jobs.get("check") == set(cat) and "simulate" not in jobs, jobs
+    # only the notebooks that render their claims (table3's markdown lists them) are rerun
+    assert jobs.get("figure", set()) | jobs.get("table", set()) == {i for i, o in cat.items() if o.renders_claims}
 
 
 def test_bad_config_stops_before_any_job(tmp_path):
     repo = copy_repo(tmp_path / "bad")
     (repo / "bad.yaml").write_text("fig_oc:\n  beta: 1.5\n")
-    proc = run(repo, "--cores", "1", "--configfile", "config/quick.yaml", "bad.yaml", check=False)
+    proc = run(repo, "--cores", "1", *QUICK, "bad.yaml", check=False)
     assert proc.returncode != 0
     message = proc.stdout + proc.stderr
     assert "fig_oc" in message and "beta" in message, message[-2000:]
     assert not (repo / "results").exists()
 
 
+def test_bad_catalogue_stops_before_any_job(tmp_path):
+    repo = copy_repo(tmp_path / "badcat")
+    path = repo / catalogue.PATH
+    path.write_text(path.read_text().replace("fig_oc: {kind: figure", "fig_oc: {kind: plot", 1))
+    proc = run(repo, "--cores", "1", *QUICK, check=False)
+    assert proc.returncode != 0
+    message = proc.stdout + proc.stderr
+    assert "fig_oc" in message and "'plot' is not one of" in message, message[-2000:]
+    assert not (repo / "results").exists()
+
+
 def test_slurm_profile_dry_run_without_slurm(tmp_path):
     # The cluster profile must at least plan the whole DAG on a machine without SLURM.
     repo = copy_repo(tmp_path / "slurm")
-    proc = run(repo, "-n", "--workflow-profile", "workflow/profiles/slurm", "--configfile", "config/quick.yaml")
+    proc = run(repo, "-n", "--workflow-profile", "workflow/profiles/slurm", *QUICK)
     assert "Job stats" in proc.stdout + proc.stderr
+
+
+# A throw-away output, written the way CONTRIBUTING.md "Adding an output" says.
+SIMULATE = '''"""fig_tmp: throw-away output of tests/test_workflow.py."""
+
+import pandas as pd
+
+
+def simulate(cfg, rng, inputs):
+    return pd.DataFrame({"x": range(cfg["n"]), "y": rng.random(cfg["n"])})
+'''
+CHECK = '''"""Claims of fig_tmp."""
+
+from privtest.claims import Claim
+
+
+def claims(raw, cfg):
+    return [
+        Claim(
+            claim_id="tmp.rows",
+            source="none",
+            statement="the simulation writes n rows",
+            measured=str(len(raw)),
+            bound=str(cfg["n"]),
+            verdict="PASS" if len(raw) == cfg["n"] else "FAIL",
+        )
+    ]
+'''
+NOTEBOOK = [
+    "# fig_tmp: a throw-away figure",
+    '# Parameters (papermill injects the real values)\nraw = ""\ncfg = {}\npdf = ""\npng = ""\ndata = ""',
+    "import matplotlib.pyplot as plt\nimport pandas as pd\n\nfrom privtest import plotting\n"
+    "from privtest.io import write_csv_atomic\n\nplotting.setup()\ndf = pd.read_csv(raw)\nwrite_csv_atomic(df, data)\n"
+    "fig, ax = plt.subplots()\nax.plot(df.x, df.y)\nplotting.save(fig, pdf, png)",
+]
+
+
+def test_new_output_needs_only_its_own_files(tmp_path):
+    repo = copy_repo(tmp_path / "new")
+    graph = ImportGraph(repo / "src")
+    simulate, check = catalogue.SIMULATE_MODULE.format("fig_tmp"), catalogue.CHECK_MODULE.format("fig_tmp")
+    for module, text in ((simulate, SIMULATE), (check, CHECK)):
+        path = repo / "src" / (module.replace(".", "/") + ".py")
+        path.write_text(path.read_text() + "\n\n" + text if path.exists() else text)
+    assert graph.module_file(simulate) and graph.module_file(check)
+    nb = nbformat.v4.new_notebook()
+    nb.cells = [nbformat.v4.new_markdown_cell(NOTEBOOK[0])]
+    nb.cells += [nbformat.v4.new_code_cell(c) for c in NOTEBOOK[1:]]
+    nb.cells[1].metadata["tags"] = ["parameters"]
+    nb.metadata["kernelspec"] = {"display_name": "privtest", "language": "python", "name": "privtest"}
+    nbformat.write(nb, repo / "notebooks/fig_tmp.ipynb")
+    with open(repo / catalogue.PATH, "a") as f:
+        f.write("  fig_tmp: {kind: figure, section: gtm}\n")
+    with open(repo / "config/config.yaml", "a") as f:
+        f.write("\nfig_tmp:\n  n: 5\n")
+    schema = yaml.safe_load((repo / "workflow/schemas/config.schema.yaml").read_text())
+    schema["properties"]["fig_tmp"] = {
+        "type": "object",
+        "properties": {"n": {"type": "integer", "minimum": 1}},
+        "required": ["n"],
+        "additionalProperties": False,
+    }
+    (repo / "workflow/schemas/config.schema.yaml").write_text(yaml.safe_dump(schema, sort_keys=False))
+
+    jobs = planned(repo)  # the default target: the whole catalogue, claims and benchmarks included
+    assert all("fig_tmp" in jobs[r] for r in ("simulate", "check", "figure")), jobs
+    run(repo, "figures/fig_tmp.pdf", "figures/fig_tmp.png", "results/claims/fig_tmp.csv", "--cores", "2", *QUICK)
+    assert len(pd.read_csv(repo / "figures/data/fig_tmp.csv")) == 5
+    claims = pd.read_csv(repo / "results/claims/fig_tmp.csv", dtype=str, keep_default_na=False)
+    assert claims[["claim_id", "experiment", "verdict"]].values.tolist() == [["tmp.rows", "fig_tmp", "PASS"]]

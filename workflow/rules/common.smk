@@ -1,5 +1,6 @@
-# Configuration, validation, the output catalogue and shared helpers. Loaded before any other rules file.
-import glob
+# Configuration, validation, the output catalogue and the helpers the rules share. Loaded before any other rules file.
+# The catalogue (config/catalogue.yaml) is the only list of outputs; the library files each job depends on are
+# derived from its imports (workflow/lib/privtest_workflow/deps.py).
 import json
 import sys
 from pathlib import Path
@@ -14,99 +15,85 @@ configfile: "config/config.yaml"
 
 validate(config, "../schemas/config.schema.yaml")
 
-# The catalogue (file names are a contract; see README). Each figure <id> has a simulation module
-# privtest.experiments.<id>, a notebook notebooks/<id>.ipynb and a config section <id>:.
-FIGURES = [
-    "fig_oc",
-    "fig_error_rates",
-    "fig_sample_complexity",
-    "fig_amortized_samples",
-    "fig_expost",
-    "fig_purification",
-    "fig_hpo",
-    "fig_rejection_threshold",
-    "fig_noise_penalty",
-    "fig_lower_bounds",
-    "fig_random_dropping",
-    "fig_privacy_exact",
-    "fig_privacy_audit",
-    "fig_calibration",
-    "fig_co_densest",
-    "fig_co_checkpoints",
-    "fig_co_maxcut",
-    "fig_co_submodular",
-    "fig_co_dks",
-]
-# Tables: same pattern, but the notebook writes .tex/.md/.csv instead of .pdf/.png/data .csv.
-TABLES = [
-    "table1",
-    "table2",
-    "table3",
-]
-CATALOGUE = FIGURES + TABLES
+sys.path.insert(0, str(Path(workflow.basedir, "workflow", "lib")))
+from privtest_workflow import catalogue, deps  # noqa: E402
 
-# Library code every simulation and claim check depends on (Snakemake's code trigger does not follow imports).
-# Experiment modules are excluded here: each job depends on its own module only.
-LIBRARY = sorted(
-    p
-    for p in glob.glob("src/privtest/**/*.py", recursive=True)
-    if "experiments" not in Path(p).parts or Path(p).name == "_checks.py"
-)
+# Validated against workflow/schemas/catalogue.schema.yaml; then every output's config section and inputs must exist.
+CATALOGUE = catalogue.load(workflow.basedir)
+catalogue.check_config(CATALOGUE, config)
+LIBRARY = deps.ImportGraph("src", "privtest")
+ENV = "../envs/privtest.yaml"
 
-# Report categories: the part of the paper each output tests (snakemake --report).
-SECTIONS = {
-    "fig_hpo": "1.5 Application: hyperparameter search",
-    "table1": "6, 9 Comparison and lower bounds",
-    "fig_rejection_threshold": "6, 9 Comparison and lower bounds",
-    "fig_noise_penalty": "6, 9 Comparison and lower bounds",
-    "fig_lower_bounds": "6, 9 Comparison and lower bounds",
-    "fig_random_dropping": "6, 9 Comparison and lower bounds",
-    "fig_privacy_exact": "3 Privacy: exact verification and audits",
-    "fig_privacy_audit": "3 Privacy: exact verification and audits",
-    "fig_calibration": "4 Accuracy: exact calibration",
-}
+
+def output_cfg(wildcards):
+    """The output's config section plus the extra keys its catalogue entry merges in."""
+    return CATALOGUE[wildcards.id].cfg(config)
+
+
+def data_inputs(wildcards):
+    """Input name -> path of the simulation's data inputs (raw_<id>, wheel_<source>, opt_<stream>)."""
+    return CATALOGUE[wildcards.id].data_inputs(config)
+
+
+def library(script, module=None, notebook=None):
+    """Input function: the library files a job executes, derived from imports (deps.py): those of its Snakemake
+    script, and those of its library module or of its notebook's code cells ({} = output id).
+    """
+    script = Path(workflow.basedir, "workflow", "scripts", script)
+
+    def files(wildcards):
+        found = set(LIBRARY.of_script(script))
+        if module is not None:
+            found.update(LIBRARY.of_modules(module.format(wildcards.id)))
+        if notebook is not None:
+            found.update(LIBRARY.of_notebook(notebook.format(wildcards.id)))
+        return sorted(found)
+
+    return files
+
+
+def rendered_claims(wildcards):
+    """The output's claims, for notebooks that render them (catalogue: renders_claims)."""
+    if CATALOGUE[wildcards.id].renders_claims:
+        return {"claims": catalogue.CLAIMS.format(wildcards.id)}
+    return {}
+
+
+def notebook_outputs(kind):
+    """Files of a notebook job of this kind by notebook parameter name (the reported one in report()), and sidecars."""
+    out = {}
+    for name, pattern in catalogue.FILES[kind].items():
+        out[name] = pattern.format("{id}")
+        if name == catalogue.REPORTED[kind]:
+            out[name] = report(
+                out[name],
+                caption="../report/output.rst",
+                category=section,
+                labels={"output": "{id}"},
+            )
+    return out | {name: p.format("{id}") for name, p in catalogue.SIDECARS.items()}
 
 
 def section(wildcards):
-    out = wildcards.get("fig", wildcards.get("tab", ""))
-    if out in SECTIONS:
-        return SECTIONS[out]
-    return (
-        "7-8 Continual observation"
-        if "co" in out.split("_") or out in ("table2", "table3")
-        else "3-5 The GTM"
-    )
+    """Report category: the paper section the output tests (catalogue)."""
+    return CATALOGUE[wildcards.id].section
 
 
 def caption(wildcards):
     """The notebook's title cell: the caption lives in one place, next to the plotting code."""
-    out = wildcards.get("fig", wildcards.get("tab"))
-    cells = json.loads(Path(f"notebooks/{out}.ipynb").read_text())["cells"]
-    return "".join(cells[0]["source"]).replace("# ", "", 1) if cells else out
+    cells = json.loads(Path(f"notebooks/{wildcards.id}.ipynb").read_text())["cells"]
+    return "".join(cells[0]["source"]).replace("# ", "", 1) if cells else wildcards.id
 
 
-PYTHON = sys.executable
-ENV = "../envs/privtest.yaml"
-
-
-def figure_outputs(fig):
-    return [f"figures/{fig}.pdf", f"figures/{fig}.png", f"figures/data/{fig}.csv"]
-
-
-def table_outputs(tab):
-    return [f"figures/{tab}.tex", f"figures/{tab}.md", f"figures/{tab}.csv"]
+def ids(kind=None):
+    """Output ids of the catalogue (of one kind), in catalogue order."""
+    return [o.id for o in CATALOGUE.values() if kind in (None, o.kind)]
 
 
 def catalogue_outputs():
-    out = []
-    for fig in FIGURES:
-        out += figure_outputs(fig)
-    for tab in TABLES:
-        out += table_outputs(tab)
-    return out
+    """Every file of every output: the targets of rule all."""
+    return [f for o in CATALOGUE.values() for f in o.targets()]
 
 
 wildcard_constraints:
-    fig="|".join(FIGURES) or "NONE",
-    tab="|".join(TABLES) or "NONE",
-    exp="|".join(CATALOGUE),
+    id="|".join(ids()),

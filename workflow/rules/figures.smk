@@ -1,76 +1,54 @@
-# Figures and tables: papermill runs notebooks/<id>.ipynb on results/raw/<id>.csv. The executed copy goes to
-# results/notebooks/, the claims it checks to results/claims/<id>.csv. Re-plotting never reruns a simulation.
+# Figures and tables: papermill runs notebooks/<id>.ipynb on results/raw/<id>.csv and writes the output's files (by
+# kind, catalogue.FILES: a figure's .pdf, .png and plotted data, a table's .tex, .md and .csv), the executed copy
+# (results/notebooks/) and a provenance sidecar. One rule definition, instantiated once per kind of output (rules
+# `figure` and `table`) because the two kinds write differently named files. Re-plotting never reruns a simulation
+# or a check; a notebook depends on the library files its code cells import.
+
+for kind, files in catalogue.FILES.items():
+
+    rule:
+        name:
+            kind
+        input:
+            unpack(rendered_claims),
+            notebook="notebooks/{id}.ipynb",
+            raw=catalogue.RAW.format("{id}"),
+            library=library("run_notebook.py", notebook="notebooks/{}.ipynb"),
+        output:
+            **notebook_outputs(kind),
+        log:
+            f"results/logs/{kind}s/{{id}}.log",
+        benchmark:
+            f"results/benchmarks/{kind}/{{id}}.tsv"
+        wildcard_constraints:
+            id="|".join(ids(kind)),
+        conda:
+            ENV
+        threads: 1
+        resources:
+            mem_mb=2000,
+            runtime=15,
+        params:
+            cfg=output_cfg,
+            caption=caption,
+            seed=config["seed"],
+            benchmark="results/benchmarks/simulate/{id}.tsv",
+        script:
+            "../scripts/run_notebook.py"
 
 
-rule figure:
+rule benchmarks:
     input:
-        notebook="notebooks/{fig}.ipynb",
-        raw="results/raw/{fig}.csv",
-        module="src/privtest/experiments/{fig}.py",
-        library=LIBRARY,
+        catalogue_outputs(),
     output:
-        pdf="figures/{fig}.pdf",
-        png=report(
-            "figures/{fig}.png",
-            caption="../report/output.rst",
-            category=section,
-            labels={"output": "{fig}"},
-        ),
-        data="figures/data/{fig}.csv",
-        claims="results/claims/{fig}.csv",
-        executed="results/notebooks/{fig}.ipynb",
-        provenance="figures/{fig}.provenance.json",
+        "figures/benchmarks.md",
     log:
-        "results/logs/figures/{fig}.log",
-    benchmark:
-        "results/benchmarks/figure/{fig}.tsv"
+        "results/logs/benchmarks.log",
     conda:
         ENV
     threads: 1
     resources:
-        mem_mb=2000,
-        runtime=15,
-    params:
-        cfg=lambda wc: config[wc.fig],
-        caption=caption,
-        seed=config["seed"],
-        benchmark="results/benchmarks/simulate/{fig}.tsv",
+        mem_mb=500,
+        runtime=5,
     script:
-        "../scripts/run_notebook.py"
-
-
-rule table:
-    input:
-        notebook="notebooks/{tab}.ipynb",
-        raw="results/raw/{tab}.csv",
-        module="src/privtest/experiments/{tab}.py",
-        library=LIBRARY,
-    output:
-        tex="figures/{tab}.tex",
-        md="figures/{tab}.md",
-        csv=report(
-            "figures/{tab}.csv",
-            caption="../report/output.rst",
-            category=section,
-            labels={"output": "{tab}"},
-        ),
-        claims="results/claims/{tab}.csv",
-        executed="results/notebooks/{tab}.ipynb",
-        provenance="figures/{tab}.provenance.json",
-    log:
-        "results/logs/tables/{tab}.log",
-    benchmark:
-        "results/benchmarks/table/{tab}.tsv"
-    conda:
-        ENV
-    threads: 1
-    resources:
-        mem_mb=2000,
-        runtime=15,
-    params:
-        cfg=lambda wc: config[wc.tab],
-        caption=caption,
-        seed=config["seed"],
-        benchmark="results/benchmarks/simulate/{tab}.tsv",
-    script:
-        "../scripts/run_notebook.py"
+        "../scripts/summarize_benchmarks.py"

@@ -1,17 +1,18 @@
-# Simulations: privtest.experiments.<exp>.simulate(config[<exp>], rng) -> results/raw/<exp>.csv.
-# Expensive and cached; plotting rules only read these files.
+# Simulations: module.simulate(cfg, rng, inputs) -> results/raw/<id>.csv, for every output of the catalogue, with
+# module = privtest.experiments.<id> and inputs = the data inputs its catalogue entry declares (other outputs' raw
+# tables, data wheels, OPT references). Expensive and cached; the check and notebook rules only read these files.
 
 
 rule simulate:
     input:
-        module="src/privtest/experiments/{exp}.py",
-        library=LIBRARY,
+        unpack(data_inputs),
+        library=library("simulate.py", catalogue.SIMULATE_MODULE),
     output:
-        raw="results/raw/{exp}.csv",
+        raw="results/raw/{id}.csv",
     log:
-        "results/logs/simulate/{exp}.log",
+        "results/logs/simulate/{id}.log",
     benchmark:
-        "results/benchmarks/simulate/{exp}.tsv"
+        "results/benchmarks/simulate/{id}.tsv"
     conda:
         ENV
     threads: 1
@@ -19,7 +20,8 @@ rule simulate:
         mem_mb=4000,
         runtime=60,
     params:
-        cfg=lambda wc: config[wc.exp],
+        cfg=output_cfg,
+        module=lambda wc: catalogue.SIMULATE_MODULE.format(wc.id),
         seed=config["seed"],
     script:
         "../scripts/simulate.py"

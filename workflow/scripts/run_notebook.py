@@ -36,7 +36,9 @@ with open(sm.log[0], "w") as log, tempfile.TemporaryDirectory(prefix="privtest-k
     from jupyter_client.manager import KernelManager
 
     km = KernelManager(kernel_name="privtest", transport="ipc", ip=str(Path(tmp, "ipc")))
+    # raw, cfg, the output's files (pdf/png/data or tex/md/csv) and, where the catalogue says so, its claims.
     parameters = {"raw": str(Path(sm.input.raw).resolve()), "cfg": dict(sm.params.cfg)}
+    parameters.update({k: str(Path(v).resolve()) for k, v in sm.input.items() if k == "claims"})
     parameters.update({k: str(Path(v).resolve()) for k, v in sm.output.items() if k not in ("executed", "provenance")})
     executed = Path(sm.output.executed).resolve()
     executed.parent.mkdir(parents=True, exist_ok=True)
@@ -54,6 +56,6 @@ with open(sm.log[0], "w") as log, tempfile.TemporaryDirectory(prefix="privtest-k
         stderr_file=log,
     )
     sidecar = provenance.record(
-        sm.wildcards[0], dict(sm.params.cfg), sm.params.seed, time.perf_counter() - start, sm.params.benchmark
+        sm.wildcards.id, dict(sm.params.cfg), sm.params.seed, time.perf_counter() - start, sm.params.benchmark
     )
     write_text_atomic(json.dumps(sidecar, indent=2, sort_keys=True) + "\n", sm.output.provenance)

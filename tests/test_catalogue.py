@@ -1,0 +1,173 @@
+"""The output catalogue (config/catalogue.yaml) and the derivation of each job's library dependencies (fast: no
+Snakemake run). The end-to-end checks (a throw-away output built from a catalogue entry, dry runs after edits) are in
+test_workflow.py."""
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+import yaml
+from privtest_workflow import catalogue
+from privtest_workflow.deps import ImportGraph
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+@pytest.fixture(scope="module")
+def cat():
+    return catalogue.load(ROOT)
+
+
+@pytest.fixture(scope="module")
+def config():
+    return yaml.safe_load((ROOT / "config/config.yaml").read_text())
+
+
+# --- the catalogue ---------------------------------------------------------------------------------------------
+
+
+def test_every_output_has_its_module_notebook_and_config_section(cat, config):
+    catalogue.check_config(cat, config)
+    graph = ImportGraph(ROOT / "src")
+    for o in cat.values():
+        assert (ROOT / f"notebooks/{o.id}.ipynb").is_file(), o.id
+        for pattern in (catalogue.SIMULATE_MODULE, catalogue.CHECK_MODULE):
+            assert graph.module_file(pattern.format(o.id)) is not None, o.id
+        assert o.kind in catalogue.FILES and o.section
+
+
+def test_the_catalogue_is_the_only_list_of_outputs(cat):
+    # No rule file, Snakemake script or thumbnail script names an output: they all read the catalogue.
+    files = [ROOT / "Snakefile", *sorted((ROOT / "workflow/rules").glob("*.smk"))]
+    files += sorted((ROOT / "workflow/scripts").glob("*.py")) + sorted((ROOT / "workflow/lib").rglob("*.py"))
+    for path in files:
+        text = path.read_text()
+        named = [i for i in cat if re.search(rf"\b{i}\b", text)]
+        assert named == [], f"{path.relative_to(ROOT)} names outputs {named}"
+    assert "ruleorder" not in "".join(p.read_text() for p in files if p.suffix == ".smk")
+
+
+def test_co_inputs_are_derived_from_the_config(cat, config):
+    densest = cat["fig_co_densest"].data_inputs(config)
+    streams = config["fig_co_densest"]["streams"]
+    assert set(densest) == {f"wheel_{s}" for s in streams} | {f"opt_{s}" for s in streams}
+    assert densest["opt_collegemsg"] == "results/co/opt_collegemsg.csv"
+    assert cat["table2"].data_inputs(config)["raw_fig_co_densest"] == "results/raw/fig_co_densest.csv"
+    assert cat["fig_co_densest"].cfg(config)["T_max"] == config["co_data"]["T_max"]
+    assert cat["fig_oc"].cfg(config) == config["fig_oc"] and cat["fig_oc"].data_inputs(config) == {}
+
+
+def _write_catalogue(tmp_path, doc) -> Path:
+    (tmp_path / "config").mkdir()
+    (tmp_path / "workflow/schemas").mkdir(parents=True)
+    (tmp_path / catalogue.SCHEMA).write_text((ROOT / catalogue.SCHEMA).read_text())
+    (tmp_path / catalogue.PATH).write_text(yaml.safe_dump(doc))
+    return tmp_path
+
+
+@pytest.mark.parametrize(
+    "entry, message",
+    [
+        ({"kind": "plot", "section": "a"}, "'plot' is not one of"),
+        ({"section": "a"}, "'kind' is a required property"),
+        ({"kind": "figure", "section": "b"}, "section 'b' is not one of"),
+        ({"kind": "figure", "section": "a", "inputs": {"raw": ["nope"]}}, "raw inputs ['nope']"),
+        ({"kind": "figure", "section": "a", "inputs": {"csv": ["x"]}}, "'csv' was unexpected"),
+        ({"kind": "figure", "section": "a", "extra": 1}, "'extra' was unexpected"),
+    ],
+)
+def test_invalid_catalogue_entries_are_named(tmp_path, entry, message):
+    root = _write_catalogue(tmp_path, {"sections": {"a": "A"}, "outputs": {"fig_x": entry}})
+    with pytest.raises(ValueError, match=re.escape(message)):
+        catalogue.load(root)
+
+
+def test_missing_config_is_named(cat, config):
+    with pytest.raises(ValueError, match="fig_oc"):
+        catalogue.check_config(cat, {k: v for k, v in config.items() if k != "fig_oc"})
+    broken = {**config, "fig_co_densest": {**config["fig_co_densest"], "streams": "collegemsg"}}
+    with pytest.raises(ValueError, match="inputs.wheel"):
+        catalogue.check_config(cat, broken)
+
+
+# --- derived dependencies ----------------------------------------------------------------------------------------
+
+
+def _package(tmp_path) -> Path:
+    files = {
+        "pkg/__init__.py": "from pkg.core import f\n",
+        "pkg/core.py": "import math\nfrom . import util\n",
+        "pkg/util.py": "",
+        "pkg/plot.py": "from pkg.util import *\n",
+        "pkg/lazy.py": "def g():\n    from .sub import deep\n",
+        "pkg/sub/__init__.py": "",
+        "pkg/sub/deep.py": "from ..core import f\n",
+        "pkg/sub/other.py": "",
+        "pkg/registry.py": 'FACTORIES = {"x": "pkg.sub.other:make"}\nDOC = "pkg.plot is not imported here"\n',
+    }
+    for name, text in files.items():
+        (tmp_path / "src" / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / "src" / name).write_text(text)
+    return tmp_path / "src"
+
+
+def _names(src: Path, files: list[str]) -> list[str]:
+    return sorted(str(Path(f).relative_to(src)) for f in files)
+
+
+def test_closure_includes_package_inits_relative_and_function_level_imports(tmp_path):
+    src = _package(tmp_path)
+    g = ImportGraph(src, "pkg")
+    base = ["pkg/__init__.py", "pkg/core.py", "pkg/util.py"]
+    assert _names(src, g.of_modules("pkg.util")) == base
+    assert _names(src, g.of_modules("pkg.plot")) == sorted(base + ["pkg/plot.py"])
+    # importing pkg.sub.deep runs pkg/sub/__init__.py; an import inside a function counts (it may run)
+    assert _names(src, g.of_modules("pkg.lazy")) == sorted(
+        base + ["pkg/lazy.py", "pkg/sub/__init__.py", "pkg/sub/deep.py"]
+    )
+    # a string naming a module (importlib's "module:attribute") counts; other strings do not
+    assert _names(src, g.of_modules("pkg.registry")) == sorted(
+        base + ["pkg/registry.py", "pkg/sub/__init__.py", "pkg/sub/other.py"]
+    )
+    with pytest.raises(ValueError, match="pkg.missing"):
+        g.of_modules("pkg.missing")
+
+
+def test_from_import_of_a_submodule_or_an_attribute(tmp_path):
+    src = _package(tmp_path)
+    g = ImportGraph(src, "pkg")
+    assert _names(src, g.of_source("from pkg import plot\nimport numpy")) == sorted(
+        ["pkg/__init__.py", "pkg/core.py", "pkg/util.py", "pkg/plot.py"]
+    )
+    assert _names(src, g.of_source("from pkg import f")) == ["pkg/__init__.py", "pkg/core.py", "pkg/util.py"]
+    assert g.of_source("import numpy as np\nfrom . import x") == []
+
+
+def test_notebook_code_cells_magics_skipped(tmp_path):
+    src = _package(tmp_path)
+    nb = {
+        "cells": [
+            {"cell_type": "markdown", "source": ["import pkg.plot\n"]},
+            {"cell_type": "code", "source": ["%matplotlib inline\n", "from pkg.sub import other\n"]},
+            {"cell_type": "code", "source": ["!pip list\n", "x = 1"]},
+        ]
+    }
+    path = tmp_path / "n.ipynb"
+    path.write_text(json.dumps(nb))
+    assert _names(src, ImportGraph(src, "pkg").of_notebook(path)) == sorted(
+        ["pkg/__init__.py", "pkg/core.py", "pkg/util.py", "pkg/sub/__init__.py", "pkg/sub/other.py"]
+    )
+
+
+def test_real_jobs_plotting_only_in_notebooks(cat):
+    # The property the workflow relies on: no simulation or check imports plotting; figure notebooks do.
+    g = ImportGraph(ROOT / "src")
+    plotting = str(ROOT / "src/privtest/plotting.py")
+    scripts = {s: g.of_script(ROOT / "workflow/scripts" / s) for s in ("simulate.py", "check.py", "run_notebook.py")}
+    for o in cat.values():
+        assert plotting not in g.of_modules(catalogue.SIMULATE_MODULE.format(o.id)) + scripts["simulate.py"], o.id
+        assert plotting not in g.of_modules(catalogue.CHECK_MODULE.format(o.id)) + scripts["check.py"], o.id
+        nb = g.of_notebook(ROOT / f"notebooks/{o.id}.ipynb")
+        assert str(ROOT / "src/privtest/__init__.py") in nb
+        assert (plotting in nb) == (o.kind == "figure"), o.id

@@ -1,0 +1,159 @@
+"""The output catalogue, ``config/catalogue.yaml``: the only list of the reproduction's outputs.
+
+Each entry names an output id, its kind (figure or table), the paper section it tests (the report category), its
+data inputs and any extra configuration merged into its ``cfg``. This module loads the file, validates it against
+``workflow/schemas/catalogue.schema.yaml`` plus the cross-references a schema cannot express, and says what an
+entry means as files. The rules (``workflow/rules/common.smk``), the tests and ``make_thumbnails.py`` read it.
+"""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass
+from pathlib import Path
+
+import jsonschema
+import yaml
+
+PATH = "config/catalogue.yaml"
+SCHEMA = "workflow/schemas/catalogue.schema.yaml"
+
+#: The files each kind of output writes ({} = output id), keyed by the notebook parameter that receives the path.
+FILES = {
+    "figure": {"pdf": "figures/{}.pdf", "png": "figures/{}.png", "data": "figures/data/{}.csv"},
+    "table": {"tex": "figures/{}.tex", "md": "figures/{}.md", "csv": "figures/{}.csv"},
+}
+#: The file of each kind that the Snakemake report shows.
+REPORTED = {"figure": "png", "table": "csv"}
+#: Every output also leaves its executed notebook and a provenance sidecar.
+SIDECARS = {"executed": "results/notebooks/{}.ipynb", "provenance": "figures/{}.provenance.json"}
+#: Raw results of the simulate rule and claims of the check rule.
+RAW = "results/raw/{}.csv"
+CLAIMS = "results/claims/{}.csv"
+#: Data inputs of a simulation by kind: the input named ``<kind>_<name>`` is the file ``INPUTS[kind].format(name)``.
+INPUTS = {"raw": RAW, "wheel": "resources/wheels/{}.whl", "opt": "results/co/opt_{}.csv"}
+
+#: The library module each job runs ({} = output id).
+SIMULATE_MODULE = "privtest.experiments.{}"
+CHECK_MODULE = "privtest.checks.{}"
+
+
+@dataclass(frozen=True)
+class Output:
+    """One catalogue entry.
+
+    Attributes:
+        id: output id (``figures/<id>.*``, ``notebooks/<id>.ipynb``, config section ``<id>``).
+        kind: ``"figure"`` or ``"table"``.
+        section: the report category (title of the paper section the output tests).
+        inputs: data inputs by kind (``raw``, ``wheel``, ``opt``): a list of names, or ``{"config": key}`` for the
+            names listed under ``key`` in the output's config section.
+        config: extra cfg keys: key -> dotted path of a config value (e.g. ``T_max: co_data.T_max``).
+        renders_claims: the notebook renders the output's claims (it then reads ``results/claims/<id>.csv``).
+    """
+
+    id: str
+    kind: str
+    section: str
+    inputs: dict
+    config: dict
+    renders_claims: bool = False
+
+    def files(self) -> dict[str, str]:
+        """The output's files by notebook parameter name (``pdf``/``png``/``data`` or ``tex``/``md``/``csv``)."""
+        return {name: pattern.format(self.id) for name, pattern in FILES[self.kind].items()}
+
+    def targets(self) -> list[str]:
+        """Every file the output's notebook job leaves (its files and the provenance sidecar)."""
+        return [*self.files().values(), SIDECARS["provenance"].format(self.id)]
+
+    def cfg(self, config: dict) -> dict:
+        """The output's configuration: its config section plus the extra keys the catalogue merges in.
+
+        Raises:
+            ValueError: if the config has no section for the output or an extra key's path does not exist.
+        """
+        if self.id not in config:
+            raise ValueError(f"{self.id}: the config has no section {self.id!r} (config/config.yaml).")
+        cfg = copy.deepcopy(config[self.id])
+        for key, path in self.config.items():
+            cfg[key] = copy.deepcopy(_lookup(config, path, f"{self.id}: config.{key}"))
+        return cfg
+
+    def data_inputs(self, config: dict) -> dict[str, str]:
+        """Input name -> path of the simulation's data inputs (names ``raw_<id>``, ``wheel_<s>``, ``opt_<s>``).
+
+        Raises:
+            ValueError: if a ``{"config": key}`` reference is not a list of names in the output's config section.
+        """
+        out = {}
+        for kind, names in self.inputs.items():
+            if isinstance(names, dict):
+                names = _lookup(config, f"{self.id}.{names['config']}", f"{self.id}: inputs.{kind}")
+                if not (isinstance(names, list) and all(isinstance(n, str) for n in names)):
+                    raise ValueError(
+                        f"{self.id}: inputs.{kind} must name a list of strings in the config. Found {names!r}."
+                    )
+            for name in names:
+                out[f"{kind}_{name}"] = INPUTS[kind].format(name)
+        return out
+
+
+def _lookup(config: dict, dotted: str, what: str):
+    value = config
+    for part in dotted.split("."):
+        if not isinstance(value, dict) or part not in value:
+            raise ValueError(f"{what}: config key {dotted!r} does not exist.")
+        value = value[part]
+    return value
+
+
+def load(root: str | Path = ".") -> dict[str, Output]:
+    """Read and validate ``config/catalogue.yaml`` under ``root``.
+
+    Returns:
+        Output id -> :class:`Output`, in the file's order (the order of ``figures/claims.csv``).
+
+    Raises:
+        ValueError: naming the offending entry if the file does not match the schema, an output's section is not
+            one of ``sections``, or a ``raw`` input names no output of the catalogue (or the output itself).
+    """
+    root = Path(root)
+    doc = yaml.safe_load((root / PATH).read_text())
+    schema = yaml.safe_load((root / SCHEMA).read_text())
+    errors = sorted(jsonschema.Draft202012Validator(schema).iter_errors(doc), key=lambda e: list(e.absolute_path))
+    if errors:
+        e = errors[0]
+        where = "".join(f"[{p!r}]" for p in e.absolute_path)
+        raise ValueError(f"{PATH} does not match {SCHEMA}: {e.message} (on instance{where})")
+    out = {}
+    for oid, entry in doc["outputs"].items():
+        if entry["section"] not in doc["sections"]:
+            raise ValueError(
+                f"{PATH}: output {oid}: section {entry['section']!r} is not one of {list(doc['sections'])}."
+            )
+        out[oid] = Output(
+            id=oid,
+            kind=entry["kind"],
+            section=doc["sections"][entry["section"]],
+            inputs=entry.get("inputs", {}),
+            config=entry.get("config", {}),
+            renders_claims=entry.get("renders_claims", False),
+        )
+    for o in out.values():
+        raw = o.inputs.get("raw", [])
+        bad = [r for r in raw if r not in out or r == o.id] if isinstance(raw, list) else []
+        if bad:
+            raise ValueError(f"{PATH}: output {o.id}: raw inputs {bad} are not other outputs of the catalogue.")
+    return out
+
+
+def check_config(catalogue: dict[str, Output], config: dict) -> None:
+    """Every output has a config section, and its inputs and extra keys resolve in ``config``.
+
+    Raises:
+        ValueError: naming the output and the missing key.
+    """
+    for o in catalogue.values():
+        o.cfg(config)
+        o.data_inputs(config)

@@ -1,0 +1,44 @@
+# Claims: each output's checks of the paper's statements on its raw results -> results/claims/<id>.csv (check), and
+# every output's claims in one table, figures/claims.csv and figures/claims.md (claims). A check depends on its
+# raw results and the library files its module imports, never on a notebook.
+
+
+rule check:
+    input:
+        raw="results/raw/{id}.csv",
+        library=library("check.py", catalogue.CHECK_MODULE),
+    output:
+        claims="results/claims/{id}.csv",
+    log:
+        "results/logs/check/{id}.log",
+    benchmark:
+        "results/benchmarks/check/{id}.tsv"
+    conda:
+        ENV
+    threads: 1
+    resources:
+        mem_mb=2000,
+        runtime=15,
+    params:
+        cfg=output_cfg,
+        module=lambda wc: catalogue.CHECK_MODULE.format(wc.id),
+    script:
+        "../scripts/check.py"
+
+
+rule claims:
+    input:
+        [catalogue.CLAIMS.format(i) for i in ids()],
+    output:
+        csv=report("figures/claims.csv", category="Claims", labels={"output": "claims"}),
+        md="figures/claims.md",
+    log:
+        "results/logs/claims.log",
+    conda:
+        ENV
+    threads: 1
+    resources:
+        mem_mb=1000,
+        runtime=5,
+    script:
+        "../scripts/collect_claims.py"
