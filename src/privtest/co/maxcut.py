@@ -85,6 +85,10 @@ class MaxCut:
         w = np.bincount(cut, weights=np.exp(self._logits(t, eps)), minlength=values.size)
         return values.astype(float), w / w.sum()
 
+    def scores(self, t: int, eps: float, delta: float, size: int, rng: np.random.Generator) -> np.ndarray:
+        """f(X_t, Y) of ``size`` draws Y of A(X_t, eps): float (size,)."""
+        return self.value(t, self.sample(t, eps, delta, size, rng))
+
     def upper(self, t: int) -> float:
         return float(self._opt[t - 1])
 

@@ -193,6 +193,10 @@ class FacilityLocation:
             cur = np.maximum(cur, self.sim[:, c][None, :])
         return best
 
+    def scores(self, t: int, eps: float, delta: float, size: int, rng: np.random.Generator) -> np.ndarray:
+        """f(X_t, Y) of ``size`` draws Y of A(X_t, eps): float (size,)."""
+        return self.value(t, self.sample(t, eps, delta, size, rng))
+
     def upper(self, t: int) -> float:
         return float(self.opt[t - 1])
 

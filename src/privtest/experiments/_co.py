@@ -61,15 +61,17 @@ def run_problem(prob, name: str, cfg: dict, rng: np.random.Generator) -> pd.Data
     T = prob.T
     tt = np.arange(1, T + 1)
     kinds = np.broadcast_to(np.asarray(prob.opt_kind, dtype=object), (T,))
-    for eps in cfg["eps"]:
-        params = BatchToCOParams.from_config(cfg, eps)
-        res = batch_to_co(prob, params, cfg["runs"], rng)
-        R = cfg["runs"]
+    R = cfg["runs"]
+    plist = [BatchToCOParams.from_config(cfg, eps) for eps in cfg["eps"]]
+    res = batch_to_co(prob, plist, R, rng)
+    for j, (eps, params) in enumerate(zip(cfg["eps"], plist, strict=True)):
+        rows = slice(j * R, (j + 1) * R)
+        ell, t_ell = res.ell[rows], res.t_ell[rows]
         guar = np.full((R, T), np.nan)
-        guar[:, 1:] = theorem42_guarantee(params, opt[None, 1:], res.ell[:, 1:], res.t_ell[:, 1:], tt[None, 1:])
+        guar[:, 1:] = theorem42_guarantee(params, opt[None, 1:], ell[:, 1:], t_ell[:, 1:], tt[None, 1:])
         ecalls = np.zeros((R, T))
         keys = np.stack(
-            [res.gtm_ell[:, 1:].ravel(), res.gtm_s[:, 1:].ravel(), np.broadcast_to(tt[1:], (R, T - 1)).ravel()]
+            [res.gtm_ell[rows, 1:].ravel(), res.gtm_s[rows, 1:].ravel(), np.broadcast_to(tt[1:], (R, T - 1)).ravel()]
         )
         uniq, inv = np.unique(keys, axis=1, return_inverse=True)
         ecalls[:, 1:] = expected_calls(params, uniq[0], uniq[1], uniq[2])[inv.ravel()].reshape(R, T - 1)
@@ -86,20 +88,20 @@ def run_problem(prob, name: str, cfg: dict, rng: np.random.Generator) -> pd.Data
                 {
                     **base,
                     "method": METHOD,
-                    "value": res.value.ravel(),
-                    "ell": res.ell.ravel(),
-                    "t_ell": res.t_ell.ravel(),
-                    "eps_t": res.eps_t.ravel(),
-                    "gtm_calls": res.gtm_calls.ravel(),
+                    "value": res.value[rows].ravel(),
+                    "ell": ell.ravel(),
+                    "t_ell": t_ell.ravel(),
+                    "eps_t": res.eps_t[rows].ravel(),
+                    "gtm_calls": res.gtm_calls[rows].ravel(),
                     "expected_calls": ecalls.ravel(),
-                    "ts_calls": res.ts_calls.ravel(),
-                    "ts_failed": res.ts_failed.ravel(),
+                    "ts_calls": res.ts_calls[rows].ravel(),
+                    "ts_failed": res.ts_failed[rows].ravel(),
                     "guarantee": guar.ravel(),
-                    "halt_loss": np.repeat(res.halt_loss, T),
+                    "halt_loss": np.repeat(res.halt_loss[rows], T),
                 }
             )
         )
-        for method, vals in baselines(prob, eps, R, rng, cfg["delta_adv"]).items():
+        for method, vals in baselines(prob, eps, R, rng, cfg["kappa"], cfg["delta_adv"]).items():
             frames.append(pd.DataFrame({**base, "method": method, "value": vals.ravel()}))
     return add_va_guarantees(pd.concat(frames, ignore_index=True), prob, cfg, rng)
 

@@ -14,20 +14,11 @@ sections merge the shared ``co`` block of config/config.yaml); :func:`simulate` 
 
 from __future__ import annotations
 
-import math
-
 import numpy as np
 import pandas as pd
 
-from privtest.co.params import BatchToCOParams, lemma40_max_checkpoints
+from privtest.co.params import BatchToCOParams, calls_bound, lemma40_max_checkpoints
 from privtest.experiments._co import METHOD
-
-
-def calls_bound(params, ell: int, s: int, t: int) -> float:
-    """Explicit E[N_t] bound of a GTM_ell step: rho_s e^{1/C_1}/(1 - 2/(C_H ln(4/beta_s)))."""
-    st = params.calibration(int(ell)).step(int(s), params.eps_it(int(ell), int(t)), params.pstar)
-    l4 = math.log(4.0 / (st.beta_I * 6.0))
-    return st.rho * math.exp(1.0 / params.C_1) / (1.0 - 2.0 / (params.C_H * l4))
 
 
 def simulate(cfg: dict, rng: np.random.Generator, inputs: dict[str, str]) -> pd.DataFrame:
