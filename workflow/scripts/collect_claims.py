@@ -6,7 +6,7 @@ from privtest.claims import COLUMNS
 from privtest.io import write_csv_atomic, write_text_atomic
 
 sm = snakemake  # noqa: F821  (injected by Snakemake)
-frames = [pd.read_csv(path, dtype=str, keep_default_na=False) for path in sm.input]
+frames = [pd.read_csv(path, dtype=str, keep_default_na=False) for path in sm.input.claims]
 claims = pd.concat(frames, ignore_index=True)[COLUMNS]
 write_csv_atomic(claims, sm.output.csv)
 counts = claims["verdict"].value_counts()
