@@ -22,6 +22,8 @@ import yaml
 from privtest_workflow import catalogue
 from privtest_workflow.deps import ImportGraph
 
+from privtest.claims import VERDICTS
+
 ROOT = Path(__file__).resolve().parents[1]
 SNAKEMAKE = [sys.executable, "-m", "snakemake"]
 IGNORE = shutil.ignore_patterns(
@@ -110,11 +112,21 @@ def test_claims_have_the_contract_columns_and_no_fail(quick_runs):
         "verdict",
         "note",
     ]
-    assert set(claims["verdict"]) <= {"PASS", "FAIL", "INCONCLUSIVE"}
+    assert set(claims["verdict"]) <= set(VERDICTS)
     assert set(claims["experiment"]) >= set(catalogue.load(ROOT)), "every output must check at least one claim"
     assert claims["claim_id"].is_unique
     failed = claims[claims["verdict"] == "FAIL"]
     assert failed.empty, failed.to_string()
+    # every ERRATUM names an entry that exists in ERRATA.md
+    headings = set(re.findall(r"^## (.+)$", (ROOT / "ERRATA.md").read_text(), re.M))
+    named = claims.loc[claims["verdict"] == "ERRATUM", "note"].str.extract(r'ERRATA\.md entry "([^"]+)"')[0]
+    assert set(named) <= headings, set(named) - headings
+    # claims.md opens with the summary: counts per kind, per section, and the policy
+    md = (a / "figures/claims.md").read_text()
+    head = md[: md.index("\n## ")]
+    assert all(f"| {v} | {int((claims.verdict == v).sum())} |" in head for v in VERDICTS)
+    sections = {o.section for o in catalogue.load(ROOT).values()}
+    assert all(f"| {s} |" in head for s in sections) and "Holm" in head
 
 
 def test_numbers_identical_with_one_and_two_cores(quick_runs):

@@ -22,6 +22,8 @@ rule check:
     params:
         cfg=output_cfg,
         module=lambda wc: catalogue.CHECK_MODULE.format(wc.id),
+        # the error policy's Bonferroni split of the file's 5% over the outputs (privtest.claims.family_alpha)
+        n_outputs=len(ids()),
     script:
         "../scripts/check.py"
 
@@ -41,5 +43,8 @@ rule claims:
     resources:
         mem_mb=1000,
         runtime=5,
+    params:
+        # output id -> the paper section it tests (catalogue), for the summary of figures/claims.md
+        sections={i: CATALOGUE[i].section for i in ids()},
     script:
         "../scripts/collect_claims.py"
