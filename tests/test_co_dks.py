@@ -16,6 +16,7 @@ from privtest.checks import table3 as check_table3
 from privtest.claims import decide
 from privtest.co import dks, graphs
 from privtest.co.batch_to_co import batch_to_co
+from privtest.co.frames import covered
 from privtest.co.params import BatchToCOParams
 from privtest.experiments import _co, table3
 
@@ -226,12 +227,12 @@ def test_va_guarantee_path_on_heavy_graph():
     prob = dks.DensestKSubgraph(s, 3, up, kind)
     cfg = dict(
         beta=0.05, pstar=0.45, kappa=0.5, gamma=2.0, C_1=2.0, C_H=2.0, C_beta=1 / 3, log_beta="instance",
-        delta_adv=1e-6, eps=[20.0], runs=24, va_draws=200, va_alpha=0.01,
+        delta_adv=1e-6, eps=[20.0], runs=24, va_draws=200, va_alpha=0.01, checkpoint_runs=24,
     )  # fmt: skip
     rng = np.random.default_rng(10)
     part = _co.run_problem(prob, "heavy", cfg, rng)
-    part["opt_lower"] = np.tile(lo, len(part) // s.T)
-    b = _co.covered(part)
+    part["opt_lower"] = lo[part.t.to_numpy() - 1]
+    b = covered(part)
     b = b[b.guarantee > 0]
     assert len(b) > 0 and b.va_lo.notna().all()
     checkpoint_steps = part[(part.method == "BatchToCO") & (part.t == part.t_ell)]

@@ -38,9 +38,9 @@ import numpy as np
 from privtest import _validate
 from privtest.co.mechanisms import COProblem, ScoredMechanism, laplace_tail, threshold_select
 from privtest.co.params import BatchToCOParams
-from privtest.gtm import checked_exp
+from privtest.gtm import checked_exp, log_lambda
 from privtest.poisson import count_threshold, lambda_left
-from privtest.schedule import log_inv_omega, omega
+from privtest.schedule import omega
 
 
 @dataclass(frozen=True)
@@ -82,26 +82,25 @@ class CORun:
 
 class _InstanceSteps:
     """Per-step constants of GTM_i (Corollary 35: Theorem 23 with eps_C = eps(i), beta = beta_i, direct variant),
-    tabulated for s = 1, 2, ... and extended on demand: ln(4/beta_s) with beta_s = omega_s beta_i (Definition 7),
-    c_s = count_threshold(beta_s/6, beta_s/6, gamma) (Lemma 11) and rho_s = lambda^l(c_s, beta_s/6)/p* (Lemma 20(1)).
-    Independent of eps (only tau_{2,s} = 2/(C_H eps_t ln(4/beta_s)) depends on it)."""
+    tabulated for s = 1, 2, ... and extended on demand: c_s = count_threshold(b_s, b_s, gamma) (Lemma 11) and
+    rho_s = lambda^l(c_s, b_s)/p* (Lemma 20(1)) with b_s = :meth:`ExPostCalibration.step_budget` (beta_s/6,
+    beta_s = omega_s beta_i): what :meth:`ExPostCalibration.step` computes, for many s at once (``tests/test_co.py``
+    checks equality). Independent of eps; ``cal`` (eps = 1) also gives tau_{2,s} = ``cal.tau2_at(s, eps_t)`` for
+    any eps_t and mu1 = ``cal.mu1``/eps."""
 
     def __init__(self, params: BatchToCOParams, i: int):
-        self.log_beta_i = math.log(float(params.beta_i(i)))
+        self.cal = params.calibration(i)
         self.gamma, self.pstar = params.gamma, params.pstar
-        self.log4 = np.zeros(0)
         self.c = np.zeros(0, dtype=np.int64)
         self.rho = np.zeros(0)
 
     def ensure(self, s_max: int) -> None:
-        n = self.log4.size
+        n = self.c.size
         if s_max <= n:
             return
         s = np.arange(n + 1, max(s_max, 2 * n, 256) + 1)
-        log_beta_s = self.log_beta_i - log_inv_omega(s)
-        err = np.exp(log_beta_s) / 6.0
+        err = self.cal.step_budget(s)
         c = _monotone_fill(lambda k: count_threshold(err[k], err[k], self.gamma), err.size)
-        self.log4 = np.concatenate([self.log4, math.log(4.0) - log_beta_s])
         self.c = np.concatenate([self.c, c])
         self.rho = np.concatenate([self.rho, lambda_left(c, err) / self.pstar])
 
@@ -144,6 +143,7 @@ def batch_to_co(
     rng: np.random.Generator,
     record=None,
     block: int = 512,
+    select: bool = True,
 ) -> CORun:
     """Run Algorithm 3 ``runs`` times per parameter set on ``problem``'s stream (t = 1..problem.T).
 
@@ -160,6 +160,10 @@ def batch_to_co(
         rng: numpy Generator.
         record: increasing steps (1-based) at which per-run state is recorded (default: every step).
         block: largest block length (>= 8).
+        select: run ThresholdSelect at the checkpoints (default). With False the released solutions stay at Y_1
+            (``value`` is NaN) but the checkpoint process is the same in law: GTM_ell's inputs M_t^{h_ell}(X_t)
+            depend on the data, eps_t and h_ell only, never on the released solutions. Cheap runs for Lemma 40's
+            checkpoint count (``checkpoints``, ``ell``); ThresholdSelect's privacy cost is still accounted.
 
     Returns:
         :class:`CORun` (runs ordered by parameter set, then run).
@@ -198,7 +202,7 @@ def batch_to_co(
     eta1 = rng.exponential(1.0 / (eps * base.eps_i(2)))
     calls_total = np.zeros(R, dtype=np.int64)
     if slot[1] >= 0:
-        rec["value"][:, 0] = problem.value(1, Y)
+        rec["value"][:, 0] = problem.value(1, Y) if select else np.nan
     upper = np.array([problem.upper(t) for t in range(1, T + 1)])
 
     t0, B = 2, 8
@@ -207,20 +211,20 @@ def batch_to_co(
         nb = tt.size
         ss = s[:, None] + np.arange(1, nb + 1)[None, :]  # each run's step counter if it does not halt
         eps_t = eps[:, None] * base.eps_it(ell[:, None], tt[None, :])
-        log4_s, c, rho = (np.empty((R, nb)), np.empty((R, nb), dtype=np.int64), np.empty((R, nb)))
+        c, rho, tau2, mu1 = (np.empty((R, nb), dtype=np.int64), np.empty((R, nb)), np.empty((R, nb)), np.empty(R))
         for i in np.unique(ell):
             tab = tables.get(int(i))
             if tab is None:
                 tab = tables[int(i)] = _InstanceSteps(base, int(i))
             on = ell == i
-            sv = ss[on] - 1
-            tab.ensure(int(sv.max()) + 1)
-            log4_s[on], c[on], rho[on] = tab.log4[sv], tab.c[sv], tab.rho[sv]
+            sv = ss[on]
+            tab.ensure(int(sv.max()))
+            c[on], rho[on] = tab.c[sv - 1], tab.rho[sv - 1]
+            tau2[on] = tab.cal.tau2_at(sv, eps_t[on])
+            mu1[on] = tab.cal.mu1 / eps[on]  # mu1 = ln(4/beta_i)/eps(i), eps(i) proportional to eps
         eps_i = eps * base.eps_i(ell)
-        mu1 = (math.log(4.0) - np.log(base.beta_i(ell))) / eps_i
-        tau2 = 2.0 / (base.C_H * eps_t * log4_s)
         eta2 = rng.exponential(tau2)
-        N = rng.poisson(checked_exp(np.log(rho) + eps_t * (mu1 - eta1)[:, None] + eps_t * eta2))
+        N = rng.poisson(checked_exp(log_lambda(np.log(rho), eps_t, 1, mu1[:, None], eta1[:, None], eta2)))
         h = kappa1 ** ell.astype(float)
         halted, drawn = _halts(problem, tt, eps_t, h, N, c + 1, which, ell, upper[tt - 1], rng)
         simulated += drawn
@@ -235,19 +239,21 @@ def batch_to_co(
             rec["gtm_calls"][:, k], rec["eps_t"][:, k] = N[:, b], eps_t[:, b]
             rec["ell"][:, k], rec["t_ell"][:, k] = ell - 1, t_last
             if b < b_star or not hit.any():
-                rec["value"][:, k] = problem.value(int(acc[b]), Y)
+                rec["value"][:, k] = problem.value(int(acc[b]), Y) if select else np.nan
         t = int(tt[b_star])
         k = slot[t]
         for r in np.flatnonzero(halted[:, b_star]) if hit.any() else ():
             e_t = float(eps_t[r, b_star])
             loss[r] += eps_i[r] + 2.0 / tau2[r, b_star]  # Theorem 23: halting at t costs 1/tau1 + 2/tau2
             eps0 = min(e_t, 1.0)
-            Yh, _, draws = threshold_select(
-                ScoredMechanism(problem, t, e_t, 0.0), float(h[r]), float(base.xi(int(ell[r]))), eps0, rng
-            )
+            Yh, draws = None, 0
+            if select:
+                Yh, _, draws = threshold_select(
+                    ScoredMechanism(problem, t, e_t, 0.0), float(h[r]), float(base.xi(int(ell[r]))), eps0, rng
+                )
             loss[r] += 2.0 * e_t + eps0
             if k >= 0:
-                rec["ts_calls"][r, k], rec["ts_failed"][r, k] = draws, Yh is None
+                rec["ts_calls"][r, k], rec["ts_failed"][r, k] = draws, select and Yh is None
             if Yh is not None:
                 Y[r] = Yh
             checkpoints[r].append(t)
@@ -257,7 +263,7 @@ def batch_to_co(
             eta1[r] = rng.exponential(1.0 / (eps[r] * base.eps_i(int(ell[r]))))
         if hit.any() and k >= 0:
             rec["ell"][:, k], rec["t_ell"][:, k] = ell - 1, t_last
-            rec["value"][:, k] = problem.value(t, Y)
+            rec["value"][:, k] = problem.value(t, Y) if select else np.nan
         t0 = t + 1
         B = min(block, max(8, 2 * (b_star + 1))) if hit.any() else min(block, 2 * B)
     # Instances still open at T never halted: their transcript costs eps(ell) (Theorem 23, continuation).
@@ -417,11 +423,9 @@ def baselines(
     Y1 = problem.sample(1, eps, 0.0, runs, rng)
     for k, t in enumerate(steps):
         t = int(t)
-        out["recompute every step"][:, k] = problem.value(t, problem.sample(t, eps * omega(t), 0.0, runs, rng))
-        out["oracle-horizon recompute (basic)"][:, k] = problem.value(t, problem.sample(t, eps / T, 0.0, runs, rng))
-        out["oracle-horizon recompute (advanced)"][:, k] = problem.value(
-            t, problem.sample(t, eps_adv, 0.0, runs, rng)
-        )
+        out["recompute every step"][:, k] = problem.scores(t, eps * omega(t), 0.0, runs, rng)
+        out["oracle-horizon recompute (basic)"][:, k] = problem.scores(t, eps / T, 0.0, runs, rng)
+        out["oracle-horizon recompute (advanced)"][:, k] = problem.scores(t, eps_adv, 0.0, runs, rng)
         out["never update"][:, k] = problem.value(t, Y1)
     geo = geometric_steps(kappa, T)
     Y = None

@@ -331,9 +331,12 @@ def densest_subgraph_opt(stream: EdgeStream, stride: int = 1) -> tuple[np.ndarra
     return upper_from_exact(stream.T, steps, densest_subgraph_exact(stream, steps))
 
 
-def _gumbel_argmax(logits: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-    """Row-wise draw from softmax(logits) (exponential mechanism) by the Gumbel-max trick."""
-    return np.argmax(logits + rng.gumbel(size=logits.shape), axis=1)
+def _softmax_draw(logits: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """Row-wise draw from softmax(logits) (exponential mechanism) by inversion: one uniform per row."""
+    w = np.exp(logits - logits.max(axis=1, keepdims=True))
+    c = np.cumsum(w, axis=1)
+    u = rng.random(logits.shape[0])[:, None] * c[:, -1:]
+    return np.minimum((c <= u).sum(axis=1), logits.shape[1] - 1)
 
 
 class DensestSubgraph:
@@ -399,7 +402,7 @@ class DensestSubgraph:
             pos = np.maximum(rank[:, p[:, 0]], rank[:, p[:, 1]])  # edge enters the prefix of size pos+1
             flat = (pos + (np.arange(B) * n)[:, None]).ravel()
             E = np.cumsum(np.bincount(flat, np.broadcast_to(w, pos.shape).ravel(), B * n).reshape(B, n), axis=1)
-            kk = _gumbel_argmax(0.25 * eps * E / k[None, :], rng)
+            kk = _softmax_draw(0.25 * eps * E / k[None, :], rng)
             score[a : a + B] = E[np.arange(B), kk] / (kk + 1.0)
             if sets:
                 out[a : a + B] = rank <= kk[:, None]
@@ -413,6 +416,10 @@ class DensestSubgraph:
         """f(X_t, Y) of ``size`` draws Y of A(X_t, eps): float (size,) (the same law as ``value(t, sample(...))``,
         without materialising the sets)."""
         return self._draw(t, eps, size, rng, sets=False)[1]
+
+    def sample_scored(self, t: int, eps: float, delta: float, size: int, rng: np.random.Generator):
+        """(Y, f(X_t, Y)) of ``size`` draws of A(X_t, eps): the sets and their values at once."""
+        return self._draw(t, eps, size, rng, sets=True)
 
     def upper(self, t: int) -> float:
         return float(self.opt[t - 1])

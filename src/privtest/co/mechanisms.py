@@ -46,6 +46,9 @@ class COProblem(Protocol):
         """f(X_t, Y) of ``size`` independent draws Y of A(X_t, eps, delta): float (size,) (the law of
         ``value(t, sample(t, eps, delta, size, rng))``; may skip materialising the solutions)."""
 
+    def sample_scored(self, t: int, eps: float, delta: float, size: int, rng: np.random.Generator):
+        """(Y, f(X_t, Y)) of ``size`` independent draws Y of A(X_t, eps, delta)."""
+
     def upper(self, t: int) -> float:
         """A certified upper bound U_t >= OPT_t = max_Y f(X_t, Y) (used only by the simulator)."""
 
@@ -138,9 +141,8 @@ class ScoredMechanism:
         self.problem, self.t, self.eps, self.delta = problem, int(t), float(eps_t), float(delta_t)
 
     def draw(self, size: int, rng: np.random.Generator):
-        Y = self.problem.sample(self.t, 0.5 * self.eps, self.delta, size, rng)
-        v = self.problem.value(self.t, Y) + rng.laplace(0.0, 2.0 / self.eps, size)
-        return Y, v
+        Y, f = self.problem.sample_scored(self.t, 0.5 * self.eps, self.delta, size, rng)
+        return Y, f + rng.laplace(0.0, 2.0 / self.eps, size)
 
 
 def threshold_select_rounds(xi: float, eps0: float) -> int:

@@ -27,8 +27,7 @@ from functools import lru_cache
 import numpy as np
 
 from privtest import _validate
-from privtest.gtm import ExPostCalibration
-from privtest.schedule import log_inv_omega
+from privtest.gtm import ExPostCalibration, log4_over_beta_t
 
 #: Terms summed explicitly in :func:`weight_sum_bound`.
 _WEIGHT_TERMS = 1_000_000
@@ -191,7 +190,7 @@ class BatchToCOParams:
         else:
             ii = np.asarray(i)
             b = np.where(ii >= 2, self.beta_i(np.maximum(ii, 1)), self.beta)
-        return math.log(4.0) - np.log(b) + log_inv_omega(t)
+        return log4_over_beta_t(t, b)
 
     def eps_it(self, i, t):
         """eps(i, t) = eps(i)/(C_1 ln(4/(omega_t b))): privacy of each test / scored evaluation at time t."""
@@ -239,7 +238,7 @@ class BatchToCOParams:
         # GTM: worst halting loss over t >= i; with s = t - i + 1 <= t, ln(4/beta_s) <= ln(4/(omega_t beta_i)),
         # so C_H eps(i,t) ln(4/beta_s) <= C_H eps(i) ln(4/(omega_t beta_i)) / (C_1 ln(4/(omega_t b))).
         # For log_beta="instance" this is exactly C_H eps(i)/C_1; for "global" the ratio of logs is largest at t=i.
-        ratio = (math.log(4.0) - np.log(self.beta_i(i)) + log_inv_omega(i)) / self.log4_over(i, i)
+        ratio = log4_over_beta_t(i, self.beta_i(i)) / self.log4_over(i, i)
         gtm = self.eps_i(i) * (1.0 + self.C_H / self.C_1 * ratio)
         e_t = self.eps_it(i, i)
         ts_eps = 2.0 * e_t + np.minimum(e_t, 1.0)
@@ -298,7 +297,7 @@ def calls_bound(params: BatchToCOParams, ell: int, s: int, t: int) -> float:
     """Explicit bound on E[N_t] of GTM_ell's step s at time t (Theorem 42(3) via Corollary 35(3), with the proof of
     Lemma 22(1)'s constants): rho_s e^{1/C_1}/(1 - 2/(C_H ln(4/beta_s))), beta_s = omega_s beta_ell."""
     st = params.calibration(int(ell)).step(int(s), params.eps_it(int(ell), int(t)), params.pstar)
-    l4 = math.log(4.0 / (st.beta_I * 6.0))
+    l4 = log4_over_beta_t(int(s), float(params.beta_i(int(ell))))
     return st.rho * math.exp(1.0 / params.C_1) / (1.0 - 2.0 / (params.C_H * l4))
 
 

@@ -21,7 +21,10 @@ Raw rows, ``source = "run"``: one per (stream, eps, method, run, t) with value, 
 checkpoint index ell(t), t_ell, the active instance's eps_t, s, N_t, E[N_t], the explicit bound on E[N_t]
 (Theorem 42(3)), Lemma 40's explicit bound ell_bound(t) (with the exact OPT_t), the largest Lemma 39(2) margin over
 the checkpoints declared so far (``l39_margin``, with U_t >= OPT_t at each checkpoint; > 0 is a violation), Theorem
-42(2)'s explicit guarantee at U_t (``guarantee``) and the run's ex-post privacy loss.
+42(2)'s explicit guarantee at U_t (``guarantee``; where positive, also at a confidence bracket of V_A:
+:func:`privtest.experiments._co.add_va_guarantees`) and the run's ex-post privacy loss; plus ``checkpoint_runs``
+runs per (stream, eps) without ThresholdSelect for Lemma 40 (:func:`privtest.experiments._co.checkpoint_rows`, one
+row each at t = T).
 
 Raw rows, ``source = "model"`` (``run`` = -1): the prediction from the explicit constants. Each method's utility at t
 is modelled through the batch algorithm at the method's per-call eps (``eps_call``): a fresh draw of A(X_t, eps_call)
@@ -43,15 +46,15 @@ from scipy import stats
 
 from privtest.co import graphs
 from privtest.co.batch_to_co import BASELINES, advanced_composition_eps, baselines, batch_to_co, geometric_steps
+from privtest.co.frames import METHOD, plotted
 from privtest.co.mechanisms import laplace_tail
 from privtest.co.params import (
     BatchToCOParams,
     calls_bound,
-    lemma39_margin,
     lemma40_max_checkpoints,
     theorem42_guarantee,
 )
-from privtest.experiments._co import METHOD
+from privtest.experiments import _co
 from privtest.schedule import omega
 
 #: BatchToCO with Lemma 40's explicit checkpoint bound in place of the measured ell(t) (model rows only).
@@ -123,7 +126,9 @@ def _runs(prob, name, rec, exact, cfg, rng) -> pd.DataFrame:
         guar = np.full((R, K), np.nan)
         two = rec >= 2
         guar[:, two] = theorem42_guarantee(params, exact[None, two], ell[:, two], t_ell[:, two], rec[None, two])
-        ell_bound = np.array([lemma40_max_checkpoints(params, float(o), int(t), 400) for o, t in zip(exact, rec)])
+        ell_bound = np.array(
+            [lemma40_max_checkpoints(params, float(o), int(t), 400) for o, t in zip(exact, rec, strict=True)]
+        )
         frames.append(
             pd.DataFrame(
                 {
@@ -138,7 +143,7 @@ def _runs(prob, name, rec, exact, cfg, rng) -> pd.DataFrame:
                     "expected_calls": expected.ravel(),
                     "calls_bound": bound.ravel(),
                     "ell_bound": np.tile(ell_bound, R),
-                    "l39_margin": _margins(params, res.checkpoints[rows], U, rec).ravel(),
+                    "l39_margin": _co.checkpoint_margins(params, res.checkpoints[rows], U, rec).ravel(),
                     "guarantee": guar.ravel(),
                     "halt_loss": np.repeat(res.halt_loss[rows], K),
                 }
@@ -146,21 +151,8 @@ def _runs(prob, name, rec, exact, cfg, rng) -> pd.DataFrame:
         )
         for method, vals in baselines(prob, eps, R, rng, cfg["kappa"], cfg["delta_adv"], record=rec).items():
             frames.append(pd.DataFrame({**base, "method": method, "value": vals.ravel()}))
-    return pd.concat(frames, ignore_index=True)
-
-
-def _margins(params: BatchToCOParams, checkpoints: np.ndarray, U: np.ndarray, rec: np.ndarray) -> np.ndarray:
-    """Per run and recorded step t: max over the checkpoints declared by t of Lemma 39(2)'s margin (with U_t at the
-    checkpoint's time; -inf before the first checkpoint). Float (R, K)."""
-    out = np.full((checkpoints.shape[0], rec.size), -np.inf)
-    for r, cps in enumerate(checkpoints):
-        cps = cps[cps > 0]
-        if cps.size == 0:
-            continue
-        m = np.maximum.accumulate(lemma39_margin(params, np.arange(2, cps.size + 2), cps, U[cps - 1]))
-        k = np.searchsorted(cps, rec, side="right")  # checkpoints at or before each recorded step
-        out[r] = np.where(k > 0, m[np.maximum(k - 1, 0)], -np.inf)
-    return out
+    frames.append(_co.checkpoint_rows(prob, plist, cfg, name, rng, opt_kind="upper bound", source="run"))
+    return _co.add_va_guarantees(pd.concat(frames, ignore_index=True), prob, cfg, rng)
 
 
 def _law(prob, t: int, eps_call: float, M: int, rng: np.random.Generator):
@@ -192,7 +184,7 @@ def _model(prob, name, rec, exact, runs, cfg, rng) -> pd.DataFrame:
     for eps in cfg["eps"]:
         rows = []
         params = BatchToCOParams.from_config(cfg, eps)
-        b = runs[(runs.eps == eps) & (runs.method == METHOD)]
+        b = runs[(runs.eps == eps) & (runs.method == METHOD)]  # the runs with ThresholdSelect
         ell_med = np.round(b.groupby("t")["ell"].median().reindex(rec).to_numpy()).astype(np.int64)
         ell_l40 = b.groupby("t")["ell_bound"].first().reindex(rec).to_numpy().astype(np.int64)
         eps_adv = advanced_composition_eps(eps, cfg["delta_adv"], T)
@@ -245,28 +237,16 @@ def _model(prob, name, rec, exact, runs, cfg, rng) -> pd.DataFrame:
 # --- Crossovers (notebook and claims) ----------------------------------------------------------------------------
 
 
-def crossovers(raw: pd.DataFrame, cfg: dict) -> pd.DataFrame:
-    """Predicted and measured crossover of BatchToCO over each baseline, per (stream, eps, baseline).
-
-    At each recorded t, d(t) = mean f/OPT_t of BatchToCO minus that of the baseline, with standard error se(t):
-    from the runs (measured: independent runs of both methods) and from the model rows (predicted). BatchToCO is
-    *ahead* at t if d > max(z se, tol), *behind* if d < -max(z se, tol), else tied, with z the two-sided normal
-    quantile at ``cfg["crossover_alpha"]`` Bonferroni-corrected over the recorded steps of the stream (simultaneous
-    over t) and tol = ``cfg["tie_tolerance"]`` (differences below it are ties). The crossover is the first t >= 2 at
-    which BatchToCO is ahead and after which it is never behind (inf if none). ``t_eps`` is the first t after which
-    BatchToCO's per-call eps (at the median ell(t)) is never below the baseline's: the crossover of the constants
-    alone.
-
-    Returns:
-        DataFrame with stream, eps, baseline, model ("CO" or "oracle horizon"), t_pred, t_pred_lemma40, t_meas,
-        t_eps (float, inf if not reached), first_ahead, last_ahead (recorded steps where BatchToCO is measured ahead;
-        NaN if never), first_behind, last_behind (likewise behind), T, runs, and the measured trend at the end:
-        state_last ("ahead", "behind", "tie"), diff_last, se_last (f/OPT_t units), slope_last_decade (change of d
-        per decade of t over the last decade of recorded steps), runs_to_resolve (runs per method that would resolve
-        the last difference at level z; NaN unless tied above the tolerance).
-    """
+def differences(raw: pd.DataFrame, cfg: dict) -> pd.DataFrame:
+    """Per (stream, eps, baseline, recorded t): the lead d = mean f/OPT_t of BatchToCO minus that of the baseline,
+    measured from the runs (``d_meas``, standard error ``se_meas`` from the spreads of both methods' independent runs)
+    and predicted from the model rows (``d_pred``, ``se_pred``; ``d_pred_l40`` with Lemma 40's ell), BatchToCO's
+    and the baseline's per-call eps (``eps_bco``, ``eps_base``), ``runs``, and the state of each (+1 ahead, -1 behind,
+    0 tie: |d| must exceed max(z se, ``cfg["tie_tolerance"]``), z the two-sided normal quantile at
+    ``cfg["crossover_alpha"]`` Bonferroni-corrected over the stream's recorded steps): ``state_meas``,
+    ``state_pred``, ``state_pred_l40``."""
     tol = float(cfg["tie_tolerance"])
-    runs = raw[raw.source == "run"].assign(ratio=lambda d: d.value / d.opt)
+    runs = plotted(raw[raw.source == "run"]).assign(ratio=lambda d: d.value / d.opt)
     model = raw[raw.source == "model"].assign(ratio=lambda d: d.value / d.opt, ratio_se=lambda d: d.value_se / d.opt)
     meas = runs.groupby(["stream", "eps", "method", "t"])["ratio"].agg(["mean", "std", "count"])
     meas["se"] = meas["std"].fillna(0.0) / np.sqrt(meas["count"])
@@ -274,38 +254,80 @@ def crossovers(raw: pd.DataFrame, cfg: dict) -> pd.DataFrame:
     out = []
     for (stream, eps), g in runs.groupby(["stream", "eps"], sort=False):
         ts = np.sort(g.t.unique())
-        T, n = int(ts[-1]), int(g.run.nunique())
         z = float(stats.norm.ppf(1.0 - cfg["crossover_alpha"] / (2.0 * ts.size)))
         a = meas.loc[(stream, eps, METHOD)].reindex(ts)
-        pa = {m: pred.loc[(stream, eps, m)].reindex(ts) for m in (METHOD, METHOD_L40)}
-        for baseline, (kind, _) in BASELINES.items():
+        pa, pl = pred.loc[(stream, eps, METHOD)].reindex(ts), pred.loc[(stream, eps, METHOD_L40)].reindex(ts)
+        for baseline in BASELINES:
             b = meas.loc[(stream, eps, baseline)].reindex(ts)
             pb = pred.loc[(stream, eps, baseline)].reindex(ts)
-            d, se = (a["mean"] - b["mean"]).to_numpy(), np.hypot(a.se, b.se).to_numpy()
-            state = _state(d, se, z, tol)
-            row = dict(stream=stream, eps=eps, baseline=baseline, model=kind, T=T, runs=n)
-            row["t_meas"] = _first_lead(ts, state)
-            for col, m in (("t_pred", METHOD), ("t_pred_lemma40", METHOD_L40)):
-                dp = (pa[m].ratio - pb.ratio).to_numpy()
-                row[col] = _first_lead(ts, _state(dp, np.hypot(pa[m].ratio_se, pb.ratio_se).to_numpy(), z, tol))
-            de = (pa[METHOD].eps_call - pb.eps_call).to_numpy()
-            row["t_eps"] = _first_lead(ts, np.sign(de) + (de == 0))
-            for word, v in (("ahead", 1), ("behind", -1)):
-                hit = ts[state == v]
-                row[f"first_{word}"] = float(hit[0]) if hit.size else float("nan")
-                row[f"last_{word}"] = float(hit[-1]) if hit.size else float("nan")
-            row["state_last"] = {1: "ahead", -1: "behind", 0: "tie"}[int(state[-1])]
-            row["diff_last"], row["se_last"] = float(d[-1]), float(se[-1])
-            last = ts >= T / 10.0
-            row["slope_last_decade"] = (
-                float(np.polyfit(np.log10(ts[last]), d[last], 1)[0]) if last.sum() >= 3 else float("nan")
+            f = pd.DataFrame(
+                dict(
+                    stream=stream,
+                    eps=eps,
+                    baseline=baseline,
+                    t=ts,
+                    runs=int(g.run.nunique()),
+                    d_meas=(a["mean"] - b["mean"]).to_numpy(),
+                    se_meas=np.hypot(a.se, b.se).to_numpy(),
+                    d_pred=(pa.ratio - pb.ratio).to_numpy(),
+                    se_pred=np.hypot(pa.ratio_se, pb.ratio_se).to_numpy(),
+                    d_pred_l40=(pl.ratio - pb.ratio).to_numpy(),
+                    se_pred_l40=np.hypot(pl.ratio_se, pb.ratio_se).to_numpy(),
+                    eps_bco=pa.eps_call.to_numpy(),
+                    eps_base=pb.eps_call.to_numpy(),
+                )
             )
-            row["runs_to_resolve"] = (
-                float(math.ceil(n * (z * se[-1] / abs(d[-1])) ** 2))
-                if state[-1] == 0 and abs(d[-1]) > tol and se[-1] > 0
-                else float("nan")
-            )
-            out.append(row)
+            for suffix in ("meas", "pred", "pred_l40"):
+                f[f"state_{suffix}"] = _state(f[f"d_{suffix}"].to_numpy(), f[f"se_{suffix}"].to_numpy(), z, tol)
+            out.append(f)
+    return pd.concat(out, ignore_index=True)
+
+
+def crossovers(raw: pd.DataFrame, cfg: dict) -> pd.DataFrame:
+    """Predicted and measured crossover of BatchToCO over each baseline, per (stream, eps, baseline).
+
+    From :func:`differences`: the crossover is the first recorded t >= 2 at which BatchToCO is ahead and after which
+    it is never behind (inf if none), measured (``t_meas``) and predicted (``t_pred``; ``t_pred_lemma40`` with
+    Lemma 40's explicit ell). ``t_eps`` is the first t after which BatchToCO's per-call eps (at the median ell(t)) is
+    never below the baseline's: the crossover of the constants alone.
+
+    Returns:
+        DataFrame with stream, eps, baseline, model ("CO" or "oracle horizon"), t_pred, t_pred_lemma40, t_meas,
+        t_eps (float, inf if not reached), first_ahead, last_ahead (recorded steps where BatchToCO is measured ahead;
+        NaN if never), first_behind, last_behind (likewise behind), T, runs, and the measured trend at the end:
+        state_last ("ahead", "behind", "tie"), diff_last, se_last (f/OPT_t units), slope_last_decade (change of the
+        lead per decade of t over the last decade of recorded steps), runs_to_resolve (runs per method that would
+        resolve a tie at the last step if the observed lead held; NaN unless tied with |lead| above the tolerance).
+    """
+    tol = float(cfg["tie_tolerance"])
+    out = []
+    for (stream, eps, baseline), f in differences(raw, cfg).groupby(["stream", "eps", "baseline"], sort=False):
+        ts, d, se = f.t.to_numpy(), f.d_meas.to_numpy(), f.se_meas.to_numpy()
+        state = f.state_meas.to_numpy()
+        T, n = int(ts[-1]), int(f.runs.iloc[0])
+        z = float(stats.norm.ppf(1.0 - cfg["crossover_alpha"] / (2.0 * ts.size)))
+        row = dict(stream=stream, eps=eps, baseline=baseline, model=BASELINES[baseline][0], T=T, runs=n)
+        row["t_meas"] = _first_lead(ts, state)
+        row["t_pred"] = _first_lead(ts, f.state_pred.to_numpy())
+        row["t_pred_lemma40"] = _first_lead(ts, f.state_pred_l40.to_numpy())
+        de = (f.eps_bco - f.eps_base).to_numpy()
+        row["t_eps"] = _first_lead(ts, np.sign(de) + (de == 0))
+        for word, v in (("ahead", 1), ("behind", -1)):
+            hit = ts[state == v]
+            row[f"first_{word}"] = float(hit[0]) if hit.size else float("nan")
+            row[f"last_{word}"] = float(hit[-1]) if hit.size else float("nan")
+        row["state_last"] = {1: "ahead", -1: "behind", 0: "tie"}[int(state[-1])]
+        row["diff_last"], row["se_last"] = float(d[-1]), float(se[-1])
+        last = ts >= T / 10.0
+        row["slope_last_decade"] = (
+            float(np.polyfit(np.log10(ts[last]), d[last], 1)[0]) if last.sum() >= 3 else float("nan")
+        )
+        row["runs_to_resolve"] = (
+            float(math.ceil(n * (z * se[-1] / abs(d[-1])) ** 2))
+            if state[-1] == 0 and abs(d[-1]) > tol and se[-1] > 0
+            else float("nan")
+        )
+        out.append(row)
     return pd.DataFrame(out)
 
 
