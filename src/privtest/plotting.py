@@ -142,7 +142,9 @@ def co_utility(summary, ylabel: str, title: str, references=None):
             ax = axes[i, j]
             sub = summary[(summary.stream == s) & (summary.eps == e)]
             for m, g in sub.groupby("method", sort=False):
-                ax.plot(g.t, g["mean"], lw=1.2, color=color(m), ls=linestyle(m), label=label(m))
+                top = m == "BatchToCO"  # drawn over the baselines it is compared with
+                ax.plot(g.t, g["mean"], lw=1.6 if top else 1.2, color=color(m), ls=linestyle(m), label=label(m),
+                        zorder=3 if top else 2)  # fmt: skip
                 ax.fill_between(g.t, g.q10, g.q90, color=color(m), alpha=0.15, lw=0)
             o = sub.drop_duplicates("t")
             if references is None:
@@ -164,7 +166,7 @@ def co_utility(summary, ylabel: str, title: str, references=None):
     return fig
 
 
-def co_crossover(summary, crossings, bursts=None, streams=None):
+def co_crossover(summary, crossings, bursts=None, streams=None, zoom=None):
     """f/OPT_t over a long stream on a log time axis, BatchToCO against each baseline, with the crossovers.
 
     One panel per (stream, eps) (rows: streams, columns: sorted eps). Each method: mean over runs and 10-90% band
@@ -177,6 +179,8 @@ def co_crossover(summary, crossings, bursts=None, streams=None):
         crossings: DataFrame with stream, eps, baseline, t_pred, t_meas (inf if none).
         bursts: optional dict stream -> step of an unannounced jump (drawn as a grey band).
         streams: row order (default: order of appearance in ``summary``).
+        zoom: optional dict stream -> (t_min, t_max): an extra row for that stream on a linear time axis over the
+            window (e.g. around a burst).
 
     Returns:
         The matplotlib Figure.
@@ -184,16 +188,21 @@ def co_crossover(summary, crossings, bursts=None, streams=None):
     import numpy as np
 
     streams = list(dict.fromkeys(summary["stream"])) if streams is None else list(streams)
+    rows = [(s, None) for s in streams] + [(s, w) for s, w in (zoom or {}).items() if s in streams]
     epss = sorted(summary["eps"].unique())
     fig, axes = plt.subplots(
-        len(streams), len(epss), figsize=(2.6 * len(epss), 2.3 * len(streams)), squeeze=False, sharey=True
+        len(rows), len(epss), figsize=(2.6 * len(epss), 2.3 * len(rows)), squeeze=False, sharey=True
     )
-    for i, s in enumerate(streams):
+    for i, (s, window) in enumerate(rows):
         for j, e in enumerate(epss):
             ax = axes[i, j]
             sub = summary[(summary.stream == s) & (summary.eps == e)]
+            if window is not None:
+                sub = sub[(sub.t >= window[0]) & (sub.t <= window[1])]
             for m, g in sub.groupby("method", sort=False):
-                ax.plot(g.t, g["mean"], lw=1.1, color=color(m), ls=linestyle(m), label=label(m))
+                top = m == "BatchToCO"  # drawn over the baselines it is compared with
+                ax.plot(g.t, g["mean"], lw=1.6 if top else 1.1, color=color(m), ls=linestyle(m), label=label(m),
+                        zorder=3 if top else 2)  # fmt: skip
                 ax.fill_between(g.t, g.q10, g.q90, color=color(m), alpha=0.12, lw=0)
             if bursts and s in bursts:
                 ax.axvline(bursts[s], color="0.6", lw=3, alpha=0.4, label="unannounced jump of OPT$_t$")
@@ -204,9 +213,13 @@ def co_crossover(summary, crossings, bursts=None, streams=None):
                     ax.plot([r.t_pred], [1.02], marker="v", color=color(r.baseline), ms=5, clip_on=False)
                 if np.isfinite(r.t_meas):
                     ax.plot([r.t_meas], [-0.02], marker="^", color=color(r.baseline), ms=5, clip_on=False)
-            ax.set_xscale("log")
+            if window is None:
+                ax.set_xscale("log")
+                ax.set_title(f"{s}, $\\varepsilon$={e:g}", fontsize=8)
+            else:
+                ax.set_xlim(*window)
+                ax.set_title(f"{s} (zoom, linear t), $\\varepsilon$={e:g}", fontsize=8)
             ax.set_ylim(-0.05, 1.05)
-            ax.set_title(f"{s}, $\\varepsilon$={e:g}", fontsize=8)
             ax.set_xlabel("t (CO step)")
             if j == 0:
                 ax.set_ylabel("$f(X_t, Y_t)/\\mathrm{OPT}_t$")

@@ -78,7 +78,8 @@ def load(name: str, cfg: dict, inputs: dict[str, str]):
         b = cfg["burst"]
         stream = graphs.truncate(graphs.burst_stream(**b), T_max)
         tb = b["t_burst"]
-        extra = [tb - 1, tb, tb + 1, tb + 3, tb + 10, tb + 30, tb + 100, *geometric_steps(cfg["kappa"], stream.T)]
+        geo = geometric_steps(cfg["kappa"], stream.T)
+        extra = [tb - 1, tb, tb + 1, tb + 3, tb + 10, tb + 30, tb + 100, *geo, *(geo - 1)]
         cls = graphs.DensestPair
     else:
         stream = graphs.load_stream(name, inputs[f"wheel_{graphs.STREAMS[name][0]}"], T_max)
@@ -151,7 +152,8 @@ def _runs(prob, name, rec, exact, cfg, rng) -> pd.DataFrame:
         )
         for method, vals in baselines(prob, eps, R, rng, cfg["kappa"], cfg["delta_adv"], record=rec).items():
             frames.append(pd.DataFrame({**base, "method": method, "value": vals.ravel()}))
-    frames.append(_co.checkpoint_rows(prob, plist, cfg, name, rng, opt_kind="upper bound", source="run"))
+    if cfg["checkpoint_runs"] > 0:
+        frames.append(_co.checkpoint_rows(prob, plist, cfg, name, rng, opt_kind="upper bound", source="run"))
     return _co.add_va_guarantees(pd.concat(frames, ignore_index=True), prob, cfg, rng)
 
 
