@@ -83,7 +83,7 @@ def claims(raw: pd.DataFrame, cfg: dict) -> list[Claim]:
     out.append(
         exact(
             claim_id="co.table3.eps_batch_scaling",
-            source="Thm 42, Cor 43 (eps_batch), Sec. 1.3 (lines 196-203)",
+            source="Thm 42, Cor 43 (eps_batch), Sec. 1.3",
             statement="the code's batch privacy on the OPT_t = t trajectory is eps_batch(t) = Theta(kappa "
             "eps/(ln^2(t/beta) "
             "ln^2(1 + ln t/kappa))), i.e. Theta~(kappa eps/ln^2(t/beta)), the substitution behind Table 3",
