@@ -30,7 +30,8 @@ rule check:
 
 rule claims:
     input:
-        [catalogue.CLAIMS.format(i) for i in ids()],
+        claims=[catalogue.CLAIMS.format(i) for i in ids()],
+        library=library("collect_claims.py"),
     output:
         csv=report("figures/claims.csv", category="Claims", labels={"output": "claims"}),
         md="figures/claims.md",

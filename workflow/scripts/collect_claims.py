@@ -60,7 +60,7 @@ def summary(claims: pd.DataFrame, sections: dict[str, str]) -> list[str]:
 
 
 sm = snakemake  # noqa: F821  (injected by Snakemake)
-frames = [pd.read_csv(path, dtype=str, keep_default_na=False) for path in sm.input]
+frames = [pd.read_csv(path, dtype=str, keep_default_na=False) for path in sm.input.claims]
 claims = pd.concat(frames, ignore_index=True)[COLUMNS]
 write_csv_atomic(claims, sm.output.csv)
 lines = summary(claims, dict(sm.params.sections))

@@ -64,12 +64,11 @@ def claims(raw: pd.DataFrame, cfg: dict) -> list[Claim]:
     LT's missing guarantee at p*; GTM vs Cohen rejection thresholds; upper bounds never beat the lower bound."""
     out = []
     beta = cfg["beta"]
-    tcfg = {**cfg, "eps0": cfg.get("eps0", "auto"), "delta": cfg.get("delta", 1e-6)}  # as the simulation
     testers = raw[raw.method != "LowerBound"].dropna(subset=["runs"])
     for (method, T), g in testers.groupby(["method", "T"], sort=False):
         cont, halt, halt_star, samp, lbc, moreover = [], [], [], [], [], []
         for r in g.itertuples():
-            tester = make_tester(method, tcfg, r.pstar, r.eps_ratio, int(T))
+            tester = make_tester(method, cfg, r.pstar, r.eps_ratio, int(T))
             with_delta = tester.privacy.delta > 0
             cell = f"r={r.eps_ratio},p*={r.pstar}"
             lo, hi, txt = _ci_text(r.halts_at_pbar_theory, r.runs)

@@ -6,7 +6,9 @@ entry's printed and explicit LaTeX next to the function that evaluates it). ``fi
 raw table) evaluates those same entries (:meth:`privtest.bounds.Entry.evaluate`) on the grid of the config
 (eps_1/eps, T, p*) at each tester's parameters, and adds, per tester (:class:`privtest.testers.Tester`):
 
-* ``samples_expected``: the tester's E[N_T]; ``halt_p``: the smallest p at which its theorem guarantees halting.
+* ``samples_expected``: the tester's expected evaluations at step T with fresh shared noise (exact for the GTM, an
+  upper bound for Cohen et al.: :meth:`privtest.testers.Tester.expected_samples`); ``halt_p``: the smallest p at
+  which its theorem guarantees halting.
 * ``penalty_from_halt``: odds(halt_p)/odds(pbar_theory), the noise penalty measured from where the tester guarantees
   halting, in Table 1's odds form (Corollary 30, eq. 17, bounds it below): for GTM and Cohen et al. halt_p = p*; for
   Liu-Talwar halt_p is Theorem 46(4)'s threshold, and combining 46(4) with 46(2) gives Table 1's (T/beta^2)^sigma_LT
@@ -194,10 +196,9 @@ def simulate(cfg: dict, rng: np.random.Generator, inputs: dict[str, str]) -> pd.
         for T in cfg["T"]:
             for pstar in cfg["pstar"]:
                 for method in cfg["methods"]:
-                    tcfg = {**cfg, "eps0": cfg.get("eps0", "auto"), "delta": cfg.get("delta", 1e-6)}
                     try:
-                        tester = make_tester(method, tcfg, pstar, ratio, T)
-                    except ValueError as err:  # e.g. Cohen when eps <= 2 eps_1
+                        tester = make_tester(method, cfg, pstar, ratio, T)
+                    except bounds.RequirementError as err:  # e.g. Cohen when eps <= 2 eps_1
                         rows.append(_row(method, cfg, ratio, T, pstar, note=f"not applicable: {err}"))
                         continue
                     th = _theory(method, tester, cfg, ratio, T, pstar)
