@@ -11,6 +11,7 @@ from privtest.stats import clopper_pearson
 
 
 def _measured(k: int, n: int) -> str:
+    """'k/n [lo, hi]' with the 95% Clopper-Pearson interval, for a claim's measured column."""
     lo, hi = clopper_pearson(k, n)
     return f"{fmt(k / n)} [{fmt(lo)}, {fmt(hi)}]"
 

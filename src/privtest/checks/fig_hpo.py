@@ -52,6 +52,8 @@ def claims(raw: pd.DataFrame, cfg: dict) -> list[Claim]:
 
 
 def _error_claim(method, d_err, p_err, R, beta, source) -> Claim:
+    """Theorem 21's no-error event for one method: the error count over R searches is bracketed by the definite
+    (``d_err``) and possible (``p_err``) errors (:func:`errors`)."""
     tag = method.replace(" ", "_")
     lo, _ = clopper_pearson(d_err, R, CONFIDENCE)
     _, hi = clopper_pearson(p_err, R, CONFIDENCE)

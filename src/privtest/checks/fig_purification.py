@@ -13,6 +13,8 @@ from privtest.schedule import beta_t
 
 
 def claims(raw: pd.DataFrame, cfg: dict) -> list[Claim]:
+    """Per delta: Lemma 24(2)-(3) exactly (worst log-ratio of purified boundary pairs <= eps_1), and Corollary 25's
+    halting at p* + phi (given eta_1 <= mu1, at beta_II) and continuation at pbar - phi (at beta_t/2), exactly."""
     out = []
     eps1 = cfg["eps_ratio"] * cfg["eps"]
     gtm = raw[raw.kind == "gtm"]

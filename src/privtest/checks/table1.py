@@ -46,6 +46,7 @@ def _aggregate(claim_id, source, statement, cells, bound_text, note="", erratum=
 
 
 def _ci_text(k, n):
+    """(lo, hi, 'k/n [lo, hi]') with the 95% Clopper-Pearson interval."""
     lo, hi = clopper_pearson(k, n)
     return lo, hi, f"{fmt(k / n)} [{fmt(lo)}, {fmt(hi)}]"
 
@@ -83,7 +84,7 @@ def claims(raw: pd.DataFrame, cfg: dict) -> list[Claim]:
                 lo, hi, txt = _ci_text(r.halts_at_pstar, r.type2_runs)
                 ev = Binomial(int(r.halts_at_pstar), int(r.type2_runs), "at_most", 1 - beta, cell)
                 halt_star.append((ev, txt, lo, cell))
-            if method == "LiuTalwar":  # the erratum concerns Theorem 46(3), Liu-Talwar's own theorem
+            if "eps0" in tester.parameters:  # Theorem 46(3)'s bound is a formula in Liu-Talwar's auxiliary eps_0
                 # Thm 46(3) "moreover" as printed (R = 1): every halt at step 1 with p_1 = p* below it violates it.
                 x = math.exp(r.eps0) / (2 * (1 - r.pstar)) * (2 / beta) ** bounds.sigma_LT(r.eps, r.eps1, r.eps0)
                 if 1 - 1 / (1 + x) > r.pstar:
@@ -109,9 +110,10 @@ def claims(raw: pd.DataFrame, cfg: dict) -> list[Claim]:
                     )
                 )
             # An upper bound must not beat the lower bound (Cor 30 for its own accuracy and delta), applied at the
-            # threshold where the tester guarantees halting (Liu-Talwar: Thm 46(4)'s halt_p, not its nominal p*).
+            # threshold where the tester guarantees halting (its halt_p: p* for GTM and Cohen, Thm 46(4)'s threshold
+            # for Liu-Talwar, not its nominal p*).
             acc = COR30_ACCURACY[method] * beta
-            ref = r.halt_p if method == "LiuTalwar" else r.pstar
+            ref = r.halt_p
             if ref < 1:
                 lb_pbar = bounds.lower_bound_rejection_threshold(T, ref, r.eps, r.eps1, acc, tester.privacy.delta)
                 lbc.append(

@@ -33,6 +33,9 @@ KNOWN_ERRATA = {"Rafiey": "Table 3 / Table 2, Rafiey and Yoshida row: kappa expo
 
 
 def claims(raw: pd.DataFrame, cfg: dict) -> list[Claim]:
+    """Per row: the printed CO cell's exponents against Theorem 42's substitution (ERRATUM for the recorded rows of
+    :data:`KNOWN_ERRATA`, FAIL elsewhere) and Lemma 38's ledger; on the t and kappa grids, the eps_batch(t) scaling
+    (all exact)."""
     out = []
     for i, r in raw.iterrows():
         tag = f"{i}:{r.work}"

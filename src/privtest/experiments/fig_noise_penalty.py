@@ -47,26 +47,46 @@ def liu_talwar_penalty_from_halting(t: int, cfg: dict) -> float:
 
 
 def simulate(cfg: dict, rng: np.random.Generator, inputs: dict[str, str]) -> pd.DataFrame:
-    """Rows (curve, method, theta, t, log10_Lambda). ``rng`` is unused (deterministic); no ``inputs``."""
+    """Rows (curve, method, theta, t, log10_Lambda, log10_gap, delta, cor30). ``log10_gap`` is log10 of the ratio
+    between where the method guarantees halting and its rejection threshold (for the GTM gamma Lambda_t =
+    p*/pbar_t; otherwise its Lambda_t); ``delta`` its output delta (NaN for the bounds); ``cor30`` whether Corollary 30
+    constrains the curve (a fixed-(eps, delta)-DP tester measured from where it guarantees halting: not the ex-post GTM,
+    whose loss grows with t, nor Liu-Talwar's nominal curve). ``rng`` is unused (deterministic); no ``inputs``."""
     eps, beta, r, pstar = cfg["eps"], cfg["beta"], cfg["eps_ratio"], cfg["pstar"]
     eps1 = r * eps
+    log10_gamma = math.log10(cfg["gamma"])
     rows = []
 
-    def add(curve: str, method: str, theta: float, t: int, log10_Lambda: float) -> None:
-        rows.append(dict(curve=curve, method=method, theta=theta, t=t, log10_Lambda=log10_Lambda))
+    def add(curve, method, theta, t, log10_Lambda, *, privacy=None, gap_extra=0.0, cor30=False) -> None:
+        rows.append(
+            dict(
+                curve=curve,
+                method=method,
+                theta=theta,
+                t=t,
+                log10_Lambda=log10_Lambda,
+                log10_gap=log10_Lambda + gap_extra,
+                delta=np.nan if privacy is None else privacy.delta,
+                cor30=cor30,
+            )
+        )
 
+    gtm = dict(privacy=bounds.gtm_privacy(eps), gap_extra=log10_gamma, cor30=True)  # pbar_t = p*/(gamma Lambda_t)
+    lt_privacy = bounds.liu_talwar_privacy(eps, cfg["delta"])
     expost = ExPostCalibration(cfg["eps_C"], beta, cfg["C_H"], cfg["gamma"])
     for t in t_grid(cfg["t_max"], cfg["points"]):
         t = int(t)
         for th in cfg["thetas"]:
-            add(f"GTM theta={th:g}", "GTM", th, t, bounds.gtm_log_noise_penalty(t, eps, eps1, beta, th) / LN10)
+            add(f"GTM theta={th:g}", "GTM", th, t, bounds.gtm_log_noise_penalty(t, eps, eps1, beta, th) / LN10, **gtm)
         th = bounds.gtm_theta_opt(t, beta)
-        add("GTM optimal theta", "GTM", th, t, bounds.gtm_log_noise_penalty(t, eps, eps1, beta, th) / LN10)
+        add("GTM optimal theta", "GTM", th, t, bounds.gtm_log_noise_penalty(t, eps, eps1, beta, th) / LN10, **gtm)
         add("GTM ex-post (Thm 23)", "GTM ex-post", np.nan, t, expost.step(t, eps1, pstar).log_Lambda / LN10)
-        add("Liu-Talwar (from its halting threshold)", "LiuTalwar", np.nan, t, liu_talwar_penalty_from_halting(t, cfg))
+        lt = liu_talwar_penalty_from_halting(t, cfg)
+        add("Liu-Talwar (from its halting threshold)", "LiuTalwar", np.nan, t, lt, privacy=lt_privacy, cor30=True)
         lt = math.log10(bounds.liu_talwar_noise_penalty(t, eps, eps1, beta, cfg["eps0"]))
         add("Liu-Talwar nominal (from p*, no halting guarantee there)", "LiuTalwar nominal", np.nan, t, lt)
-        add("Cohen et al.", "Cohen", np.nan, t, math.log10(bounds.cohen_noise_penalty(t, pstar, eps, eps1, beta)))
+        cohen = math.log10(bounds.cohen_noise_penalty(t, pstar, eps, eps1, beta))
+        add("Cohen et al.", "Cohen", np.nan, t, cohen, privacy=bounds.cohen_privacy(eps, eps1), cor30=True)
         if t >= 2:
             lb = bounds.lower_bound_log_noise_penalty(t, eps, eps1, beta) / LN10
             add("lower bound (Cor 30, T = t)", "LowerBound", np.nan, t, lb)

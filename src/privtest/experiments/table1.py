@@ -19,7 +19,7 @@ raw table) evaluates those same entries (:meth:`privtest.bounds.Entry.evaluate`)
   per cell).
 * ``samples_measured``: mean evaluations of M_t per step while the tester continues (same pass);
   ``samples_measured_kind`` says whether it is measured (``Monte Carlo``) or, for Liu-Talwar, computed: eq. 25 fixes
-  exactly N evaluations per step and the coupled simulation never draws them (``computed (N of eq. 25)``).
+  exactly N evaluations per step and the coupled simulation never draws them (``computed (deterministic count)``).
 * ``halts_at_pstar``/``halts_at_halt_p``: halting at the first step with p_t = p* (resp. at ``halt_p``), at step
   index T (``type2_runs`` runs, ``Tester.halts_at_step``).
 
@@ -171,8 +171,11 @@ def _measure(tester: Tester, cfg: dict, T: int, pstar: float, th: dict, rng: np.
         pbar_measured_upper=m.pbar_upper,
         halts_at_pbar_theory=int(cp.halts(th["pbar_theory"])),
         samples_measured=float(per_run.mean()),
-        # Liu-Talwar evaluates exactly N times per step (eq. 25); critical_p records N without drawing evaluations
-        samples_measured_kind="computed (N of eq. 25)" if tester.name == "LiuTalwar" else "Monte Carlo",
+        # A tester whose every run makes exactly its expected count (Liu-Talwar: N of eq. 25 at every step) yields a
+        # computed, not a measured, value: critical_p records that count without drawing the evaluations.
+        samples_measured_kind="computed (deterministic count)"
+        if np.all(per_run == tester.expected_samples(T))
+        else "Monte Carlo",
         samples_sd=float(per_run.std(ddof=1)),
         runs=runs,
     )
