@@ -129,6 +129,16 @@ def test_claims_have_the_contract_columns_and_no_fail(quick_runs):
     assert all(f"| {s} |" in head for s in sections) and "Holm" in head
 
 
+def test_report_captions_render_their_math(quick_runs):
+    """`make report` on the quick run: every caption's LaTeX is rendered by docutils (HTML formulas), none loses its
+    backslashes (the old ``$bar p_t$``)."""
+    a, _ = quick_runs
+    run(a, "--report", "figures/report.html", *QUICK)
+    html = (a / "figures/report.html").read_text()
+    assert "$bar p_t$" not in html and "$varepsilon" not in html
+    assert len(re.findall(r'class=\\?"formula', html)) >= len(catalogue.load(ROOT))
+
+
 def test_numbers_identical_with_one_and_two_cores(quick_runs):
     a, b = quick_runs
     files = sorted(p.relative_to(a) for p in (a / "figures/data").glob("*.csv"))

@@ -1,7 +1,6 @@
 # Configuration, validation, the output catalogue and the helpers the rules share. Loaded before any other rules file.
 # The catalogue (config/catalogue.yaml) is the only list of outputs; the library files each job depends on are
 # derived from its imports (workflow/lib/privtest_workflow/deps.py).
-import json
 import sys
 from pathlib import Path
 
@@ -16,7 +15,7 @@ configfile: "config/config.yaml"
 validate(config, "../schemas/config.schema.yaml")
 
 sys.path.insert(0, str(Path(workflow.basedir, "workflow", "lib")))
-from privtest_workflow import catalogue, deps  # noqa: E402
+from privtest_workflow import captions, catalogue, deps  # noqa: E402
 
 # Validated against workflow/schemas/catalogue.schema.yaml; then every output's config section and inputs must exist.
 CATALOGUE = catalogue.load(workflow.basedir)
@@ -80,9 +79,12 @@ def section(wildcards):
 
 
 def caption(wildcards):
-    """The notebook's title cell: the caption lives in one place, next to the plotting code."""
-    cells = json.loads(Path(f"notebooks/{wildcards.id}.ipynb").read_text())["cells"]
-    return "".join(cells[0]["source"]).replace("# ", "", 1) if cells else wildcards.id
+    """The notebook's title cell as reStructuredText (LaTeX math kept for the report): the caption lives in one place,
+    next to the plotting code."""
+    return (
+        captions.to_rst(captions.title_cell(f"notebooks/{wildcards.id}.ipynb"))
+        or wildcards.id
+    )
 
 
 def ids(kind=None):
