@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import pickle
+import re
 import subprocess
 import sys
 import textwrap
@@ -17,6 +18,7 @@ from pathlib import Path
 
 import pytest
 import yaml
+from privtest_workflow import catalogue, configuration
 from snakemake.utils import update_config
 from test_workflow import QUICK, copy_repo, run
 
@@ -41,7 +43,7 @@ def run_script(script: str, tmp_path: Path, *, log: str, **job) -> subprocess.Co
     runner = textwrap.dedent(
         f"""
         import pickle, sys
-        sys.path.insert(0, {str(ROOT / "tests")!r})
+        sys.path[:0] = [{str(ROOT / "tests")!r}, {str(ROOT / "workflow/lib")!r}]
         from test_robustness import Job  # noqa: F401  (unpickling)
         snakemake = pickle.loads(open({str(blob)!r}, "rb").read())
         __file__ = {str(path)!r}
@@ -52,11 +54,13 @@ def run_script(script: str, tmp_path: Path, *, log: str, **job) -> subprocess.Co
 
 
 def section(name: str, **override) -> dict:
-    """The section as config.yaml + quick.yaml give it, with ``override``."""
+    """The output's cfg as the workflow passes it for config.yaml + quick.yaml, then ``override`` (unchecked: the
+    config validation would refuse some of the values these tests need)."""
     config: dict = {}
-    for doc in (CONFIG, QUICK_CFG, {name: override}):
+    for doc in (CONFIG, QUICK_CFG):
         update_config(config, doc)
-    return dict(config[name])
+    cat = catalogue.load(ROOT)
+    return {**cat[name].cfg(configuration.load(config, cat, ROOT)), **override}
 
 
 # Item 1: a failing simulation, check or notebook keeps its traceback in the rule's log.
@@ -171,3 +175,108 @@ def test_failing_jobs_in_a_snakemake_run_keep_their_tracebacks(tmp_path):
     failed = repo / "results/logs/notebooks/fig_noise_penalty.failed.ipynb"
     assert "ZeroDivisionError" in failed.read_text()
     assert not (repo / "results/notebooks/fig_noise_penalty.ipynb").exists()  # the declared output is deleted
+
+
+# Items 2-5 and 7: the config, refused or applied before any job. One copy of the repository with three cheap raw
+# tables built from config.yaml + quick.yaml + ORDER_A (fig_oc's cases written key by key in one order).
+ORDER_A = "fig_oc:\n  cases:\n    - {pstar: 0.2, variant: direct}\n    - {pstar: 0.95, variant: flipped}\n"
+ORDER_B = "fig_oc:\n  cases:\n    - {variant: direct, pstar: 0.2}\n    - {variant: flipped, pstar: 0.95}\n"
+BUILT = ("results/raw/fig_noise_penalty.csv", "results/raw/fig_oc.csv", "results/raw/table3.csv")
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory):
+    repo = copy_repo(tmp_path_factory.mktemp("cfg") / "repo")
+    (repo / "a.yaml").write_text(ORDER_A)
+    (repo / "b.yaml").write_text(ORDER_B)
+    run(repo, *BUILT, "--cores", "1", *QUICK, "a.yaml")
+    return repo
+
+
+def snakemake_with(repo: Path, override: str, *args: str, name: str = "override.yaml") -> subprocess.CompletedProcess:
+    """Snakemake on ``repo`` with config.yaml, quick.yaml, a.yaml and the YAML text ``override``."""
+    (repo / name).write_text(override)
+    return run(repo, *args, *QUICK, "a.yaml", name, check=False)
+
+
+def planned_jobs(proc: subprocess.CompletedProcess) -> dict[str, set[str]]:
+    """rule -> output ids of the jobs a dry run plans."""
+    jobs: dict[str, set[str]] = {}
+    for block in re.split(r"\n(?=rule \w+:)", proc.stdout + proc.stderr):
+        m = re.match(r"rule (\w+):", block)
+        if m:
+            wc = re.search(r"wildcards: id=(\w+)", block)
+            jobs.setdefault(m.group(1), set()).add(wc.group(1) if wc else "")
+    return jobs
+
+
+def refused(repo: Path, override: str, target: str) -> str:
+    """Plan ``target`` with ``override``: Snakemake must stop at config load (no job planned); returns its output."""
+    proc = snakemake_with(repo, override, "-n", target)
+    out = proc.stdout + proc.stderr
+    assert proc.returncode != 0, out[-3000:]
+    assert "Job stats" not in out and "rule simulate" not in out, "a job was planned:\n" + out[-3000:]
+    return out
+
+
+@pytest.mark.workflow
+@pytest.mark.parametrize(
+    "override, key",
+    [
+        ("fig_noise_penalty: {eps_ratio: .nan}", "fig_noise_penalty.eps_ratio"),  # issue 12 item 2
+        ("fig_noise_penalty: {eps_ratio: .inf}", "fig_noise_penalty.eps_ratio"),
+        ("fig_oc: {runs: 2000.0}", "fig_oc.runs"),  # issue 12 item 2: an integer key
+    ],
+)
+def test_nan_inf_and_integral_floats_are_refused_before_any_job(built, override, key):
+    out = refused(built, override, "results/raw/" + key.split(".")[0] + ".csv")
+    assert key in out, out[-3000:]
+
+
+@pytest.mark.workflow
+def test_unknown_tester_is_refused_with_the_allowed_names(built):
+    out = refused(built, "fig_error_rates: {methods: [GTM, Cohn]}", "results/raw/fig_error_rates.csv")  # item 3
+    assert "fig_error_rates.methods" in out and "Cohn" in out and "LiuTalwar" in out, out[-3000:]
+
+
+@pytest.mark.workflow
+def test_value_a_tester_cannot_accept_is_refused_at_config_load(built):
+    out = refused(built, "fig_error_rates: {eps_ratio: 0.6}", "results/raw/fig_error_rates.csv")  # item 3
+    assert "fig_error_rates.eps_ratio" in out and "Cohen" in out, out[-3000:]
+
+
+@pytest.mark.workflow
+def test_failing_job_keeps_the_previous_raw_file(tmp_path):
+    repo = copy_repo(tmp_path / "keep")
+    raw = repo / "results/raw/fig_noise_penalty.csv"
+    run(repo, str(raw.relative_to(repo)), "--cores", "1", *QUICK)
+    before = raw.read_bytes()
+    module = repo / "src/privtest/experiments/fig_noise_penalty.py"
+    module.write_text(module.read_text() + '\n\ndef simulate(cfg, rng, inputs):\n    raise ValueError("injected")\n')
+    proc = run(repo, str(raw.relative_to(repo)), "--cores", "1", *QUICK, check=False)
+    assert proc.returncode != 0
+    assert raw.is_file() and raw.read_bytes() == before, "the failing job deleted the previous good raw file"
+
+
+@pytest.mark.workflow
+@pytest.mark.parametrize(
+    "override, reruns",
+    [("gtm: {eps: 2.0}", {"fig_noise_penalty", "fig_oc"}), ("co: {beta: 0.1}", {"table3"})],  # issue 12 item 4
+)
+def test_shared_section_override_reaches_every_inheriting_section(built, override, reruns):
+    jobs = planned_jobs(snakemake_with(built, override, "-n", *BUILT))
+    assert jobs.get("simulate") == reruns, jobs
+
+
+@pytest.mark.workflow
+def test_misspelled_section_gives_a_short_message(built):
+    out = refused(built, "fig_ocx: {runs: 3}", "results/raw/fig_oc.csv")  # issue 12 item 5
+    lines = [line for line in out.splitlines() if line.strip()]
+    assert len(lines) <= 6, f"{len(lines)} lines:\n" + "\n".join(lines[:40])
+    assert "fig_ocx" in out and "fig_oc," in out, out
+
+
+@pytest.mark.workflow
+def test_same_override_in_another_key_order_reruns_nothing(built):
+    jobs = planned_jobs(run(built, "-n", *BUILT, *QUICK, "b.yaml"))  # issue 12 item 7
+    assert jobs == {}, jobs

@@ -5,7 +5,8 @@ import json
 import sys
 from pathlib import Path
 
-from snakemake.utils import min_version, validate
+from snakemake.exceptions import WorkflowError
+from snakemake.utils import min_version
 
 min_version("9.0")
 
@@ -13,13 +14,19 @@ min_version("9.0")
 configfile: "config/config.yaml"
 
 
-validate(config, "../schemas/config.schema.yaml")
-
 sys.path.insert(0, str(Path(workflow.basedir, "workflow", "lib")))
-from privtest_workflow import catalogue, deps  # noqa: E402
+from privtest_workflow import catalogue, configuration, deps  # noqa: E402
 
 # Validated against workflow/schemas/catalogue.schema.yaml; then every output's config section and inputs must exist.
 CATALOGUE = catalogue.load(workflow.basedir)
+# The config the jobs see: finite numbers, shared sections (gtm, co) merged under the sections that inherit
+# them, validated against workflow/schemas/config.schema.yaml, testers' own ranges checked, keys in canonical order.
+# A fault stops Snakemake here, before any job, with one short line per fault naming the key path.
+RESOLVED, FAULT = configuration.load_or_fault(config, CATALOGUE, workflow.basedir)
+if FAULT:
+    raise WorkflowError(f"Invalid configuration (config/README.md):\n{FAULT}")
+config.clear()
+config.update(RESOLVED)
 catalogue.check_config(CATALOGUE, config)
 LIBRARY = deps.ImportGraph("src", "privtest")
 ENV = "../envs/privtest.yaml"
