@@ -280,3 +280,22 @@ def test_misspelled_section_gives_a_short_message(built):
 def test_same_override_in_another_key_order_reruns_nothing(built):
     jobs = planned_jobs(run(built, "-n", *BUILT, *QUICK, "b.yaml"))  # issue 12 item 7
     assert jobs == {}, jobs
+
+
+# Item 8: touching a script without changing it plans nothing; a real edit still reruns its jobs.
+
+
+@pytest.mark.workflow
+def test_touched_scripts_plan_nothing_but_edited_ones_rerun(tmp_path):
+    repo = copy_repo(tmp_path / "touch")
+    targets = ("figures/fig_noise_penalty.pdf", "results/claims/fig_noise_penalty.csv")
+    run(repo, *targets, "--cores", "1", *QUICK)
+    for script in ("simulate.py", "check.py", "run_notebook.py"):
+        (repo / "workflow/scripts" / script).touch()  # issue 12 item 8: `touch workflow/scripts/simulate.py`
+    proc = run(repo, "-n", *targets, *QUICK)
+    assert "workflow specific profile profiles/default" in proc.stdout + proc.stderr  # the profile is read
+    assert planned_jobs(proc) == {}
+    with open(repo / "workflow/scripts/simulate.py", "a") as f:
+        f.write("# a real edit\n")
+    jobs = planned_jobs(run(repo, "-n", *targets, *QUICK))
+    assert jobs.get("simulate") == {"fig_noise_penalty"}, jobs

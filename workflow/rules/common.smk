@@ -43,13 +43,18 @@ def data_inputs(wildcards):
 
 
 def library(script, module=None, notebook=None):
-    """Input function: the library files a job executes, derived from imports (deps.py): those of its Snakemake
-    script, and those of its library module or of its notebook's code cells ({} = output id).
+    """Input function: the files a job executes: its Snakemake script itself, and the library files derived from
+    imports (deps.py) of that script and of its library module or of its notebook's code cells ({} = output id).
+
+    The script is an input so that Snakemake compares its content (checksum) rather than its timestamp: the
+    profiles turn off the `code` rerun trigger, which for `script:` rules only compares the script's mtime with
+    the outputs', so a content-unchanged touch or checkout reruns nothing, while a real edit still does.
     """
     script = Path(workflow.basedir, "workflow", "scripts", script)
+    own = str(script.relative_to(workflow.basedir))
 
     def files(wildcards):
-        found = set(LIBRARY.of_script(script))
+        found = set(LIBRARY.of_script(script)) | {own}
         if module is not None:
             found.update(LIBRARY.of_modules(module.format(wildcards.id)))
         if notebook is not None:
