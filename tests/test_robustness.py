@@ -9,6 +9,7 @@ marked ``workflow``.
 from __future__ import annotations
 
 import json
+import os
 import pickle
 import re
 import subprocess
@@ -299,3 +300,35 @@ def test_touched_scripts_plan_nothing_but_edited_ones_rerun(tmp_path):
         f.write("# a real edit\n")
     jobs = planned_jobs(run(repo, "-n", *targets, *QUICK))
     assert jobs.get("simulate") == {"fig_noise_penalty"}, jobs
+
+
+# Item 6: a long TMPDIR (the kernel's IPC socket path would exceed the 107-character limit of AF_UNIX).
+
+
+@pytest.mark.workflow
+def test_notebooks_build_with_a_long_tmpdir(tmp_path):
+    repo = copy_repo(tmp_path / "longtmp")
+    tmpdir = tmp_path / ("t" * max(1, 90 - len(str(tmp_path))))
+    tmpdir.mkdir()
+    assert len(str(tmpdir)) > 76  # issue 12 item 6: longer than 76 characters
+    env = {**os.environ, "TMPDIR": str(tmpdir)}
+    proc = run(repo, "figures/fig_noise_penalty.pdf", "--cores", "1", *QUICK, check=False, env=env)
+    assert proc.returncode == 0, (proc.stdout + proc.stderr)[-3000:]
+    assert (repo / "figures/fig_noise_penalty.pdf").is_file()
+    assert not list(Path("/tmp").glob("privtest-ipc-*")) or all(
+        p.stat().st_uid == os.getuid() for p in Path("/tmp").glob("privtest-ipc-*")
+    )
+
+
+def test_socket_base_falls_back_to_a_short_private_directory(tmp_path):
+    from privtest_workflow.kernel import SUFFIX, socket_base
+
+    assert socket_base("/t", 107) == ("/t/ipc", None)
+    long_tmp = tmp_path / ("x" * 90)
+    ipc, short = socket_base(long_tmp, 107, bases=(str(tmp_path),) if len(str(tmp_path)) < 60 else ("/tmp",))
+    try:
+        assert short is not None and ipc == str(Path(short, "ipc")) and len(ipc) + SUFFIX <= 107
+        assert Path(short).stat().st_mode & 0o777 == 0o700  # private: no other user reaches the sockets
+    finally:
+        os.rmdir(short)
+    assert socket_base(long_tmp, 20) == (None, None)  # no directory short enough: TCP
