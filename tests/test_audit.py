@@ -68,5 +68,5 @@ def test_estimate_epsilon_validates_arguments():
     ra, rb = _rr(1.0)
     with pytest.raises(ValueError, match="confidence"):
         estimate_epsilon(ra, rb, 100, np.random.default_rng(0), confidence=1.5)
-    with pytest.raises(ValueError, match="t must be"):
+    with pytest.raises(ValueError, match="^n must be"):
         estimate_epsilon(ra, rb, 0, np.random.default_rng(0))

@@ -103,10 +103,13 @@ def estimate_epsilon(
     Raises:
         ValueError: on n < 1, confidence outside (0, 1), delta outside [0, 1) or candidates < 1.
     """
-    _validate.step_index(n)
+    _validate.step_index(n, "n")
     _validate.open_unit("confidence", confidence)
     _validate.delta_range("delta", delta)
-    _validate.step_index(candidates)
+    _validate.step_index(candidates, "candidates")
+    if pilot is not None:
+        _validate.step_index(pilot, "pilot")
+    n, candidates = int(n), int(candidates)
     m = max(100, n // 4) if pilot is None else int(pilot)
     pa, pb = np.asarray(run_a(m, rng)), np.asarray(run_b(m, rng))
     scored = []

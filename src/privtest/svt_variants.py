@@ -61,8 +61,9 @@ class SVTVariant:
         if self.variant not in PRIVATE:
             raise ValueError(f"variant must be one of {sorted(PRIVATE)}. Found {self.variant!r}.")
         _validate.positive("eps", self.eps)
+        _validate.finite("threshold", self.threshold)
         _validate.positive("sensitivity", self.sensitivity)
-        _validate.step_index(self.c)
+        _validate.step_index(self.c, "c")
 
     def run(self, queries, n: int, rng: np.random.Generator):
         """n independent runs on query answers ``queries`` (shape (m,)).

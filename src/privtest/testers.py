@@ -177,11 +177,12 @@ class GTMTester(Tester):
     source: str = "Thm 21"
 
     def __post_init__(self):
-        _validate.step_index(self.T)
+        _validate.step_index(self.T, "T")
         _validate.positive("eps1", self.eps1)
         if np.ndim(self.pstar) == 0:
             _validate.open_unit("pstar", self.pstar)
         else:
+            _validate.open_unit("pstar", self.pstar, scalar=False)
             schedule = tuple(float(x) for x in np.asarray(self.pstar, dtype=float))
             if len(schedule) != self.T:
                 raise ValueError(f"pstar must be a number or a schedule of length T = {self.T}. Found {len(schedule)}.")
@@ -273,8 +274,8 @@ class GTMTester(Tester):
         step (s = +1): halt iff K >= c+1, critical p ~ Beta(c+1, N-c) (inf if N <= c). Flipped step (s = -1, halt iff
         N - K <= c): critical p ~ Beta(N-c, c+1) (0 if N <= c). Steps are drawn in blocks of (steps x runs).
         """
-        _validate.step_index(T)
-        _validate.step_index(runs)
+        _validate.step_index(T, "T")
+        _validate.step_index(runs, "runs")
         cal, eps1 = self.cal, self.eps1
         steps = [self.step(t) for t in range(1, T + 1)]
         log_rho = np.log([st.rho for st in steps])

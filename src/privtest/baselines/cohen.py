@@ -96,7 +96,7 @@ class CohenTester(StationaryTester):
 
     def __post_init__(self):
         theta = theta_C(self.eps, self.eps1)
-        _validate.step_index(self.T)
+        _validate.step_index(self.T, "T")
         object.__setattr__(self, "theta", theta)
         object.__setattr__(self, "N", cohen_calls_per_step(self.pstar, self.beta, theta))
 
@@ -154,7 +154,7 @@ class CohenTester(StationaryTester):
 
     def amortized_sample_bound(self, T: int) -> float:
         """N_t: the per-step bound is deterministic and the same at every step."""
-        _validate.step_index(T)
+        _validate.step_index(T, "T")
         return float(self.N)
 
     def draw_pdagger(self, runs: int, rng: np.random.Generator) -> np.ndarray:
@@ -171,7 +171,7 @@ class CohenTester(StationaryTester):
         Returns:
             (halt_step, samples): int64 (runs,) (0 = never halted) and int64 (runs, T') evaluations of M_t.
         """
-        _validate.step_index(runs)
+        _validate.step_index(runs, "runs")
         mechanisms = list(mechanisms)
         pdag = self.draw_pdagger(runs, rng)
         halt_step = np.zeros(runs, dtype=np.int64)
@@ -199,8 +199,8 @@ class CohenTester(StationaryTester):
         Returns:
             :class:`privtest.measure.CriticalP` with p_crit (runs,) and the evaluations per step while continuing.
         """
-        _validate.step_index(T)
-        _validate.step_index(runs)
+        _validate.step_index(T, "T")
+        _validate.step_index(runs, "runs")
         pdag = self.draw_pdagger(runs, rng)
         S = rng.binomial(np.int64(T) * self.N, pdag)
         p_crit = np.where(S > 0, rng.beta(1.0, np.maximum(S, 1)), np.inf)
