@@ -70,3 +70,38 @@ def test_estimate_epsilon_validates_arguments():
         estimate_epsilon(ra, rb, 100, np.random.default_rng(0), confidence=1.5)
     with pytest.raises(ValueError, match="^n must be"):
         estimate_epsilon(ra, rb, 0, np.random.default_rng(0))
+
+
+def _recount(x, event: str) -> int:
+    """Count of ``event`` ("== v", "<= v" or ">= v", v written as in AuditResult.event) among the outputs x."""
+    op, v = event.split()
+    x = np.asarray(x)
+    return int(np.count_nonzero({"==": x == float(v), "<=": x <= float(v), ">=": x >= float(v)}[op]))
+
+
+def test_real_valued_outputs_are_refused():
+    # issue 12 item 11: Laplace samples used to give an event "<= 0" whose counts could not be reproduced
+    with pytest.raises(ValueError, match=r"^run_a must return integer-coded outputs"):
+        estimate_epsilon(
+            lambda n, r: r.laplace(0.0, 1.0, n), lambda n, r: r.laplace(1.0, 1.0, n), 2000, np.random.default_rng(0)
+        )
+    with pytest.raises(ValueError, match=r"^run_b must return integer-coded outputs"):
+        estimate_epsilon(lambda n, r: r.integers(0, 3, n), lambda n, r: r.random(n), 2000, np.random.default_rng(0))
+
+
+def test_the_reported_event_reproduces_the_counts():
+    ra, rb = _rr(1.0)
+    rng = np.random.default_rng(3)
+    res = estimate_epsilon(ra, rb, 5000, rng)
+    # replay the same draws: pilot a, pilot b, then the main samples
+    replay = np.random.default_rng(3)
+    ra(res.pilot, replay), rb(res.pilot, replay)
+    xa, xb = ra(res.n, replay), rb(res.n, replay)
+    if res.direction == "b/a":
+        xa, xb = xb, xa
+    assert (_recount(xa, res.event), _recount(xb, res.event)) == (res.k_a, res.k_b)
+    # integral floats (e.g. halting steps stored as float) are integer-coded outputs too
+    res = estimate_epsilon(
+        lambda n, r: ra(n, r).astype(float), lambda n, r: rb(n, r).astype(float), 5000, np.random.default_rng(3)
+    )
+    assert res.event.split()[1] in ("0", "1")

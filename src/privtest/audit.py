@@ -45,6 +45,31 @@ class AuditResult:
     candidates: int
 
 
+def _codes(name: str, x, n: int) -> np.ndarray:
+    """The n integer-coded outputs of one ``run`` call as int64, or ValueError naming the run.
+
+    Real-valued outputs are refused: the events are "== v", "<= v", ">= v" at observed values, reported as text, and
+    with real values neither the candidate set (one event per distinct value) nor the reported threshold would let
+    anyone recount the event from the samples. Discretize them first (e.g. ``np.floor(x / width)``).
+    """
+    x = np.asarray(x)
+    if x.shape != (n,):
+        raise ValueError(f"{name} must return {n} outputs (shape ({n},)). Found shape {x.shape}.")
+    if x.dtype.kind in "iub":
+        return x.astype(np.int64)
+    if x.dtype.kind == "f":
+        bad = ~np.isfinite(x) | (x != np.round(x))
+        if not bad.any() and np.all(np.abs(x) < 2**53):
+            return x.astype(np.int64)
+        example = x[bad][0] if bad.any() else x[np.argmax(np.abs(x))]
+    else:
+        example = x.flat[0] if x.size else None
+    raise ValueError(
+        f"{name} must return integer-coded outputs (a halting step, a pattern index, ...). Found {example!r} "
+        f"(dtype {x.dtype}): discretize real-valued outputs into integer codes first."
+    )
+
+
 def _events(values):
     """Candidate events on integer outputs: singletons and both tails at every observed value."""
     out = []
@@ -89,7 +114,7 @@ def estimate_epsilon(
 
     Args:
         run_a, run_b: ``run(n, rng)`` returns n integer-coded outputs of the mechanism on input a (resp. b)
-            (e.g. the halting step, 0 = never halted).
+            (e.g. the halting step, 0 = never halted): an integer (or bool) array, or floats that are all integers.
         n: main sample size per input (>= 1).
         rng: numpy Generator (used for the pilot and the main samples, in that order).
         confidence: level of the bound in (0, 1).
@@ -101,7 +126,8 @@ def estimate_epsilon(
         :class:`AuditResult`.
 
     Raises:
-        ValueError: on n < 1, confidence outside (0, 1), delta outside [0, 1) or candidates < 1.
+        ValueError: on n < 1, confidence outside (0, 1), delta outside [0, 1) or candidates < 1, or if a run returns
+            other than n integer-coded outputs (real values are refused: discretize them first).
     """
     _validate.step_index(n, "n")
     _validate.open_unit("confidence", confidence)
@@ -111,7 +137,7 @@ def estimate_epsilon(
         _validate.step_index(pilot, "pilot")
     n, candidates = int(n), int(candidates)
     m = max(100, n // 4) if pilot is None else int(pilot)
-    pa, pb = np.asarray(run_a(m, rng)), np.asarray(run_b(m, rng))
+    pa, pb = _codes("run_a", run_a(m, rng), m), _codes("run_b", run_b(m, rng), m)
     scored = []
     for op, v in _events(np.unique(np.concatenate([pa, pb]))):
         ca, cb = _count(pa, op, v), _count(pb, op, v)
@@ -127,7 +153,7 @@ def estimate_epsilon(
             chosen.append(s)
         if len(chosen) == candidates:
             break
-    xa, xb = np.asarray(run_a(n, rng)), np.asarray(run_b(n, rng))
+    xa, xb = _codes("run_a", run_a(n, rng), n), _codes("run_b", run_b(n, rng), n)
     alpha = (1.0 - confidence) / (2 * len(chosen))
     best = None
     for _, op, v, direction in chosen:
