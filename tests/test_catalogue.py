@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 import yaml
 from privtest_workflow import catalogue
-from privtest_workflow.deps import ImportGraph
+from privtest_workflow.deps import ImportGraph, UnresolvedImport
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -158,6 +158,34 @@ def test_notebook_code_cells_magics_skipped(tmp_path):
     assert _names(src, ImportGraph(src, "pkg").of_notebook(path)) == sorted(
         ["pkg/__init__.py", "pkg/core.py", "pkg/util.py", "pkg/sub/__init__.py", "pkg/sub/other.py"]
     )
+
+
+def test_lazy_exports_and_computed_imports(tmp_path):
+    src = tmp_path / "src"
+    files = {
+        "lz/__init__.py": 'import importlib\n_EXPORTS = {"F": "lz.a", "G": "lz.b"}\n'
+        "def __getattr__(n):\n    return getattr(importlib.import_module(_EXPORTS[n]), n)\n",
+        "lz/a.py": "F = 1\n",
+        "lz/b.py": "G = 2\n",
+        "lz/dyn.py": "import importlib\nname = 'lz.a'\nimportlib.import_module(name)\n",
+    }
+    for name, text in files.items():
+        (src / name).parent.mkdir(parents=True, exist_ok=True)
+        (src / name).write_text(text)
+    g = ImportGraph(src, "lz")
+    # the export table's strings are not imports of the __init__; importing a name imports its module only
+    assert _names(src, g.of_source("import lz.a")) == ["lz/__init__.py", "lz/a.py"]
+    assert _names(src, g.of_source("from lz import G")) == ["lz/__init__.py", "lz/b.py"]
+    assert _names(src, g.of_source("import lz")) == ["lz/__init__.py", "lz/a.py", "lz/b.py"]  # lz.F, lz.G usable
+    with pytest.raises(UnresolvedImport, match="line 3"):
+        g.of_modules("lz.dyn")
+    with pytest.raises(UnresolvedImport):
+        g.of_source("import importlib\nimportlib.import_module('lz.' + 'a')")
+    assert g.of_source("import importlib\nm = 'x'\nimportlib.import_module(m)", dynamic_ok=True) == []
+    nb = tmp_path / "n.ipynb"
+    nb.write_text(json.dumps({"cells": [{"cell_type": "code", "source": ["%run helper.py\n"]}]}))
+    with pytest.raises(UnresolvedImport, match="%run"):
+        g.of_notebook(nb)
 
 
 def test_real_jobs_plotting_only_in_notebooks(cat):

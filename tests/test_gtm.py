@@ -60,6 +60,28 @@ def test_expost_calibration_hand_values():
     assert st.beta_I == pytest.approx(pt.beta_t(1, 0.05) / 6)
 
 
+@pytest.mark.parametrize("ratio", [0.05, 0.1, 0.2])
+def test_expost_identities_over_t(ratio):
+    """Identities of Theorem 23's calibration (formerly claims expost.halt_loss, expost.pbar_flat and
+    noise_penalty.expost_flat): Lemma 17's halting loss 1/tau1 + 2/tau2_t equals eps_C + C_H eps_t ln(4/beta_t), and
+    Lemma 19's Lambda_t = exp(eps_t (mu1 + tau2_t ln(4/beta_t))), hence pbar_t, does not depend on t."""
+    eps_C, beta, C_H = 1.0, 0.05, 2.0
+    cal = pt.ExPostCalibration(eps_C=eps_C, beta=beta, C_H=C_H, gamma=1.5)
+    eps_t = ratio * eps_C
+    ts = np.unique(np.logspace(0, 6, 25).astype(int))
+    steps = [cal.step(int(t), eps_t, 0.3) for t in ts]
+    ln4bt = np.array([math.log(4 / pt.beta_t(int(t), beta)) for t in ts])
+    halt = np.array([st.halt_loss for st in steps])
+    np.testing.assert_allclose(halt, eps_C + C_H * eps_t * ln4bt, rtol=1e-12)
+    lam19 = np.array([eps_t * (st.mu1 + st.tau2 * lb) for st, lb in zip(steps, ln4bt, strict=True)])
+    np.testing.assert_allclose(lam19, ratio * math.log(4 / beta) + 2 / C_H, rtol=1e-12)
+    np.testing.assert_allclose([st.log_Lambda for st in steps], lam19, rtol=1e-12)
+    assert np.ptp([st.pbar for st in steps]) <= 1e-12
+    # a different C_H moves Lambda: the check can fail
+    other = pt.ExPostCalibration(eps_C=eps_C, beta=beta, C_H=1.0, gamma=1.5).step(10, eps_t, 0.3)
+    assert abs(other.log_Lambda - lam19[0]) > 0.5
+
+
 @pytest.mark.parametrize(
     "call, name",
     [

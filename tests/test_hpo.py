@@ -16,6 +16,7 @@ from scipy import stats
 
 from privtest import hpo
 from privtest.checks import fig_hpo as check_hpo
+from privtest.claims import decide
 from privtest.experiments import fig_hpo
 
 
@@ -253,7 +254,7 @@ def test_simulate_small_end_to_end():
     # Trainings of each method equal the sum over steps.
     for method, g in table.groupby("method"):
         assert g.trainings.sum() == search[search.method == method].trainings.sum()
-    claims = check_hpo.claims(raw, cfg)
+    claims = decide(check_hpo.claims(raw, cfg), 0.05 / 22)
     assert {c.verdict for c in claims} <= {"PASS", "FAIL", "INCONCLUSIVE"} and len(claims) == 5
     assert claims[-1].claim_id == "hpo.pbar_gtm_vs[Cohen]" and claims[-1].verdict == "PASS"
     assert math.isclose(fig_hpo.p_table(raw).p_hat.max(), table.p_hat.max())

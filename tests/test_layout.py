@@ -122,7 +122,13 @@ def test_notebook_facing_summaries_have_one_name():
 
 
 def test_no_attribute_probing_or_dynamic_loading_in_the_library():
-    allowed = {("privtest.exact", "getattr")}  # Stream.__post_init__ converts its own declared fields
+    allowed = {
+        ("privtest.exact", "getattr"),  # Stream.__post_init__ converts its own declared fields
+        # the package's lazy public names (PEP 562 __getattr__ over the literal _EXPORTS table, which the
+        # workflow's dependency derivation reads)
+        ("privtest", "getattr"),
+        ("privtest", "import_module"),
+    }
     found = set()
     for name, path in MODULES.items():
         for node in ast.walk(ast.parse(path.read_text())):

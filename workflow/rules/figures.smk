@@ -39,7 +39,8 @@ for kind, files in catalogue.FILES.items():
 
 rule benchmarks:
     input:
-        catalogue_outputs(),
+        outputs=catalogue_outputs(),
+        library=library("summarize_benchmarks.py"),
     output:
         "figures/benchmarks.md",
     log:

@@ -1,8 +1,9 @@
 """Snakemake script: check the paper's claims on one output's raw results -> ``results/claims/<id>.csv``.
 
-Reads ``results/raw/<id>.csv`` with ``pandas.read_csv``, calls ``<module>.claims(raw, cfg)`` and writes the claims
-with exactly :data:`privtest.claims.COLUMNS`. Runs without any notebook: editing a notebook never reruns a check.
-A failing check leaves its full traceback in the rule's log (``privtest_workflow.joblog``).
+Reads ``results/raw/<id>.csv`` with ``pandas.read_csv``, calls ``<module>.claims(raw, cfg)``, decides the statistical
+claims at the output's family-wise level (:func:`privtest.claims.family_alpha` of the catalogue's number of outputs)
+and writes the claims with exactly :data:`privtest.claims.COLUMNS`. Runs without any notebook: editing a notebook never
+reruns a check. A failing check leaves its full traceback in the rule's log (``privtest_workflow.joblog``).
 """
 
 import importlib
@@ -14,14 +15,15 @@ import pandas as pd
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "lib"))
 from privtest_workflow.joblog import open_log  # noqa: E402
 
-from privtest.claims import to_frame  # noqa: E402
+from privtest.claims import family_alpha, to_frame  # noqa: E402
 from privtest.io import write_csv_atomic  # noqa: E402
 
 sm = snakemake  # noqa: F821  (injected by Snakemake)
 log = open_log(sm)
 exp = sm.wildcards.id
 module = importlib.import_module(sm.params.module)
-frame = to_frame(module.claims(pd.read_csv(sm.input.raw), dict(sm.params.cfg)), exp)
+claims = module.claims(pd.read_csv(sm.input.raw), dict(sm.params.cfg))
+frame = to_frame(claims, exp, alpha=family_alpha(sm.params.n_outputs))
 write_csv_atomic(frame, sm.output.claims)
 print(
     f"{exp}: {len(frame)} claims, " + ", ".join(f"{v} {n}" for v, n in frame["verdict"].value_counts().items()),

@@ -147,8 +147,8 @@ class CohenTester(StationaryTester):
         return 0.0
 
     def expected_samples(self, t: int) -> float:
-        """N_t E[p_dagger] = N_t theta_C/(theta_C + 1): each of the N_t calls evaluates M_t w.p. p_dagger (a step that
-        halts stops at its first +1 and makes fewer)."""
+        """Upper bound N_t E[p_dagger] = N_t theta_C/(theta_C + 1): each of the N_t calls passes the gate w.p.
+        p_dagger; a step that halts stops at its first +1 and evaluates fewer (exact when no evaluation is +1)."""
         _validate.step_index(t)
         return self.N * self.theta / (self.theta + 1.0)
 

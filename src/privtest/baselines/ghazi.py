@@ -19,7 +19,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from privtest import _validate
-from privtest.bounds import Privacy
+from privtest.bounds import Privacy, RequirementError
 from privtest.measure import CriticalP
 from privtest.testers import StationaryTester
 
@@ -29,7 +29,8 @@ class GhaziSelection(StationaryTester):
     """Algorithm 5 with input privacy eps_1 and output privacy eps > 2 eps_1 (theta_G = eps - 2 eps_1).
 
     Raises:
-        ValueError: if eps <= 2 eps_1 or either is not > 0.
+        RequirementError: if eps <= 2 eps_1 (:class:`privtest.bounds.RequirementError`, a ValueError).
+        ValueError: if eps or eps1 is not > 0.
     """
 
     eps: float
@@ -41,7 +42,7 @@ class GhaziSelection(StationaryTester):
         _validate.positive("eps", self.eps)
         _validate.positive("eps1", self.eps1)
         if not self.eps > 2.0 * self.eps1:
-            raise ValueError(f"Ghazi et al. require eps > 2 eps_1. Found eps={self.eps!r}, eps_1={self.eps1!r}.")
+            raise RequirementError(f"Ghazi et al. require eps > 2 eps_1. Found eps={self.eps!r}, eps_1={self.eps1!r}.")
 
     @property
     def theta_G(self) -> float:

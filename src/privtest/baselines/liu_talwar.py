@@ -29,6 +29,7 @@ from privtest.bounds import (
     Privacy,
     liu_talwar_check_params,
     liu_talwar_privacy,
+    liu_talwar_rejection_threshold,
     liu_talwar_sample_complexity,
     log_N_LT,
     sigma_LT,
@@ -120,11 +121,9 @@ class LiuTalwarTester(StationaryTester):
 
     def pbar(self, t: int) -> float:
         """Theorem 46(2) (not stopping too early): halting at R implies p_R >= e^(-eps_0)/2 (beta/(R+1))^sigma p*
-        with probability >= 1 - beta - delta/2; the tester's rejection threshold at step t. The same value as
-        :func:`privtest.bounds.liu_talwar_rejection_threshold` (p*/Lambda_t, Table 1's form) up to rounding; both
-        forms are kept so that no reported number changes."""
-        _validate.step_index(t)
-        return 0.5 * math.exp(-self.eps0) * (self.beta / (t + 1.0)) ** self.sigma * self.pstar
+        with probability >= 1 - beta - delta/2; the tester's rejection threshold at step t
+        (:func:`privtest.bounds.liu_talwar_rejection_threshold`)."""
+        return liu_talwar_rejection_threshold(t, self.pstar, self.eps, self.eps1, self.beta, self.eps0)
 
     def halt_p(self, t: int) -> float:
         """Smallest p_t satisfying Theorem 46(4)'s condition Phi_Delta(p_t) >= e^eps_0 beta^(-sigma) Phi_Delta(p*)

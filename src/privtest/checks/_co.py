@@ -12,10 +12,9 @@ import math
 import numpy as np
 import pandas as pd
 
-from privtest.claims import Claim, fmt, verdict_at_most, verdict_exact
+from privtest.claims import Binomial, Claim, Normal, exact, fmt, statistical, vacuous
 from privtest.co.params import BatchToCOParams, lemma40_max_checkpoints
 from privtest.experiments._co import METHOD, covered
-from privtest.stats import clopper_pearson
 
 
 def claims(raw: pd.DataFrame, cfg: dict, prefix: str) -> list[Claim]:
@@ -31,13 +30,13 @@ def claims(raw: pd.DataFrame, cfg: dict, prefix: str) -> list[Claim]:
         led = params.privacy_budget()
         ok = led["eps_total"] <= eps and led["delta_total"] <= params.delta
         out.append(
-            Claim(
+            exact(
                 claim_id=f"{pre}.privacy_budget[eps={eps}]",
                 source="Lemma 38",
                 statement="worst-case privacy of BatchToCO sums to <= eps (and delta)",
                 measured=f"eps {fmt(led['eps_total'], 6)}, delta {fmt(led['delta_total'])}",
                 bound=f"eps {eps}, delta {params.delta}",
-                verdict=verdict_exact(ok),
+                ok=ok,
                 note=f"exact sum over checkpoints 2..1e6 plus tail bound; Lemma 38's closed form "
                 f"{fmt(led['eps_bound'])}; "
                 f"max GTM_i cost / (1 + C_H/C_1) eps(i) = {fmt(led['gtm_excess'])} (log_beta={params.log_beta})",
@@ -45,13 +44,13 @@ def claims(raw: pd.DataFrame, cfg: dict, prefix: str) -> list[Claim]:
         )
         realised = bco[bco.eps == eps].groupby(["stream", "run"])["halt_loss"].first()
         out.append(
-            Claim(
+            exact(
                 claim_id=f"{pre}.privacy_realised[eps={eps}]",
                 source="Lemma 38, Thm 23 (ex-post)",
                 statement="realised ex-post privacy loss of every run <= eps",
                 measured=fmt(realised.max()),
                 bound=f"<= {eps}",
-                verdict=verdict_exact(bool(realised.max() <= eps)),
+                ok=bool(realised.max() <= eps),
                 note=f"max over {len(realised)} runs",
             )
         )
@@ -68,9 +67,8 @@ def _stream_claims(bco, cfg, pre) -> list[Claim]:
         bound = np.array([lemma40_max_checkpoints(params, float(opt_t[t]), int(t)) for t in opt_t.index])
         ell_max = g.groupby("t")["ell"].max().to_numpy()
         bad_runs = int(g.assign(b=g.ell.to_numpy() > bound[g.t.to_numpy() - 1]).groupby("run")["b"].any().sum())
-        lo, hi = clopper_pearson(bad_runs, R)
         out.append(
-            Claim(
+            statistical(
                 claim_id=f"{pre}.checkpoints[{tag}]",
                 source="Lemma 40 (via Lemma 39(2))",
                 statement="checkpoints ell(t) <= max{ell: (1+kappa)^ell < OPT_t + (2/eps(ell,t)) ln(1/pbar)} "
@@ -78,25 +76,22 @@ def _stream_claims(bco, cfg, pre) -> list[Claim]:
                 measured=f"ell(T) max {int(ell_max[-1])}; runs violating {bad_runs}/{R}",
                 bound=f"ell_max(T) = {int(bound[-1])}; violation rate <= C_beta beta = "
                 f"{fmt(params.C_beta * params.beta)}",
-                verdict=verdict_at_most(lo, hi, params.C_beta * params.beta),
-                note="the event fails w.p. <= sum_i beta_i <= C_beta beta per run; INCONCLUSIVE when the runs "
-                "cannot resolve that rate",
+                evidence=Binomial(bad_runs, R, "at_most", params.C_beta * params.beta),
+                note="the event fails w.p. <= sum_i beta_i <= C_beta beta per run",
             )
         )
         steps = g[g.t >= 2]
         ratio = steps.groupby("run").apply(lambda d: d.gtm_calls.sum() / d.expected_calls.sum(), include_groups=False)
         m, se = float(ratio.mean()), float(ratio.std(ddof=1) / math.sqrt(len(ratio))) if len(ratio) > 1 else 0.0
         out.append(
-            Claim(
+            statistical(
                 claim_id=f"{pre}.calls_per_step[{tag}]",
                 source="Thm 42(3), Cor 35(3)",
                 statement="GTM calls of A per step match their exact expectation "
                 "rho_s e^{eps_t mu1}/((1+eps_t tau1)(1-eps_t tau2)) = O(ln(t/beta)/(p*(gamma-1)^2))",
                 measured=f"sum N / sum E[N] = {fmt(m)} +- {fmt(1.96 * se)}; mean N_t = {fmt(steps.gtm_calls.mean())}",
                 bound="in [0.9, 1.1]",
-                verdict="PASS"
-                if (m - 1.96 * se >= 0.9 and m + 1.96 * se <= 1.1)
-                else ("FAIL" if (m + 1.96 * se < 0.9 or m - 1.96 * se > 1.1) else "INCONCLUSIVE"),
+                evidence=Normal(m, se, len(ratio), "within", (0.9, 1.1)),
                 note=f"E[N_t] <= rho_s e^(1/C1)/(1 - 2/(C_H ln(4/beta_s))), rho_s = lambda^l(c_s, beta_s/6)/p*; "
                 f"max E[N_t] here {fmt(steps.expected_calls.max())}",
             )
@@ -109,10 +104,10 @@ def utility_claim(g: pd.DataFrame, params: BatchToCOParams, cfg: dict, claim_id:
     """Theorem 42(2) on the BatchToCO rows ``g`` of one (stream, eps): the fraction of runs with some t >= 2 where
     f(X_t, Y_t) < the explicit guarantee at V_A(X_t) is <= (C_beta + 3) beta.
 
-    Checked at the :func:`covered` steps. V_A is unknown; the guarantee increases with it. PASS needs the
-    Clopper-Pearson upper end of the violation rate counted at V_hi (V_A <= V_hi w.p. >= 1 - va_alpha) to be <= the
-    bound, and FAIL needs the lower end counted at V_lo to exceed it. INCONCLUSIVE when the guarantee at V_hi is
-    never positive (then the check cannot fail), or neither holds."""
+    Checked at the :func:`covered` steps. V_A is unknown; the guarantee increases with it. The count of violating
+    runs is bracketed: counted at V_hi (V_A <= V_hi w.p. >= 1 - va_alpha) it is an upper end, at V_lo a lower end;
+    PASS is established with the upper end and FAIL refuted with the lower one (:class:`privtest.claims.Binomial`,
+    ``k_low``). VACUOUS when the guarantee at V_hi is never positive (then the check cannot fail)."""
     R = int(g.run.nunique())
     g = covered(g)
     bound = (params.C_beta + 3.0) * params.beta
@@ -120,13 +115,7 @@ def utility_claim(g: pd.DataFrame, params: BatchToCOParams, cfg: dict, claim_id:
     hi_max = float(g.guarantee_va_hi.max()) if g.guarantee_va_hi.notna().any() else float("nan")
     k_hi = int(g.assign(b=g.value < g.guarantee_va_hi).groupby("run")["b"].any().sum())
     k_lo = int(g.assign(b=g.value < g.guarantee_va_lo).groupby("run")["b"].any().sum())
-    if not hi_max > 0:
-        verdict = "INCONCLUSIVE"
-    elif verdict_at_most(*clopper_pearson(k_hi, R), bound) == "PASS":
-        verdict = "PASS"
-    else:
-        verdict = "FAIL" if verdict_at_most(*clopper_pearson(k_lo, R), bound) == "FAIL" else "INCONCLUSIVE"
-    return Claim(
+    text = dict(
         claim_id=claim_id,
         source="Thm 42(2)",
         statement="f(X_t, Y_t) >= Theorem 42's explicit guarantee at V_A(X_t) for all t, except w.p. (C_beta+3) beta "
@@ -138,10 +127,18 @@ def utility_claim(g: pd.DataFrame, params: BatchToCOParams, cfg: dict, claim_id:
             else "V_A not needed"
         ),
         bound=f"violation rate <= (C_beta+3) beta = {fmt(bound)}",
-        verdict=verdict,
-        note="steps t > t(ell(t)) (the proof's Step 1 does not cover checkpoint steps, ERRATA.md); V_A is bracketed "
-        "from "
-        f"{cfg['va_draws']} draws of A(X_t, eps_t/2) per (ell, t) where the guarantee at U_t >= V_A is positive, at "
-        f"total confidence 1 - {cfg['va_alpha']} (PASS needs the V_hi count, FAIL the V_lo one); INCONCLUSIVE when "
-        "the guarantee at V_hi is never positive (vacuous: cannot fail)",
     )
+    note = (
+        "steps t > t(ell(t)) (the proof's Step 1 does not cover checkpoint steps, ERRATA.md); V_A is bracketed from "
+        f"{cfg['va_draws']} draws of A(X_t, eps_t/2) per (ell, t) where the guarantee at U_t >= V_A is positive, at "
+        f"total confidence 1 - {cfg['va_alpha']} (PASS needs the V_hi count, FAIL the V_lo one)"
+    )
+    if not hi_max > 0:
+        value = hi_max if np.isfinite(hi_max) else float(g.guarantee.max())
+        return vacuous(
+            **text,
+            value=value,
+            note="the guarantee (at V_hi, or at U_t >= V_A where V_hi is not needed) is never "
+            "positive at the covered steps, so f >= guarantee holds trivially; " + note,
+        )
+    return statistical(**text, evidence=Binomial(k_hi, R, "at_most", bound, k_low=k_lo), note=note)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-from privtest.claims import Claim, fmt, verdict_exact
+from privtest.claims import Claim, exact, fmt
 
 
 def claims(raw: pd.DataFrame, cfg: dict) -> list[Claim]:
@@ -16,25 +16,25 @@ def claims(raw: pd.DataFrame, cfg: dict) -> list[Claim]:
     for row in per_step.itertuples():
         tag = f"{row.calibration},r={row.eps_ratio},p*={row.pstar},t={row.t},{row.error_type}"
         out.append(
-            Claim(
+            exact(
                 claim_id=f"calibration.error[{tag}]",
                 source="Thm 21 (proof), Lemma 20" + (" with exact tails" if row.calibration == "exact tails" else ""),
                 statement=f"exact single-step error ({row.error_type}) within the proof's budget",
                 measured=fmt(row.error_exact, 6),
                 bound=f"<= {fmt(row.budget)}",
-                verdict=verdict_exact(row.error_exact <= row.budget),
+                ok=row.error_exact <= row.budget,
                 note="quadrature (privtest.exact)",
             )
         )
     for row in raw[raw.error_type.str.startswith("whole")].itertuples():
         out.append(
-            Claim(
+            exact(
                 claim_id=f"calibration.whole_run[{row.calibration}]",
                 source="Thm 21 (global accuracy, worst stream over T steps)",
                 statement=f"exact worst-case probability of any Type I/II error within {row.t} steps <= beta",
                 measured=fmt(row.error_exact, 6),
                 bound=f"<= {fmt(row.budget)}",
-                verdict=verdict_exact(row.error_exact <= row.budget),
+                ok=row.error_exact <= row.budget,
                 note=f"budget scale {fmt(row.budget_scale)}; mean E[N_t] over t <= T: {fmt(row.samples_mean)}",
             )
         )
@@ -43,14 +43,14 @@ def claims(raw: pd.DataFrame, cfg: dict) -> list[Claim]:
     )
     ratio = both["exact tails"] / both["paper"]
     out.append(
-        Claim(
+        exact(
             claim_id="calibration.exact_tails_fewer_samples",
             source="Lemma 20 with exact Poisson quantiles",
             statement="the exact-tail calibration needs no more evaluations per step than the paper's, at the same "
             "pbar_t",
             measured=f"E[N_t] ratio {fmt(ratio.min())} .. {fmt(ratio.max())}",
             bound="<= 1",
-            verdict=verdict_exact(bool((ratio <= 1).all())),
+            ok=bool((ratio <= 1).all()),
         )
     )
     return out

@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from privtest.claims import Claim, fmt, verdict_exact
+from privtest.claims import Claim, exact, fmt
 
 
 def claims(raw: pd.DataFrame, cfg: dict) -> list[Claim]:
@@ -16,14 +16,14 @@ def claims(raw: pd.DataFrame, cfg: dict) -> list[Claim]:
         over = g[g.t >= 2]
         ratio = float((over.calls_mean / over.calls_bound).max())
         out.append(
-            Claim(
+            exact(
                 claim_id=f"co.calls_vs_bound[{tag}]",
                 source="Thm 42(3), Cor 35(3)",
                 statement="mean GTM calls of A per step <= rho_s e^{1/C1}/(1 - 2/(C_H ln(4/beta_s))) "
                 "= O(ln(t/beta)/(p*(gamma-1)^2))",
                 measured=f"max_t mean N_t / bound = {fmt(ratio)}",
                 bound="<= 1",
-                verdict=verdict_exact(bool(np.all(over.calls_expected <= over.calls_bound * (1 + 1e-9)))),
+                ok=bool(np.all(over.calls_expected <= over.calls_bound * (1 + 1e-9))),
                 note="verdict on the exact expectation E[N_t] (the measured mean is shown; Monte Carlo agreement is "
                 "checked "
                 "by co.calls_per_step)",

@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from privtest.claims import Claim, fmt, verdict_exact
+from privtest.claims import Binomial, Claim, exact, fmt, statistical
 from privtest.experiments.fig_hpo import CONFIDENCE, p_table
 from privtest.stats import clopper_pearson
 
@@ -36,14 +36,14 @@ def claims(raw: pd.DataFrame, cfg: dict) -> list[Claim]:
         other = steps[steps.method == method].sort_values("t")
         ratio = gtm.pbar.to_numpy() / other.pbar.to_numpy()
         out.append(
-            Claim(
+            exact(
                 claim_id=f"hpo.pbar_gtm_vs[{method}]",
                 source="Table 1",
                 statement=f"at equal p*, eps and eps_t the GTM's rejection threshold pbar_t exceeds {method}'s at "
                 "every step",
                 measured=f"min ratio {fmt(ratio.min())} over t = 1..{len(ratio)}",
                 bound="> 1",
-                verdict=verdict_exact(bool(np.all(ratio > 1))),
+                ok=bool(np.all(ratio > 1)),
                 note=f"GTM pbar_t in [{fmt(gtm.pbar.min())}, {fmt(gtm.pbar.max())}], {method} pbar_t in "
                 f"[{fmt(other.pbar.min())}, {fmt(other.pbar.max())}] (exact, from the calibrations)",
             )
@@ -52,25 +52,20 @@ def claims(raw: pd.DataFrame, cfg: dict) -> list[Claim]:
 
 
 def _error_claim(method, d_err, p_err, R, beta, source) -> Claim:
+    tag = method.replace(" ", "_")
     lo, _ = clopper_pearson(d_err, R, CONFIDENCE)
     _, hi = clopper_pearson(p_err, R, CONFIDENCE)
-    verdict = "PASS" if hi <= beta else ("FAIL" if lo > beta else "INCONCLUSIVE")
-    note = (
-        f"{d_err} definite / {p_err} possible errors in {R} searches (steps classified from 95% CIs of p_t); "
-        f"95% CI [{fmt(lo)}, {fmt(hi)}]"
-    )
-    if verdict == "INCONCLUSIVE" and p_err == 0:
-        note += f"; {R} searches cannot resolve beta = {beta}"
-    tag = method.replace(" ", "_")
-    return Claim(
+    return statistical(
         claim_id=f"hpo.no_error[{tag}]",
         source=source,
         statement="Pr[a search halts at some p_t <= pbar_t or passes some p_t >= p*_t] <= the method's failure bound "
         "(real DP training runs)",
         measured=f"{fmt(p_err / R)} (possible), {fmt(d_err / R)} (definite)",
         bound=f"<= {beta}",
-        verdict=verdict,
-        note=note,
+        # the error count is bracketed: definite <= true <= possible (steps classified from intervals of p_t)
+        evidence=Binomial(p_err, R, "at_most", beta, k_low=d_err),
+        note=f"{d_err} definite / {p_err} possible errors in {R} searches (steps classified from 95% CIs of p_t); "
+        f"95% CI [{fmt(lo)}, {fmt(hi)}]",
     )
 
 

@@ -9,75 +9,75 @@ import math
 import numpy as np
 import pandas as pd
 
-from privtest.claims import Claim, fmt, verdict_at_least, verdict_at_most, verdict_exact
+from privtest.claims import Binomial, Claim, Normal, exact, fmt, statistical
 from privtest.stats import clopper_pearson
 
 
 def claims(raw: pd.DataFrame, cfg: dict) -> list[Claim]:
     """(a) exact: every upper bound's ln(p*/pbar_T) >= ln Lambda_0; the lower bound's slope in ln T is eps_1/eps.
-    (b) measured mean evaluations per step >= Theorem 31's bound (95% normal interval over runs)."""
+    (b) measured mean evaluations per step >= Theorem 31's bound (normal approximation over runs)."""
     out = []
     a = raw[raw.panel == "a"]
     lb = a[a.method == "LowerBound"].set_index(["beta", "T"])["y"]
     for m, g in a[a.method != "LowerBound"].groupby("method", sort=False):
         margin = (g.set_index(["beta", "T"])["y"] - lb.loc[g.set_index(["beta", "T"]).index]).min()
         out.append(
-            Claim(
+            exact(
                 claim_id=f"lower_bounds.above_lower_bound[{m}]",
                 source="Cor 30",
                 statement=f"{m}: ln(p*/pbar_T) >= ln Lambda_0 for every T and beta",
                 measured=f"min margin {fmt(margin)}",
                 bound=">= 0",
-                verdict=verdict_exact(margin >= 0),
+                ok=margin >= 0,
             )
         )
     for beta, g in a[a.method == "LowerBound"].groupby("beta"):
         slope = np.polyfit(np.log(g["T"]), g["y"], 1)[0]
         out.append(
-            Claim(
+            exact(
                 claim_id=f"lower_bounds.lb_slope[beta={beta}]",
                 source="Cor 30",
                 statement="ln Lambda_0 grows like (eps_1/eps) ln T (delta = 0)",
                 measured=fmt(slope),
                 bound=f"= {fmt(cfg['eps_ratio'])}",
-                verdict=verdict_exact(abs(slope - cfg["eps_ratio"]) < 1e-9),
+                ok=abs(slope - cfg["eps_ratio"]) < 1e-9,
             )
         )
     b = raw[(raw.panel == "b") & (raw.kind == "measured")]
     for r in b.itertuples():
         se = r.samples_sd / math.sqrt(r.runs)
         out.append(
-            Claim(
+            statistical(
                 claim_id=f"lower_bounds.samples_vs_thm31[{r.method},beta={r.beta}]",
                 source="Thm 31 (beta_II = beta, Remark 32)",
                 statement=f"{r.method}: mean evaluations per step >= e^-eps1/(4 p* (2 beta)^(eps1/eps))",
                 measured=f"{fmt(r.samples)} +- {fmt(1.96 * se)}",
                 bound=f">= {fmt(r.lower_bound)}",
-                verdict=verdict_at_least(r.samples - 1.96 * se, r.samples + 1.96 * se, r.lower_bound),
+                evidence=Normal(float(r.samples), float(se), int(r.runs), "at_least", float(r.lower_bound)),
                 note=f"p* = {cfg['pstar']}, T = {int(r.T)}, {int(r.runs)} runs",
             )
         )
     for r in raw[raw.panel == "c"].itertuples():
         lo, hi = clopper_pearson(r.errors, r.runs)
         out.append(
-            Claim(
+            statistical(
                 claim_id=f"lower_bounds.above_threshold_accuracy[beta={r.beta}]",
                 source="Dwork-Roth Thm 3.24",
                 statement="AboveThreshold errs w.p. <= beta with alpha = 8 (ln T + ln(2/beta))/eps",
                 measured=f"{fmt(r.errors / r.runs)} [{fmt(lo)}, {fmt(hi)}]",
                 bound=f"<= {r.beta}",
-                verdict=verdict_at_most(lo, hi, r.beta),
+                evidence=Binomial(int(r.errors), int(r.runs), "at_most", float(r.beta)),
                 note=f"T = {int(r.T)}, {int(r.runs)} runs",
             )
         )
         out.append(
-            Claim(
+            exact(
                 claim_id=f"lower_bounds.above_threshold_vs_thm29[beta={r.beta}]",
                 source="Thm 29",
                 statement="AboveThreshold's alpha_+ + alpha_- = 2 alpha is >= Theorem 29's lower bound",
                 measured=fmt(2 * r.alpha),
                 bound=f">= {fmt(r.alpha_sum_lower)}",
-                verdict=verdict_exact(2 * r.alpha >= r.alpha_sum_lower),
+                ok=2 * r.alpha >= r.alpha_sum_lower,
                 note=f"exact; ratio {fmt(2 * r.alpha / r.alpha_sum_lower)}",
             )
         )

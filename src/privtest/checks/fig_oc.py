@@ -6,10 +6,9 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from privtest.checks._common import miss_claim
-from privtest.claims import Claim, fmt, verdict_exact
+from privtest.checks._common import mc_cross_check, miss_claim
+from privtest.claims import Claim, exact, fmt
 from privtest.schedule import beta_t
-from privtest.stats import clopper_pearson
 
 
 def claims(raw: pd.DataFrame, cfg: dict) -> list[Claim]:
@@ -36,31 +35,30 @@ def claims(raw: pd.DataFrame, cfg: dict) -> list[Claim]:
         miss_exact = 1.0 - float(at_star.halt_prob_exact)
         bound_II = cfg["beta"] / 4 + bt / 4
         out.append(
-            Claim(
+            exact(
                 claim_id=f"oc.halt_at_pstar_exact[{tag}]",
                 source="Thm 21 (proof: Lemma 19(1),(3), Lemma 20)",
                 statement="one step misses a halt w.p. <= beta/4 + beta_t/4 when p_t = p* (exact, eta_1 unconditioned)",
                 measured=fmt(miss_exact, 6),
                 bound=f"<= {fmt(bound_II)}",
-                verdict=verdict_exact(miss_exact <= bound_II),
+                ok=miss_exact <= bound_II,
                 note="quadrature (privtest.exact)",
             )
         )
         pbar = float(g["pbar"].iloc[0])
         if pbar > 0:
             at_bar = g[np.isclose(g["p"], pbar)].iloc[0]
-            lo, hi = clopper_pearson(int(at_bar.halts), int(at_bar.runs))
-            exact = float(at_bar.halt_prob_exact)
+            halt_exact = float(at_bar.halt_prob_exact)
             out.append(
-                Claim(
+                exact(
                     claim_id=f"oc.continue_at_pbar[{tag}]",
                     source="Thm 21 (proof: Lemma 19(2), Lemma 20)",
                     statement="one step halts w.p. <= beta_t/2 when p_t = pbar_t (exact quadrature)",
-                    measured=fmt(exact, 6),
+                    measured=fmt(halt_exact, 6),
                     bound=f"<= {fmt(bt / 2)}",
-                    verdict=verdict_exact(exact <= bt / 2),
-                    note=f"bound beta_t/2 = Pr[eta_2,t > tau2 ln(4/beta_t)] + beta_t/4; Monte Carlo "
-                    f"{fmt(at_bar.halts / at_bar.runs)} [{fmt(lo)}, {fmt(hi)}] ({int(at_bar.runs)} runs)",
+                    ok=halt_exact <= bt / 2,
+                    note="bound beta_t/2 = Pr[eta_2,t > tau2 ln(4/beta_t)] + beta_t/4; "
+                    + mc_cross_check(int(at_bar.halts), int(at_bar.runs), halt_exact),
                 )
             )
     return out

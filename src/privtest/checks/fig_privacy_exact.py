@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-from privtest.claims import Claim, fmt, verdict_exact
+from privtest.claims import Claim, exact, fmt
 from privtest.experiments.fig_privacy_exact import TOL
 
 
@@ -21,27 +21,27 @@ def claims(raw: pd.DataFrame, cfg: dict) -> list[Claim]:
                 source = "Cor 25 + Lemma 17"
             tight = row.slack < 1e-6
             out.append(
-                Claim(
+                exact(
                     claim_id=f"privacy_exact.{tag}",
                     source=source,
                     statement=f"worst-case privacy loss of a {row.kind} transcript <= its claimed bound (exact "
                     f"quadrature)",
                     measured=measured,
                     bound=f"<= {fmt(row.claimed_eps, 10)} (+{TOL:g})",
-                    verdict=verdict_exact(row.max_loss <= row.claimed_eps + TOL),
+                    ok=row.max_loss <= row.claimed_eps + TOL,
                     note=("bound attained up to quadrature error" if tight else f"slack {fmt(row.slack)}")
                     + f"; worst inputs {row.worst_inputs}",
                 )
             )
         else:
             out.append(
-                Claim(
+                exact(
                     claim_id=f"privacy_exact.detects[{tag}]",
                     source="Lemma 17 (negative control)",
                     statement=f"the exact check flags the broken GTM ({row.variant}) on {row.kind} transcripts",
                     measured=measured,
                     bound=f"> {fmt(row.claimed_eps, 10)}",
-                    verdict=verdict_exact(row.max_loss > row.claimed_eps + 1e-3),
+                    ok=row.max_loss > row.claimed_eps + 1e-3,
                     note=f"worst inputs {row.worst_inputs}",
                 )
             )

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-from privtest.claims import Claim, fmt, verdict_at_least, verdict_at_most
+from privtest.claims import Binomial, Claim, fmt, statistical
 
 
 def claims(raw: pd.DataFrame, cfg: dict) -> list[Claim]:
@@ -16,28 +16,27 @@ def claims(raw: pd.DataFrame, cfg: dict) -> list[Claim]:
         src = "Cor 51 (Lemma 50)" if r.method == "Cohen" else "Cor 53 (proof)"
         what = "false-halt" if r.method == "Cohen" else "bad-selection"
         out.append(
-            Claim(
+            statistical(
                 claim_id=f"random_dropping.{r.method}_lower[T={r.T}]",
                 source=src,
                 statement=f"{r.method}: {what} probability at pbar = {cfg['pbar']} >= its lower bound",
                 measured=f"{fmt(r.rate)} [{fmt(r.ci_low)}, {fmt(r.ci_high)}]",
                 bound=f">= {fmt(r.bound)}",
-                verdict=verdict_at_least(r.ci_low, r.ci_high, r.bound),
-                note=f"{r.runs} runs"
-                + ("; the bound is below what this many runs resolve" if r.bound < 3.0 / r.runs else ""),
+                evidence=Binomial(int(r.events), int(r.runs), "at_least", float(r.bound)),
+                note=f"{r.runs} runs",
             )
         )
     Tmax = raw["T"].max()
     for r in raw[raw["T"] == Tmax].itertuples():
         if r.method == "GTM":
             out.append(
-                Claim(
+                statistical(
                     claim_id=f"random_dropping.GTM_below_beta[T={r.T}]",
                     source="Thm 21",
                     statement=f"GTM: false-halt probability within T - G steps at p_t = {cfg['pbar']} stays <= beta",
                     measured=f"{fmt(r.rate)} [{fmt(r.ci_low)}, {fmt(r.ci_high)}]",
                     bound=f"<= {cfg['beta']}",
-                    verdict=verdict_at_most(r.ci_low, r.ci_high, cfg["beta"]),
+                    evidence=Binomial(int(r.events), int(r.runs), "at_most", float(cfg["beta"])),
                     note=f"GTM's guaranteed pbar_T = {fmt(r.pbar_max)} (pbar "
                     f"{'<=' if cfg['pbar'] <= r.pbar_max else '>'} "
                     "it: the check is beyond the guarantee when pbar > pbar_T)",
@@ -45,13 +44,13 @@ def claims(raw: pd.DataFrame, cfg: dict) -> list[Claim]:
             )
         else:
             out.append(
-                Claim(
+                statistical(
                     claim_id=f"random_dropping.{r.method}_exceeds_beta[T={r.T}]",
                     source="Cor 51" if r.method == "Cohen" else "Cor 53",
                     statement=f"{r.method}: at fixed pbar the error probability exceeds beta once T is large",
                     measured=f"{fmt(r.rate)} [{fmt(r.ci_low)}, {fmt(r.ci_high)}]",
                     bound=f"> {cfg['beta']}",
-                    verdict=verdict_at_least(r.ci_low, r.ci_high, cfg["beta"]),
+                    evidence=Binomial(int(r.events), int(r.runs), "at_least", float(cfg["beta"])),
                     note=f"largest pbar its corollary allows at this T: {fmt(r.pbar_max)}",
                 )
             )

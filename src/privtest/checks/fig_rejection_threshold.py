@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-from privtest.claims import Claim, fmt, verdict_at_most
+from privtest.claims import Binomial, Claim, fmt, statistical
 from privtest.stats import clopper_pearson
 
 
@@ -15,13 +15,13 @@ def claims(raw: pd.DataFrame, cfg: dict) -> list[Claim]:
     for r in raw[raw.kind == "measured"].itertuples():
         lo, hi = clopper_pearson(r.halts_at_theory, r.runs)
         out.append(
-            Claim(
+            statistical(
                 claim_id=f"rejection_threshold.continue_at_pbar[{r.method},p*={r.pstar:g}]",
                 source=f"Table 1 ({r.method})",
                 statement=f"{r.method}: Pr[halt within T={cfg['T']}] <= its budget at p_t = its pbar_T",
                 measured=f"{fmt(r.halts_at_theory / r.runs)} [{fmt(lo)}, {fmt(hi)}]",
                 bound=f"<= {fmt(r.budget)}",
-                verdict=verdict_at_most(lo, hi, r.budget),
+                evidence=Binomial(int(r.halts_at_theory), int(r.runs), "at_most", float(r.budget)),
                 note=f"pbar_T = {fmt(r.pbar_theory)}; measured pbar = {fmt(r.pbar)}",
             )
         )

@@ -7,7 +7,7 @@ import numpy as np
 import pandas as pd
 
 from privtest.checks._common import rate_claim
-from privtest.claims import Claim, verdict_exact
+from privtest.claims import Claim, exact
 
 
 def claims(raw: pd.DataFrame, cfg: dict) -> list[Claim]:
@@ -19,13 +19,13 @@ def claims(raw: pd.DataFrame, cfg: dict) -> list[Claim]:
             continue
         if last.budget == 0:  # a deterministic bound (Cohen's Alg 4, Liu-Talwar's eq. 25): the check is exact
             out.append(
-                Claim(
+                exact(
                     claim_id=f"sample_complexity.{method}[r={ratio},p*={pstar},T={int(last.t)}]",
                     source=f"{last.source} (deterministic N_t)",
                     statement=f"{method}: N_t <= its per-step bound at every step of every run",
                     measured=f"{int(last.exceed_runs)} runs exceed",
                     bound="= 0",
-                    verdict=verdict_exact(int(last.exceed_runs) == 0),
+                    ok=int(last.exceed_runs) == 0,
                     note=f"max over t of mean N_t / bound = {g.samples_mean.div(g.bound).max():.3g}",
                 )
             )

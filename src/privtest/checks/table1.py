@@ -13,7 +13,7 @@ import math
 import pandas as pd
 
 from privtest import bounds
-from privtest.claims import Claim, fmt, verdict_at_least, verdict_at_most, verdict_exact
+from privtest.claims import Binomial, Bracket, Claim, Normal, exact, fmt, statistical
 from privtest.registry import make_tester
 from privtest.stats import clopper_pearson
 
@@ -21,24 +21,28 @@ from privtest.stats import clopper_pearson
 #: beta (Theorem 21), Cohen et al.'s 2 beta (Proposition 48 proves 1 - 2 beta), Liu-Talwar's beta (Theorem 46, its
 #: delta entering Corollary 30 through delta').
 COR30_ACCURACY = {"GTM": 1.0, "Cohen": 2.0, "LiuTalwar": 1.0}
+#: ERRATA.md entry recording that Theorem 46(3)'s printed "moreover" bound cannot hold.
+ERRATUM_LT_MOREOVER = "Theorem 46(3): the printed 'moreover' bound cannot hold"
 
 
-def _aggregate(claim_id, source, statement, checks, bound_text, note="") -> Claim:
-    """One claim over several cells: FAIL if any cell fails, else INCONCLUSIVE if any is, else PASS; ``measured``
-    shows the worst cell. ``checks``: list of (verdict, measured_text, score, cell) with larger score = worse."""
-    verdicts = [c[0] for c in checks]
-    verdict = "FAIL" if "FAIL" in verdicts else "INCONCLUSIVE" if "INCONCLUSIVE" in verdicts else "PASS"
-    worst = max(checks, key=lambda c: c[2])
-    npass = verdicts.count("PASS")
-    return Claim(
+def _aggregate(claim_id, source, statement, cells, bound_text, note="", erratum="") -> Claim:
+    """One claim over several cells, measured shows the worst cell. ``cells``: list of (check, measured_text, score,
+    cell) with larger score = worse, where check is an evidence cell (:class:`privtest.claims.Binomial`,
+    :class:`~privtest.claims.Normal`, :class:`~privtest.claims.Bracket`; the claim is decided by the policy: FAIL if
+    any cell is refuted, PASS if every cell is established) or a bool (exact cell)."""
+    worst = max(cells, key=lambda c: c[2])
+    text = dict(
         claim_id=claim_id,
         source=source,
         statement=statement,
         measured=f"{worst[1]} (worst: {worst[3]})",
         bound=bound_text,
-        verdict=verdict,
-        note=f"{npass}/{len(checks)} cells PASS. {note}".strip(),
+        note=f"{len(cells)} cells. {note}".strip(),
+        erratum=erratum,
     )
+    if all(isinstance(c[0], bool) for c in cells):
+        return exact(**text, ok=all(c[0] for c in cells))
+    return statistical(**text, evidence=[c[0] for c in cells])
 
 
 def _ci_text(k, n):
@@ -60,30 +64,33 @@ def claims(raw: pd.DataFrame, cfg: dict) -> list[Claim]:
     LT's missing guarantee at p*; GTM vs Cohen rejection thresholds; upper bounds never beat the lower bound."""
     out = []
     beta = cfg["beta"]
-    tcfg = {**cfg, "eps0": cfg.get("eps0", "auto"), "delta": cfg.get("delta", 1e-6)}  # as the simulation
     testers = raw[raw.method != "LowerBound"].dropna(subset=["runs"])
     for (method, T), g in testers.groupby(["method", "T"], sort=False):
         cont, halt, halt_star, samp, lbc, moreover = [], [], [], [], [], []
         for r in g.itertuples():
-            tester = make_tester(method, tcfg, r.pstar, r.eps_ratio, int(T))
+            tester = make_tester(method, cfg, r.pstar, r.eps_ratio, int(T))
             with_delta = tester.privacy.delta > 0
             cell = f"r={r.eps_ratio},p*={r.pstar}"
             lo, hi, txt = _ci_text(r.halts_at_pbar_theory, r.runs)
-            cont.append((verdict_at_most(lo, hi, tester.type1_bound), txt, hi, cell))
+            ev = Binomial(int(r.halts_at_pbar_theory), int(r.runs), "at_most", tester.type1_bound, cell)
+            cont.append((ev, txt, hi, cell))
             if r.halts_at_halt_p >= 0:
                 lo, hi, txt = _ci_text(r.halts_at_halt_p, r.type2_runs)
                 need = 1 - tester.type2_bound
-                halt.append((verdict_at_least(lo, hi, need), txt, -lo, cell + f",p={fmt(r.halt_p)}"))
+                ev = Binomial(int(r.halts_at_halt_p), int(r.type2_runs), "at_least", need, cell)
+                halt.append((ev, txt, -lo, cell + f",p={fmt(r.halt_p)}"))
             if r.halt_p > r.pstar:  # no halting guarantee at p* (Table 1's dagger)
                 lo, hi, txt = _ci_text(r.halts_at_pstar, r.type2_runs)
-                halt_star.append((verdict_at_most(lo, hi, 1 - beta), txt, lo, cell))
+                ev = Binomial(int(r.halts_at_pstar), int(r.type2_runs), "at_most", 1 - beta, cell)
+                halt_star.append((ev, txt, lo, cell))
             if method == "LiuTalwar":  # the erratum concerns Theorem 46(3), Liu-Talwar's own theorem
                 # Thm 46(3) "moreover" as printed (R = 1): every halt at step 1 with p_1 = p* below it violates it.
                 x = math.exp(r.eps0) / (2 * (1 - r.pstar)) * (2 / beta) ** bounds.sigma_LT(r.eps, r.eps1, r.eps0)
                 if 1 - 1 / (1 + x) > r.pstar:
                     moreover.append(
                         (
-                            verdict_at_least(lo, hi, beta + r.delta / 2),
+                            # every halt at step 1 (p_1 = p* < printed bound) violates the printed bound
+                            Binomial(int(r.halts_at_pstar), int(r.type2_runs), "at_most", beta + r.delta / 2, cell),
                             txt + f" with p* < bound {fmt(1 - 1 / (1 + x))}",
                             -lo,
                             cell,
@@ -95,7 +102,7 @@ def claims(raw: pd.DataFrame, cfg: dict) -> list[Claim]:
                 lo, hi = r.samples_measured - 1.96 * se, r.samples_measured + 1.96 * se
                 samp.append(
                     (
-                        verdict_at_least(lo, hi, lb),
+                        Normal(float(r.samples_measured), float(se), int(r.runs), "at_least", lb, cell),
                         f"{fmt(r.samples_measured)} (lb {fmt(lb)})",
                         -r.samples_measured / lb,
                         cell,
@@ -106,7 +113,7 @@ def claims(raw: pd.DataFrame, cfg: dict) -> list[Claim]:
             lb_pbar = bounds.lower_bound_rejection_threshold(T, r.pstar, r.eps, r.eps1, acc, tester.privacy.delta)
             lbc.append(
                 (
-                    verdict_exact(r.pbar_theory <= lb_pbar),
+                    bool(r.pbar_theory <= lb_pbar),
                     f"{fmt(r.pbar_theory)} <= {fmt(lb_pbar)}",
                     r.pbar_theory / lb_pbar,
                     cell,
@@ -139,25 +146,24 @@ def claims(raw: pd.DataFrame, cfg: dict) -> list[Claim]:
                 _aggregate(
                     f"table1.no_guarantee_at_pstar[{method},T={T}]",
                     "Table 1 (dagger), Thm 46(4)",
-                    "Liu-Talwar does not halt w.p. >= 1-beta at p_t = p* "
-                    "(its halting guarantee needs the Phi condition)",
+                    "Table 1's dagger: Liu-Talwar does not guarantee halting at p_t = p* (only at its Thm 46(4) "
+                    "threshold); measured: fed p_t = p*, it halts w.p. < 1-beta",
                     halt_star,
                     f"< {fmt(1 - beta)}",
-                    "PASS = the measured halting probability at p* is below 1-beta",
+                    "the paper's own caveat, confirmed",
                 )
             )
         if moreover:
             out.append(
                 _aggregate(
-                    f"table1.lt_moreover_erratum[T={T}]",
-                    "Thm 46(3) 'moreover' (line 2675), ERRATA.md",
-                    "Erratum: the printed bound 'halting at R implies "
-                    "p_R >= 1-(1+e^eps0/(2(1-p*)) ((R+1)/beta)^sigma)^-1 "
-                    "w.p. >= 1-beta-delta/2' is violated",
+                    f"table1.lt_moreover[T={T}]",
+                    "Thm 46(3) 'moreover'",
+                    "Thm 46(3) as printed: halting at R implies p_R >= 1-(1+e^eps0/(2(1-p*)) ((R+1)/beta)^sigma)^-1 "
+                    "w.p. >= 1-beta-delta/2; so Pr[halt at step 1 with p_1 = p* < that bound] <= beta + delta/2",
                     moreover,
-                    "Pr[halt at step 1 with p_1 = p* < printed bound] > beta + delta/2",
-                    "PASS = the erratum is confirmed: the printed bound exceeds p*, "
-                    "yet Liu-Talwar halts at p* w.p. ~1/2",
+                    "<= beta + delta/2",
+                    "the printed bound exceeds p*, yet Liu-Talwar fed p_t = p* halts w.p. ~1/2",
+                    erratum=ERRATUM_LT_MOREOVER,
                 )
             )
         if samp:
@@ -168,7 +174,7 @@ def claims(raw: pd.DataFrame, cfg: dict) -> list[Claim]:
                     f"{method}: mean evaluations per step >= Theorem 31's lower bound (p* <= 1/2)",
                     samp,
                     ">= e^-eps1/(4 p* (2 beta)^(eps1/eps))",
-                    "95% normal interval over runs",
+                    "normal approximation over runs",
                 )
             )
         out.append(
@@ -192,10 +198,24 @@ def claims(raw: pd.DataFrame, cfg: dict) -> list[Claim]:
             opt = gm.pbar_measured_upper / co.pbar_measured
             fac = _table1_factor(ratio, T, pstar, cfg)
             cell = f"r={ratio},p*={pstar}"
-            ver1 = "PASS" if cons >= 1 else "FAIL" if opt < 1 else "INCONCLUSIVE"
-            ver2 = "PASS" if cons >= fac else "FAIL" if opt < fac else "INCONCLUSIVE"
-            rows_ge1.append((ver1, f"ratio in [{fmt(cons)}, {fmt(opt)}]", -cons, cell))
-            rows_fac.append((ver2, f"ratio in [{fmt(cons)}, {fmt(opt)}] vs factor {fmt(fac)}", -cons / fac, cell))
+            runs = int(min(gm.runs, co.runs))
+            # each end of [cons, opt] holds with >= 95% (two one-sided 97.5% limits of the measured thresholds)
+            rows_ge1.append(
+                (
+                    Bracket(cons, opt, 0.95, runs, "at_least", 1.0, cell),
+                    f"ratio in [{fmt(cons)}, {fmt(opt)}]",
+                    -cons,
+                    cell,
+                )
+            )
+            rows_fac.append(
+                (
+                    Bracket(cons, opt, 0.95, runs, "at_least", fac, cell),
+                    f"ratio in [{fmt(cons)}, {fmt(opt)}] vs factor {fmt(fac)}",
+                    -cons / fac,
+                    cell,
+                )
+            )
         if rows_ge1:
             out.append(
                 _aggregate(
@@ -204,7 +224,8 @@ def claims(raw: pd.DataFrame, cfg: dict) -> list[Claim]:
                     "GTM's measured rejection threshold exceeds Cohen et al.'s",
                     rows_ge1,
                     ">= 1",
-                    "ratio interval = [GTM pbar_measured / Cohen pbar_upper, GTM pbar_upper / Cohen pbar_measured]",
+                    "ratio interval = [GTM pbar_measured / Cohen pbar_upper, GTM pbar_upper / Cohen pbar_measured], "
+                    "each end at >= 95% confidence",
                 )
             )
             out.append(

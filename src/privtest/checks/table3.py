@@ -7,7 +7,7 @@ import math
 
 import pandas as pd
 
-from privtest.claims import Claim, fmt, verdict_exact
+from privtest.claims import Claim, exact, fmt
 from privtest.co.params import BatchToCOParams
 from privtest.experiments.table3 import trajectory_eps_batch
 
@@ -27,9 +27,9 @@ def scaling_grid(cfg: dict) -> pd.DataFrame:
     return pd.DataFrame(out)
 
 
-#: Rows whose printed CO cell is known to disagree with Theorem 42 (recorded in ERRATA.md). For these the claim is the
-#: erratum itself (PASS = the disagreement is confirmed); a disagreement in any other row is a FAIL.
-KNOWN_ERRATA = ("Rafiey",)
+#: Rows whose printed CO cell is known to disagree with Theorem 42, with their ERRATA.md entry: a disagreement there is
+#: ERRATUM, in any other row FAIL.
+KNOWN_ERRATA = {"Rafiey": "Table 3 / Table 2, Rafiey and Yoshida row: kappa exponent of the CO additive term"}
 
 
 def claims(raw: pd.DataFrame, cfg: dict) -> list[Claim]:
@@ -39,16 +39,13 @@ def claims(raw: pd.DataFrame, cfg: dict) -> list[Claim]:
         shown = (int(r.co_lnt_exp), int(r.co_kappa_exp), int(r.co_eps_exp))
         need = (int(r.derived_lnt_exp), int(r.derived_kappa_exp), int(r.derived_eps_exp))
         ok = all(s >= n for s, n in zip(shown, need, strict=True)) and r.factor_co == r.factor_batch
-        erratum = any(name in str(r.work) for name in KNOWN_ERRATA)
+        erratum = next((entry for name, entry in KNOWN_ERRATA.items() if name in str(r.work)), "")
         statement = (
             "the CO cell is the batch cell with factor alpha/(1+kappa) and an additive term that upper-bounds "
             "E_A(eps_batch) + O(ln^3(t/beta)/(kappa eps)) with eps_batch = Theta~(kappa eps/ln^2(t/beta))"
         )
-        if erratum:
-            statement = "erratum (ERRATA.md): the printed CO cell is smaller than Theorem 42's substitution gives"
-            ok = not ok
         out.append(
-            Claim(
+            exact(
                 claim_id=f"co.table3.{'erratum' if erratum else 'exponents'}[{tag}]",
                 source="Table 3 vs Thm 42 + Cor 43/44",
                 statement=statement,
@@ -56,16 +53,15 @@ def claims(raw: pd.DataFrame, cfg: dict) -> list[Claim]:
                 f"factors {r.factor_batch!r} -> "
                 f"{r.factor_co!r}/(1+kappa)",
                 bound=f"ln t^>={need[0]}, kappa^->={need[1]}, eps^->={need[2]} (batch eps^-{int(r.batch_eps_exp)})",
-                verdict=verdict_exact(bool(ok)),
-                note="exact (exponents parsed from "
-                "the rendered LaTeX of privtest.co.tables); for an erratum row PASS "
-                "confirms the recorded disagreement, elsewhere FAIL would mean the displayed CO bound is smaller than "
-                "the substitution gives, for kappa < 1",
+                ok=bool(ok),
+                erratum=erratum,
+                note="exact (exponents parsed from the rendered LaTeX of privtest.co.tables); a disagreement means the "
+                "displayed CO bound is smaller than the substitution gives, for kappa < 1",
             )
         )
         ok = r.ledger_eps <= r.eps and r.ledger_delta <= r.delta
         out.append(
-            Claim(
+            exact(
                 claim_id=f"co.table3.privacy[{tag}]",
                 source="Lemma 38, Thm 42(1)",
                 statement=f"BatchToCO over this "
@@ -73,7 +69,7 @@ def claims(raw: pd.DataFrame, cfg: dict) -> list[Claim]:
                 "(and delta): Lemma 38's ledger",
                 measured=f"eps {fmt(r.ledger_eps, 6)}, delta {fmt(r.ledger_delta)}",
                 bound=f"eps {r.eps}, delta {r.delta}",
-                verdict=verdict_exact(bool(ok)),
+                ok=bool(ok),
                 note="exact sum over checkpoints 2..1e6 plus tail bound (BatchToCOParams.privacy_budget)",
             )
         )
@@ -85,7 +81,7 @@ def claims(raw: pd.DataFrame, cfg: dict) -> list[Claim]:
     beta = cfg["beta"]
     resolve = min(math.log(tmax / beta) / math.log(tmin / beta), kmax / kmin)
     out.append(
-        Claim(
+        exact(
             claim_id="co.table3.eps_batch_scaling",
             source="Thm 42, Cor 43 (eps_batch), Sec. 1.3 (lines 196-203)",
             statement="the code's batch privacy on the OPT_t = t trajectory is eps_batch(t) = Theta(kappa "
@@ -94,7 +90,7 @@ def claims(raw: pd.DataFrame, cfg: dict) -> list[Claim]:
             measured=f"q = (kappa eps/eps_batch)/(ln^2(t/beta) ln^2(1+ln t/kappa)) in [{fmt(grid.q.min())}, "
             f"{fmt(grid.q.max())}], spread {fmt(spread)}",
             bound=f"spread < {fmt(resolve)}",
-            verdict=verdict_exact(spread < resolve),
+            ok=spread < resolve,
             note=f"exact on t in [{tmin:g}, {tmax:g}], kappa in [{kmin:g}, {kmax:g}] ({len(grid)} points); the bound "
             f"is the "
             "smallest spread an exponent off by one in ln(t/beta) or 1/kappa would cause on this grid; a finite "

@@ -6,7 +6,9 @@ entry's printed and explicit LaTeX next to the function that evaluates it). ``fi
 raw table) evaluates those same entries (:meth:`privtest.bounds.Entry.evaluate`) on the grid of the config
 (eps_1/eps, T, p*) at each tester's parameters, and adds, per tester (:class:`privtest.testers.Tester`):
 
-* ``samples_expected``: the tester's E[N_T]; ``halt_p``: the smallest p at which its theorem guarantees halting.
+* ``samples_expected``: the tester's expected evaluations at step T with fresh shared noise (exact for the GTM, an
+  upper bound for Cohen et al.: :meth:`privtest.testers.Tester.expected_samples`); ``halt_p``: the smallest p at
+  which its theorem guarantees halting.
 * ``pbar_measured``: the largest p on a log-odds grid of step ``grid_step`` at which the measured Pr[halt within T]
   (p_t = p for all t <= T) has 95% upper Clopper-Pearson limit <= beta; ``pbar_measured_upper`` the smallest grid p
   whose 95% lower limit exceeds beta (:mod:`privtest.measure`, one coupled pass of min(``runs``, ``run_steps``/T) runs
@@ -176,10 +178,9 @@ def simulate(cfg: dict, rng: np.random.Generator, inputs: dict[str, str]) -> pd.
         for T in cfg["T"]:
             for pstar in cfg["pstar"]:
                 for method in cfg["methods"]:
-                    tcfg = {**cfg, "eps0": cfg.get("eps0", "auto"), "delta": cfg.get("delta", 1e-6)}
                     try:
-                        tester = make_tester(method, tcfg, pstar, ratio, T)
-                    except ValueError as err:  # e.g. Cohen when eps <= 2 eps_1
+                        tester = make_tester(method, cfg, pstar, ratio, T)
+                    except bounds.RequirementError as err:  # e.g. Cohen when eps <= 2 eps_1
                         rows.append(_row(method, cfg, ratio, T, pstar, note=f"not applicable: {err}"))
                         continue
                     th = _theory(method, tester, cfg, ratio, T, pstar)

@@ -7,6 +7,11 @@ code cells). Importing ``privtest.a.b`` executes ``privtest/__init__.py`` and ``
 ``privtest/a/b.py``, so those count too. Nothing is listed by hand: moving or splitting modules changes the result
 accordingly. Two conservative rules: imports inside functions count (they may run), and a string literal that is
 exactly a module name, optionally with ``:attribute`` (the form ``importlib`` loaders take), counts as an import.
+A package ``__init__`` may export names lazily (PEP 562) through a literal dict ``_EXPORTS = {name: module}``: then
+``from package import name`` depends on that module, ``import package`` (whose attributes the code may use) on all
+of them, and the dict's own strings are not imports of the ``__init__``. An import the walker cannot resolve
+statically (``importlib.import_module``/``__import__`` with a computed name, ``%run`` in a notebook) raises instead
+of being missed; the Snakemake scripts that load a job's module by name declare that module themselves.
 Third-party imports are ignored (the environment is pinned).
 """
 
@@ -18,6 +23,43 @@ import re
 from pathlib import Path
 
 _MODULE_STRING = re.compile(r"^[A-Za-z_]\w*(\.[A-Za-z_]\w*)+(:[A-Za-z_]\w*)?$")
+
+
+class UnresolvedImport(ValueError):
+    """Code imports a module whose name is computed at run time: its dependencies cannot be derived statically."""
+
+
+def _exports(tree: ast.AST) -> dict[str, str]:
+    """The literal ``_EXPORTS = {name: module}`` dict of a package ``__init__`` (empty if none)."""
+    for node in getattr(tree, "body", []):
+        if (
+            isinstance(node, (ast.Assign, ast.AnnAssign))
+            and any(
+                isinstance(t, ast.Name) and t.id == "_EXPORTS"
+                for t in (node.targets if isinstance(node, ast.Assign) else [node.target])
+            )
+            and isinstance(node.value, ast.Dict)
+        ):
+            return {
+                k.value: v.value
+                for k, v in zip(node.value.keys, node.value.values, strict=True)
+                if isinstance(k, ast.Constant) and isinstance(v, ast.Constant)
+            }
+    return {}
+
+
+def _dynamic_imports(tree: ast.AST) -> list[int]:
+    """Line numbers of ``importlib.import_module(x)`` / ``__import__(x)`` calls whose module name is not a literal."""
+    lines = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call):
+            f = node.func
+            name = f.attr if isinstance(f, ast.Attribute) else f.id if isinstance(f, ast.Name) else ""
+            if name in ("import_module", "__import__") and not (
+                node.args and isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, str)
+            ):
+                lines.append(node.lineno)
+    return lines
 
 
 class ImportGraph:
@@ -32,6 +74,15 @@ class ImportGraph:
         self.src = Path(src)
         self.package = package
         self._imports: dict[Path, frozenset[str]] = {}
+        self._exports: dict[str, dict[str, str]] = {}
+
+    def exports(self, package: str) -> dict[str, str]:
+        """The lazy exports ``{name: module}`` of ``package``'s ``__init__`` (see the module docstring)."""
+        if package not in self._exports:
+            path = self.module_file(package)
+            is_init = path is not None and path.name == "__init__.py"
+            self._exports[package] = _exports(ast.parse(path.read_text())) if is_init else {}
+        return self._exports[package]
 
     def module_file(self, name: str) -> Path | None:
         """The file executed when module ``name`` is imported (``a/b.py`` or ``a/b/__init__.py``), or None."""
@@ -60,6 +111,9 @@ class ImportGraph:
         for node in ast.walk(tree):
             if isinstance(node, ast.Import):
                 names.update(alias.name for alias in node.names)
+                for alias in node.names:  # `import pkg`: the code may use any lazily exported attribute
+                    if "." not in alias.name and alias.name == self.package:
+                        names.update(self.exports(alias.name).values())
             elif isinstance(node, ast.ImportFrom):
                 if node.level:
                     if module is None:
@@ -71,6 +125,10 @@ class ImportGraph:
                     base = node.module
                 names.add(base)
                 names.update(f"{base}.{alias.name}" for alias in node.names if alias.name != "*")
+                if base is not None and base.split(".")[0] == self.package:
+                    lazy = self.exports(base)
+                    star = any(alias.name == "*" for alias in node.names)
+                    names.update(m for n, m in lazy.items() if star or n in {a.name for a in node.names})
             elif isinstance(node, ast.Constant) and isinstance(node.value, str) and _MODULE_STRING.match(node.value):
                 names.add(node.value.split(":")[0])
         return {n for n in names if n.split(".")[0] == self.package}
@@ -79,8 +137,23 @@ class ImportGraph:
         if path not in self._imports:
             module, is_package = self._module_name(path)
             tree = ast.parse(path.read_text(), filename=str(path))
-            self._imports[path] = frozenset(self._candidates(tree, module, is_package))
+            if not (is_package and _exports(tree)):  # a lazy-export __init__ imports its table's modules by name
+                _refuse_dynamic(tree, str(path))
+            names = self._candidates(tree, module, is_package)
+            if is_package:  # the lazy-export table names modules without importing them
+                names -= set(_exports(tree).values()) - self._imported_explicitly(tree)
+            self._imports[path] = frozenset(names)
         return self._imports[path]
+
+    @staticmethod
+    def _imported_explicitly(tree: ast.AST) -> set[str]:
+        names = set()
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Import):
+                names.update(a.name for a in node.names)
+            elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+                names.add(node.module)
+        return names
 
     def _closure(self, names: set[str]) -> list[str]:
         seen: set[Path] = set()
@@ -104,14 +177,22 @@ class ImportGraph:
                 raise ValueError(f"module {m!r} not found under {self.src}/ (expected {m.replace('.', '/')}.py).")
         return self._closure(set(modules))
 
-    def of_source(self, code: str, filename: str = "<source>") -> list[str]:
-        """Library files executed by running the top-level Python ``code`` (not part of the package), sorted."""
+    def of_source(self, code: str, filename: str = "<source>", dynamic_ok: bool = False) -> list[str]:
+        """Library files executed by running the top-level Python ``code`` (not part of the package), sorted.
+
+        Raises:
+            UnresolvedImport: if the code imports a computed module name (unless ``dynamic_ok``: the caller then
+                declares that module itself, as the simulate and check rules do).
+        """
         tree = ast.parse(code, filename=filename)
+        if not dynamic_ok:
+            _refuse_dynamic(tree, filename)
         return self._closure(self._candidates(tree, None, False))
 
     def of_script(self, path: str | Path) -> list[str]:
-        """Library files executed by running the script at ``path``, sorted."""
-        return self.of_source(Path(path).read_text(), str(path))
+        """Library files executed by running the Snakemake script at ``path``, sorted. A script may load a module by
+        a computed name: the rule running it declares that module (``of_modules``)."""
+        return self.of_source(Path(path).read_text(), str(path), dynamic_ok=True)
 
     def of_notebook(self, path: str | Path) -> list[str]:
         """Library files executed by running the code cells of the notebook at ``path`` (IPython magics and shell
@@ -121,5 +202,17 @@ class ImportGraph:
         for cell in cells:
             if cell["cell_type"] == "code":
                 lines = "".join(cell["source"]).splitlines()
+                for ln in lines:
+                    if ln.lstrip().startswith(("%run", "%load")):
+                        raise UnresolvedImport(f"{path}: {ln.strip()!r} runs code the dependencies cannot follow")
                 code.append("\n".join(ln for ln in lines if not ln.lstrip().startswith(("%", "!"))))
         return self.of_source("\n\n".join(code), str(path))
+
+
+def _refuse_dynamic(tree: ast.AST, filename: str) -> None:
+    lines = _dynamic_imports(tree)
+    if lines:
+        raise UnresolvedImport(
+            f"{filename}, line {lines[0]}: a module imported by a computed name cannot be tracked as a dependency; "
+            "import it by name"
+        )

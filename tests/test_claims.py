@@ -1,0 +1,174 @@
+"""The verdict kinds and the error policy of privtest.claims: note contents enforced, builders, Holm's family-wise
+control simulated at the bound (seeded; tolerances from Clopper-Pearson intervals at ALPHA), PASS at its per-claim
+level, the runs an INCONCLUSIVE note asks for, and the ERRATA.md entries the checks name."""
+
+import importlib
+import math
+import pkgutil
+import re
+from pathlib import Path
+
+import numpy as np
+import pytest
+from conftest import binom_interval
+
+import privtest.checks
+from privtest import claims as C
+
+ROOT = Path(__file__).resolve().parents[1]
+TEXT = dict(claim_id="x.y", source="Thm 0", statement="s", measured="m", bound="b")
+
+
+def test_each_kind_requires_its_note():
+    with pytest.raises(ValueError, match="runs would resolve"):
+        C.Claim(**TEXT, verdict="INCONCLUSIVE", note="too few runs")
+    with pytest.raises(ValueError, match="not binding"):
+        C.Claim(**TEXT, verdict="VACUOUS", note="negative guarantee")
+    with pytest.raises(ValueError, match="ERRATA"):
+        C.Claim(**TEXT, verdict="ERRATUM", note="see the errata")
+    with pytest.raises(ValueError, match="ERRATA.md entry"):  # names an entry, but not the claim's own
+        C.Claim(**TEXT, verdict="ERRATUM", note='ERRATA.md entry "other"', erratum="mine")
+    with pytest.raises(ValueError, match="not FAIL"):
+        C.Claim(**TEXT, verdict="FAIL", erratum="mine")
+    with pytest.raises(ValueError, match="one of"):
+        C.Claim(**TEXT, verdict="OK")
+    with pytest.raises(ValueError, match="with evidence"):
+        C.Claim(**TEXT)  # pending without evidence
+    with pytest.raises(ValueError, match="evidence must be"):
+        C.Claim(**TEXT, evidence=((3, 10),))
+    # the builders write what the kinds require
+    assert C.inconclusive(**TEXT, runs=219.2, now=24).note.startswith("220 runs would resolve it")
+    assert C.inconclusive(**TEXT, runs=math.inf, now=24).verdict == "INCONCLUSIVE"
+    assert "its value here is -3.5" in C.vacuous(**TEXT, value=-3.5).note
+    e = C.exact(**TEXT, ok=False, erratum="Entry")
+    assert e.verdict == "ERRATUM" and 'ERRATA.md entry "Entry"' in e.note
+    assert C.exact(**TEXT, ok=True, erratum="Entry").verdict == "PASS"
+    assert C.exact(**TEXT, ok=False).verdict == "FAIL"
+
+
+def test_evidence_validation():
+    with pytest.raises(ValueError, match="k_low <= k <= n"):
+        C.Binomial(5, 3, "at_most", 0.1)
+    with pytest.raises(ValueError, match="k_low <= k"):
+        C.Binomial(2, 10, "at_most", 0.1, k_low=3)
+    with pytest.raises(ValueError, match="direction"):
+        C.Binomial(1, 10, "below", 0.1)
+    with pytest.raises(ValueError, match="lo <= hi"):
+        C.Normal(1.0, 0.1, 10, "within", (2.0, 1.0))
+    with pytest.raises(ValueError, match="se >= 0"):
+        C.Normal(1.0, -0.1, 10, "at_least", 0.0)
+    with pytest.raises(ValueError, match="n_outputs"):
+        C.family_alpha(0)
+    assert C.family_alpha(22) == pytest.approx(0.05 / 22)
+
+
+def test_pass_and_fail_thresholds_by_hand():
+    # 0/219 at bound 1/60: (1 - 1/60)^219 = 0.0253 > 0.025 (not established), 0/220: 0.0249 (established)
+    assert not C.Binomial(0, 219, "at_most", 1 / 60).established()
+    assert C.Binomial(0, 220, "at_most", 1 / 60).established()
+    # the runs an INCONCLUSIVE note asks for: ln(0.025)/ln(1 - 1/60) = 219.5
+    assert C.Binomial(0, 24, "at_most", 1 / 60).runs_needed(1e-3) == pytest.approx(219.5, rel=0.011)
+    # refutation p-value: Pr[Bin(100, 0.1) >= 20] = 0.00198
+    assert C.Binomial(20, 100, "at_most", 0.1).p_against() == pytest.approx(0.001978, rel=1e-3)
+    # a bracketed count refutes with its lower end and establishes with its upper end
+    b = C.Binomial(20, 100, "at_most", 0.1, k_low=10)
+    assert b.p_against() > 0.4 and not b.established()
+    # Normal: z = (10.5 - 10)/0.25 = 2 > 1.96 establishes '>= 10'; 'within (9, 11)' needs both sides
+    assert C.Normal(10.5, 0.25, 100, "at_least", 10.0).established()
+    assert not C.Normal(10.4, 0.25, 100, "at_least", 10.0).established()
+    assert C.Normal(10.0, 0.25, 100, "within", (9.0, 11.0)).established()
+    assert C.Normal(9.0, 0.0, 5, "at_least", 10.0).p_against() == 0.0  # no sampling error: refuted exactly
+    assert C.Normal(11.0, 0.0, 5, "at_least", 10.0).p_against() == 1.0
+    # a bracket (measured thresholds) establishes when it lies on the statement's side, never refutes by itself
+    assert C.Bracket(1.2, 1.5, 0.95, 100, "at_least", 1.0).established()
+    assert C.Bracket(0.5, 0.8, 0.95, 100, "at_least", 1.0).p_against() == pytest.approx(0.05)
+
+
+def test_holm_by_hand():
+    # p sorted 0.001, 0.01, 0.02, 0.04 at alpha 0.05: thresholds 0.0125, 0.0167, 0.025, 0.05 -> all rejected;
+    # with 0.03 in place of 0.02 the third (0.03 > 0.025) stops the procedure.
+    assert C.holm([0.01, 0.001, 0.04, 0.02], 0.05).tolist() == [True, True, True, True]
+    assert C.holm([0.01, 0.001, 0.04, 0.03], 0.05).tolist() == [True, True, False, False]
+    with pytest.raises(ValueError, match="alpha"):
+        C.holm([0.1], 0.0)
+
+
+def _family_at_bound(rng, m, n, b, alpha):
+    """One output of m claims whose true rate sits exactly at its bound b: does the policy show any FAIL?"""
+    k = rng.binomial(n, b, size=m)
+    family = [
+        C.statistical(**{**TEXT, "claim_id": f"c{i}"}, evidence=C.Binomial(int(k[i]), n, "at_most", b))
+        for i in range(m)
+    ]
+    return any(c.verdict == "FAIL" for c in C.decide(family, alpha))
+
+
+def test_policy_false_fail_rate_at_the_bound_is_at_most_alpha():
+    """A simulated family of 20 true claims at their bound: the fraction of replicates with any FAIL is <= alpha
+    (Clopper-Pearson at ALPHA). Per-claim 95% intervals would show a FAIL in 1 - 0.975^20 = 40% of replicates, so
+    a decision that ignored the family would fail this test."""
+    rng = np.random.default_rng(20240611)
+    alpha, reps = 0.05, 3000
+    hits = sum(_family_at_bound(rng, 20, 400, 0.05, alpha) for _ in range(reps))
+    lo, hi = binom_interval(hits, reps)
+    assert lo <= alpha, f"{hits}/{reps} replicates with a false FAIL"
+    # the test has power: the same family with one claim at twice its bound is refuted most of the time
+    rng = np.random.default_rng(7)
+    refuted = 0
+    for _ in range(300):
+        k = rng.binomial(400, [0.05] * 19 + [0.15])
+        fam = [
+            C.statistical(**{**TEXT, "claim_id": f"c{i}"}, evidence=C.Binomial(int(k[i]), 400, "at_most", 0.05))
+            for i in range(20)
+        ]
+        refuted += C.decide(fam, alpha)[-1].verdict == "FAIL"
+    lo, _ = binom_interval(refuted, 300)
+    assert lo > 0.8
+
+
+def test_policy_false_pass_rate_of_a_false_claim_is_at_most_2_5_percent():
+    """A claim whose true rate is just above its bound is PASS in <= 2.5% of replicates (Clopper-Pearson at ALPHA)."""
+    rng = np.random.default_rng(99)
+    reps, n, b = 20000, 500, 0.05
+    k = rng.binomial(n, b * 1.0001, size=reps)
+    passes = sum(C.Binomial(int(x), n, "at_most", b).established() for x in k)
+    lo, _ = binom_interval(passes, reps)
+    assert lo <= 1 - C.PASS_CONFIDENCE
+
+
+def test_decide_verdicts_and_notes():
+    ok = C.statistical(**TEXT, evidence=C.Binomial(0, 10_000, "at_most", 0.01))
+    few = C.statistical(**{**TEXT, "claim_id": "few"}, evidence=C.Binomial(0, 24, "at_most", 1 / 60))
+    bad = C.statistical(**{**TEXT, "claim_id": "bad"}, evidence=C.Binomial(500, 1000, "at_most", 0.05))
+    err = C.statistical(**{**TEXT, "claim_id": "err"}, evidence=C.Binomial(500, 1000, "at_most", 0.05), erratum="E")
+    done = C.exact(**{**TEXT, "claim_id": "done"}, ok=True)
+    out = C.decide([ok, few, bad, err, done], 0.01)
+    assert [c.verdict for c in out] == ["PASS", "INCONCLUSIVE", "FAIL", "ERRATUM", "PASS"]
+    assert out[1].note.startswith("220 runs would resolve it")
+    assert "Holm over 4 cells" in out[2].note and 'ERRATA.md entry "E"' in out[3].note
+    frame = C.to_frame([ok, few], "fig_x", alpha=0.01)
+    assert list(frame.columns) == C.COLUMNS and frame.verdict.tolist() == ["PASS", "INCONCLUSIVE"]
+    with pytest.raises(ValueError, match="alpha"):
+        C.to_frame([ok], "fig_x")
+    # a claim over several cells: FAIL if any cell is refuted, PASS only if all are established
+    cells = [C.Binomial(0, 10_000, "at_most", 0.01), C.Binomial(0, 24, "at_most", 1 / 60)]
+    assert C.decide([C.statistical(**TEXT, evidence=cells)], 0.01)[0].verdict == "INCONCLUSIVE"
+
+
+def _errata_headings() -> set[str]:
+    text = (ROOT / "ERRATA.md").read_text()
+    return {m.group(1).strip() for m in re.finditer(r"^## (.+)$", text, re.M)}
+
+
+def test_every_named_erratum_is_an_errata_entry():
+    """Each ERRATUM a check can emit names a heading of ERRATA.md (module constants ERRATUM_* and table3's
+    KNOWN_ERRATA)."""
+    headings = _errata_headings()
+    named = []
+    for info in pkgutil.iter_modules(privtest.checks.__path__):
+        mod = importlib.import_module(f"privtest.checks.{info.name}")
+        named += [v for k, v in vars(mod).items() if k.startswith("ERRATUM_")]
+        named += list(getattr(mod, "KNOWN_ERRATA", {}).values())
+    assert len(named) >= 3
+    missing = [n for n in named if n not in headings]
+    assert not missing, f"not an ERRATA.md heading: {missing}"
