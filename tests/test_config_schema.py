@@ -336,3 +336,18 @@ def test_params_are_canonical():
     for o in CAT.values():
         assert repr(o.cfg(a)) == repr(o.cfg(b)), o.id  # Snakemake compares params by repr
     assert list(a["fig_oc"]) == sorted(a["fig_oc"])
+
+
+@pytest.mark.parametrize("section", ["fig_error_rates", "fig_sample_complexity", "fig_rejection_threshold"])
+def test_a_method_without_what_the_output_uses_is_refused(section):
+    # review of issue 10: Ghazi in fig_error_rates failed inside the job with "p must be in [0, 1]. Found nan"
+    message = rejection(merged({section: {"methods": ["GTM", "Ghazi"]}}))
+    assert message.startswith(f"{section}.methods: method Ghazi cannot serve {section}: its pbar is nan"), message
+
+
+def test_table1_methods_are_the_table1_columns():
+    from privtest.bounds import TABLE1_METHODS
+
+    assert sorted(SCHEMA["$defs"]["table1_methods"]["items"]["enum"]) == sorted(set(TABLE1_METHODS) - {"LowerBound"})
+    message = rejection(merged({"table1": {"methods": ["GTM", "Ghazi"]}}))
+    assert message.startswith("table1.methods[1]: 'Ghazi' is not one of: GTM, Cohen, LiuTalwar"), message

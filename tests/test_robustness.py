@@ -8,6 +8,7 @@ marked ``workflow``.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import pickle
@@ -102,7 +103,7 @@ def test_failing_check_keeps_its_traceback(tmp_path):
         log=str(log),
         input={"raw": str(raw)},
         output={"claims": str(tmp_path / "claims.csv")},
-        params={"cfg": section("fig_oc"), "module": "privtest.checks.fig_oc"},
+        params={"cfg": section("fig_oc"), "module": "privtest.checks.fig_oc", "n_outputs": len(catalogue.load(ROOT))},
         wildcards={"id": "fig_oc"},
     )
     assert proc.returncode != 0
@@ -119,9 +120,13 @@ def test_failing_notebook_keeps_traceback_and_executed_copy(tmp_path):
         "run_notebook.py",
         tmp_path,
         log=str(log),
-        input={"notebook": str(ROOT / "notebooks/fig_noise_penalty.ipynb"), "raw": str(raw)},
+        input={
+            "notebook": str(ROOT / "notebooks/fig_noise_penalty.ipynb"),
+            "raw": str(raw),
+            "simulation": str(tmp_path / "none.json"),
+        },
         output=out,
-        params={"cfg": section("fig_noise_penalty"), "caption": "", "seed": 1, "benchmark": "none.tsv"},
+        params={"cfg": section("fig_noise_penalty"), "caption": "", "seed": 1},
         wildcards={"id": "fig_noise_penalty"},
     )
     assert proc.returncode != 0
@@ -332,3 +337,25 @@ def test_socket_base_falls_back_to_a_short_private_directory(tmp_path):
     finally:
         os.rmdir(short)
     assert socket_base(long_tmp, 20) == (None, None)  # no directory short enough: TCP
+
+
+# Review of issue 10: the figure's provenance names the code that produced its raw numbers, not only the notebook's.
+
+
+@pytest.mark.workflow
+def test_figure_provenance_records_the_simulation_code(tmp_path):
+    repo = copy_repo(tmp_path / "prov")
+    sidecar = repo / "figures/fig_noise_penalty.provenance.json"
+    run(repo, "figures/fig_noise_penalty.pdf", "--cores", "1", *QUICK)
+    first = json.loads(sidecar.read_text())
+    code = first["simulation"]["code_sha256"]
+    module = "src/privtest/experiments/fig_noise_penalty.py"
+    assert code[module] == hashlib.sha256((repo / module).read_bytes()).hexdigest()
+    assert "workflow/scripts/simulate.py" in code and "src/privtest/gtm.py" in code
+    assert first["simulation"] == json.loads((repo / "results/raw/fig_noise_penalty.provenance.json").read_text())
+    nb = repo / "notebooks/fig_noise_penalty.ipynb"
+    nb.write_text(nb.read_text().replace("# fig_noise_penalty:", "# fig_noise_penalty (edited):", 1))
+    jobs = planned_jobs(run(repo, "-n", "figures/fig_noise_penalty.pdf", *QUICK))
+    assert jobs == {"figure": {"fig_noise_penalty"}}, jobs  # re-plot only
+    run(repo, "figures/fig_noise_penalty.pdf", "--cores", "1", *QUICK)
+    assert json.loads(sidecar.read_text())["simulation"] == first["simulation"]  # still the simulation's record

@@ -4,6 +4,8 @@ parameter, by every public constructor and function, not only the one in the iss
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 import pytest
 
@@ -138,3 +140,38 @@ def test_vectorized_functions_still_take_arrays():
     assert np.shape(lambda_left(np.array([1.0, 2.0]), 0.05)) == (2,)
     with pytest.raises(ValueError, match=r"^t must"):
         beta_t(np.array(["1", "2"]), 0.05)
+
+
+@functools.cache
+def _testers():
+    from privtest.registry import FACTORIES, make_tester
+
+    cfg = {"eps": 1.0, "beta": 0.05, "theta": 1.0, "gamma": 1.5, "C_H": 2.0}
+    out = {name: make_tester(name, cfg, 0.5, 0.1, 5) for name in FACTORIES}
+    return out | {"AboveThreshold": AboveThreshold(1.0, 0.05, 5)}
+
+
+#: Every tester interface method with valid arguments, and (argument index, name) of its validated arguments.
+INTERFACE = {
+    "pbar": ((2,), [(0, "t")]),
+    "halt_p": ((2,), [(0, "t")]),
+    "sample_bound": ((2,), [(0, "t")]),
+    "expected_samples": ((2,), [(0, "t")]),
+    "sample_budget": ((3,), [(0, "T")]),
+    "amortized_sample_bound": ((3,), [(0, "T")]),
+    "critical_p": ((3, 20, np.random.default_rng(0)), [(0, "T"), (1, "runs")]),
+    "halts_at_step": ((1, np.array([0.1, 0.5]), 20, np.random.default_rng(0)), [(0, "t"), (1, "p"), (2, "runs")]),
+}
+
+
+@pytest.mark.parametrize("tester", list(_testers()))
+def test_every_tester_method_validates_its_arguments(tester):
+    # review of issue 10: GTMTester.halts_at_step(1, [.1], 0, rng), sample_budget(0), amortized_sample_bound(0)
+    t = _testers()[tester]
+    for method, (args, checked) in INTERFACE.items():
+        getattr(t, method)(*args)
+        for i, name in checked:
+            bad = [0, "1", None] if name != "p" else [np.array([1.5]), "abc", np.array([np.nan])]
+            for value in bad:
+                with pytest.raises(ValueError, match=rf"^{name} must"):
+                    getattr(t, method)(*args[:i], value, *args[i + 1 :])

@@ -10,7 +10,9 @@ rule simulate:
     output:
         # update(): Snakemake neither deletes the previous raw table before the job nor after a failure (it restores
         # it); the script replaces it atomically (privtest.io) only once the new table is complete.
-        raw=update("results/raw/{id}.csv"),
+        raw=update(catalogue.RAW.format("{id}")),
+        # the commit and SHA-256 of every file the job executed; the notebook job copies it into its sidecar
+        provenance=catalogue.RAW_PROVENANCE.format("{id}"),
     log:
         "results/logs/simulate/{id}.log",
     benchmark:

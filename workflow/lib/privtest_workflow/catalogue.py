@@ -27,8 +27,9 @@ FILES = {
 REPORTED = {"figure": "png", "table": "csv"}
 #: Every output also leaves its executed notebook and a provenance sidecar.
 SIDECARS = {"executed": "results/notebooks/{}.ipynb", "provenance": "figures/{}.provenance.json"}
-#: Raw results of the simulate rule and claims of the check rule.
+#: Raw results of the simulate rule (and the provenance of the code that produced them), claims of the check rule.
 RAW = "results/raw/{}.csv"
+RAW_PROVENANCE = "results/raw/{}.provenance.json"
 CLAIMS = "results/claims/{}.csv"
 #: Data inputs of a simulation by kind: the input named ``<kind>_<name>`` is the file ``INPUTS[kind].format(name)``.
 INPUTS = {"raw": RAW, "wheel": "resources/wheels/{}.whl", "opt": "results/co/opt_{}.csv"}

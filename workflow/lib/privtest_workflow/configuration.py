@@ -300,9 +300,10 @@ def check_testers(config: dict, schema: dict) -> None:
 
     A section's schema names them in its ``x-testers`` annotation: ``methods`` (the key listing method names) and
     ``fixed`` (names the simulation always builds), ``eps_ratio`` (the key of eps_1/eps; or ``eps_t``: the key of
-    eps_1, ratio eps_t/eps), ``pstar`` and ``T`` (keys, optional). Each method is built with
-    :func:`privtest.registry.make_tester` at every listed eps_ratio, with the section's first p* and largest T: the
-    library's own range checks decide, not a copy of them.
+    eps_1, ratio eps_t/eps), ``pstar`` and ``T`` (keys, optional), ``needs`` (members of the tester interface the
+    output uses: each must be finite, e.g. ``pbar``, which Ghazi et al.'s selection does not have). Each method is
+    built with :func:`privtest.registry.make_tester` at every listed eps_ratio, with the section's first p* and
+    largest T: the library's own range checks and interface decide, not a copy of them.
 
     Raises:
         ConfigError: naming the section, the key and the method, with the library's message.
@@ -330,17 +331,34 @@ def check_testers(config: dict, schema: dict) -> None:
         T = max((t for t in _values(section, spec.get("T")) if t is not None), default=100)
         for method, (key, ratio) in itertools.product(methods, ratios):
             try:
-                make_tester(method, section, pstar, ratio, T)
+                tester = make_tester(method, section, pstar, ratio, T)
             except KeyError as e:
                 lines.append(f"{name}.methods: method {method} needs the key {e} in section {name}")
             except (ValueError, TypeError) as e:
                 value = section[key] if isinstance(key, str) else ratio
                 lines.append(f"{name}.{key} = {value!r}: method {method} cannot run it: {e}")
             else:
-                continue
+                missing = _lacking(tester, spec.get("needs", []), T)
+                if not missing:
+                    continue
+                lines.append(f"{name}.methods: method {method} cannot serve {name}: {missing}")
             break
     if lines:
         raise ConfigError(_summary(lines))
+
+
+def _lacking(tester, needs: list[str], T: int) -> str:
+    """The first interface member in ``needs`` that is not finite for ``tester`` (called at t = T if a method), as
+    "its <member> is <value> (<the member's own explanation>)", or "" if all are."""
+    for member in needs:
+        attr = getattr(type(tester), member, None)
+        value = getattr(tester, member)
+        value = value(T) if callable(value) else value
+        if not math.isfinite(value):
+            doc = (getattr(attr, "__doc__", None) or "").strip()
+            why = f" ({doc.split(chr(10))[0].rstrip('.')})" if doc else ""
+            return f"its {member} is {value!r}{why}"
+    return ""
 
 
 def _tester_specs(schema: dict) -> Iterator[tuple[str, dict]]:
