@@ -342,7 +342,8 @@ def test_params_are_canonical():
 def test_a_method_without_what_the_output_uses_is_refused(section):
     # review of issue 10: Ghazi in fig_error_rates failed inside the job with "p must be in [0, 1]. Found nan"
     message = rejection(merged({section: {"methods": ["GTM", "Ghazi"]}}))
-    assert message.startswith(f"{section}.methods: method Ghazi cannot serve {section}: its pbar is nan"), message
+    assert message.startswith(f"{section}.methods: method Ghazi cannot serve {section} at eps_ratio = "), message
+    assert "its pbar is nan (NaN: Algorithm 5 has no rejection threshold" in message, message
 
 
 def test_table1_methods_are_the_table1_columns():
@@ -351,3 +352,11 @@ def test_table1_methods_are_the_table1_columns():
     assert sorted(SCHEMA["$defs"]["table1_methods"]["items"]["enum"]) == sorted(set(TABLE1_METHODS) - {"LowerBound"})
     message = rejection(merged({"table1": {"methods": ["GTM", "Ghazi"]}}))
     assert message.startswith("table1.methods[1]: 'Ghazi' is not one of: GTM, Cohen, LiuTalwar"), message
+
+
+def test_lemma_22_hypothesis_is_checked_at_load():
+    # fig_amortized_samples needs sigma = eps/(eps_1 (theta+2)) > 1, i.e. eps_ratio < 1/(2+theta): the job used to
+    # raise only after its earlier ratios had run
+    message = rejection(merged({"fig_amortized_samples": {"eps_ratio": [0.1, 0.4]}}))
+    assert message.startswith("fig_amortized_samples.methods: method GTM cannot serve fig_amortized_samples at "), message
+    assert "eps_ratio = 0.4" in message and "sigma" in message, message

@@ -341,7 +341,7 @@ def check_testers(config: dict, schema: dict) -> None:
                 missing = _lacking(tester, spec.get("needs", []), T)
                 if not missing:
                     continue
-                lines.append(f"{name}.methods: method {method} cannot serve {name}: {missing}")
+                lines.append(f"{name}.methods: method {method} cannot serve {name} at {key} = {ratio:g}: {missing}")
             break
     if lines:
         raise ConfigError(_summary(lines))
@@ -355,8 +355,10 @@ def _lacking(tester, needs: list[str], T: int) -> str:
         value = getattr(tester, member)
         value = value(T) if callable(value) else value
         if not math.isfinite(value):
-            doc = (getattr(attr, "__doc__", None) or "").strip()
-            why = f" ({doc.split(chr(10))[0].rstrip('.')})" if doc else ""
+            doc = " ".join((getattr(attr, "__doc__", None) or "").split())
+            sentences = [t.strip() for t in doc.split(". ") if t.strip()]
+            said = [t for t in sentences if "NaN" in t or "nan" in t or "inf" in t] or sentences[:1]
+            why = f" ({said[0].rstrip('.')})" if said else ""
             return f"its {member} is {value!r}{why}"
     return ""
 
