@@ -358,5 +358,6 @@ def test_lemma_22_hypothesis_is_checked_at_load():
     # fig_amortized_samples needs sigma = eps/(eps_1 (theta+2)) > 1, i.e. eps_ratio < 1/(2+theta): the job used to
     # raise only after its earlier ratios had run
     message = rejection(merged({"fig_amortized_samples": {"eps_ratio": [0.1, 0.4]}}))
-    assert message.startswith("fig_amortized_samples.methods: method GTM cannot serve fig_amortized_samples at "), message
+    start = "fig_amortized_samples.methods: method GTM cannot serve fig_amortized_samples at "
+    assert message.startswith(start), message
     assert "eps_ratio = 0.4" in message and "sigma" in message, message
