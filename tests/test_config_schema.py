@@ -361,3 +361,10 @@ def test_lemma_22_hypothesis_is_checked_at_load():
     start = "fig_amortized_samples.methods: method GTM cannot serve fig_amortized_samples at "
     assert message.startswith(start), message
     assert "eps_ratio = 0.4" in message and "sigma" in message, message
+
+
+def test_a_value_a_tester_cannot_simulate_is_refused_at_load():
+    # Cohen et al.'s N_t = ceil(ln(2/beta) / ((beta/2)^(1/theta_C) p*)) exceeds int64 as eps_ratio -> 1/2: the
+    # job died with "OverflowError: Python int too large to convert to C long"
+    message = rejection(merged({"fig_error_rates": {"eps_ratio": 0.48}}))
+    assert message.startswith("fig_error_rates.eps_ratio = 0.48: method Cohen cannot be simulated there"), message

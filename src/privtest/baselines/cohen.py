@@ -31,6 +31,9 @@ from privtest.bounds import (
 from privtest.measure import CriticalP
 from privtest.testers import StationaryTester
 
+#: The largest number of calls the simulation can count (int64).
+MAX_CALLS = 2**63 - 1
+
 
 def first_success_position(E, K, rng: np.random.Generator) -> np.ndarray:
     """Index (1-based) of the first +1 among E i.i.d. evaluations known to contain K >= 1 successes.
@@ -157,6 +160,14 @@ class CohenTester(StationaryTester):
         _validate.step_index(T, "T")
         return float(self.N)
 
+    def _check_simulable(self, steps: int) -> None:
+        """ValueError if the calls of ``steps`` steps (steps x N_t) do not fit the int64 counts of the simulation."""
+        if steps * self.N > MAX_CALLS:
+            raise ValueError(
+                f"N_t = {float(self.N):.3g} calls per step (x {steps} steps) exceed int64: Cohen et al.'s tester "
+                f"cannot be simulated at eps_1/eps = {self.eps1 / self.eps:g} (theta_C = {self.theta:.3g} near 0)."
+            )
+
     def draw_pdagger(self, runs: int, rng: np.random.Generator) -> np.ndarray:
         """p_dagger = U^(1/theta_C) for U uniform on [0, 1): Pr[p_dagger <= x] = x^theta_C (Init of Algorithm 4)."""
         return rng.random(runs) ** (1.0 / self.theta)
@@ -172,6 +183,7 @@ class CohenTester(StationaryTester):
             (halt_step, samples): int64 (runs,) (0 = never halted) and int64 (runs, T') evaluations of M_t.
         """
         _validate.step_index(runs, "runs")
+        self._check_simulable(1)
         mechanisms = list(mechanisms)
         pdag = self.draw_pdagger(runs, rng)
         halt_step = np.zeros(runs, dtype=np.int64)
@@ -201,6 +213,7 @@ class CohenTester(StationaryTester):
         """
         _validate.step_index(T, "T")
         _validate.step_index(runs, "runs")
+        self._check_simulable(T)
         pdag = self.draw_pdagger(runs, rng)
         S = rng.binomial(np.int64(T) * self.N, pdag)
         p_crit = np.where(S > 0, rng.beta(1.0, np.maximum(S, 1)), np.inf)

@@ -301,9 +301,11 @@ def check_testers(config: dict, schema: dict) -> None:
     A section's schema names them in its ``x-testers`` annotation: ``methods`` (the key listing method names) and
     ``fixed`` (names the simulation always builds), ``eps_ratio`` (the key of eps_1/eps; or ``eps_t``: the key of
     eps_1, ratio eps_t/eps), ``pstar`` and ``T`` (keys, optional), ``needs`` (members of the tester interface the
-    output uses: each must be finite, e.g. ``pbar``, which Ghazi et al.'s selection does not have). Each method is
+    output uses: each must be finite, e.g. ``pbar``, which Ghazi et al.'s selection does not have; ``run`` and
+    ``critical_p`` are simulated once on a tiny input, e.g. Cohen et al.'s N_t overflows as eps_ratio -> 1/2). Each
+    method is
     built with :func:`privtest.registry.make_tester` at every listed eps_ratio, with the section's first p* and
-    largest T: the library's own range checks and interface decide, not a copy of them.
+    largest T: the library's own range checks, interface and simulation decide, not a copy of them.
 
     Raises:
         ConfigError: naming the section, the key and the method, with the library's message.
@@ -338,13 +340,43 @@ def check_testers(config: dict, schema: dict) -> None:
                 value = section[key] if isinstance(key, str) else ratio
                 lines.append(f"{name}.{key} = {value!r}: method {method} cannot run it: {e}")
             else:
-                missing = _lacking(tester, spec.get("needs", []), T)
-                if not missing:
-                    continue
-                lines.append(f"{name}.methods: method {method} cannot serve {name} at {key} = {ratio:g}: {missing}")
+                needs = spec.get("needs", [])
+                missing = _lacking(tester, [m for m in needs if m not in _SIMULATIONS], T)
+                if missing:
+                    lines.append(f"{name}.methods: method {method} cannot serve {name} at {key} = {ratio:g}: {missing}")
+                else:
+                    failed = _simulate(
+                        tester, [m for m in needs if m in _SIMULATIONS], pstar, ratio * section["eps"], T
+                    )
+                    if not failed:
+                        continue
+                    value = section[key] if isinstance(key, str) else ratio
+                    lines.append(f"{name}.{key} = {value!r}: method {method} cannot be simulated there: {failed}")
             break
     if lines:
         raise ConfigError(_summary(lines))
+
+
+#: Interface members that simulate (``needs`` entries run once, on one step or T steps, with 2 runs).
+_SIMULATIONS = ("run", "critical_p")
+
+
+def _simulate(tester, members: list[str], pstar: float, eps1: float, T: int) -> str:
+    """Run each simulating member once on a tiny input; "" if all run, else the library's message."""
+    import numpy as np
+
+    from privtest.testers import bernoulli_stream
+
+    rng = np.random.default_rng(0)
+    for member in members:
+        try:
+            if member == "run":
+                tester.run(bernoulli_stream(np.full(1, pstar), eps1), 2, rng)
+            else:
+                tester.critical_p(T, 2, rng)
+        except (ValueError, OverflowError) as e:
+            return f"{member}: {e}"
+    return ""
 
 
 def _lacking(tester, needs: list[str], T: int) -> str:
