@@ -12,6 +12,7 @@ import pytest
 from privtest import (
     GTM,
     BernoulliMechanism,
+    CountingMechanism,
     ExPostCalibration,
     GlobalCalibration,
     LaplaceThresholdMechanism,
@@ -61,6 +62,7 @@ CASES = [
     (lambda **k: _cal().step(**k), dict(t=3, eps_t=0.1, pstar=0.5), ["t", "eps_t", "pstar"]),
     (lambda **k: GTM(**k), dict(tau1=3.0, mu1=10.0), ["tau1", "mu1"]),
     (BernoulliMechanism, dict(p=0.5, eps=0.1, delta=0.0), ["p", "eps", "delta"]),
+    (lambda **k: CountingMechanism(lambda n, r: 0, **k), dict(eps=0.1, delta=0.0), ["eps", "delta"]),
     (LaplaceThresholdMechanism, dict(value=1.0, threshold=0.5, eps=0.1), ["value", "threshold", "eps"]),
     (
         lambda **k: SampledMechanism(lambda n, r: r.integers(0, 2, n) * 2 - 1, **k),

@@ -152,6 +152,38 @@ class SampledMechanism(Mechanism):
         return out
 
 
+class CountingMechanism(Mechanism):
+    """A mechanism given by a vectorized counter ``count(n, rng) -> number of +1s among n fresh evaluations``.
+
+    The fast form of a user's black box (one call per GTM step instead of one per evaluation); :class:`SampledMechanism`
+    is the form returning the n outputs themselves. The caller promises that one evaluation is (eps, delta)-DP and that
+    the n evaluations are independent.
+
+    Args:
+        count: callable (n: int >= 0, rng: numpy Generator) -> int in [0, n].
+        eps: promised eps_t >= 0.
+        delta: promised delta_t in [0, 1).
+
+    Raises:
+        ValueError: on bad eps/delta, or (from ``count_plus``) if ``count`` returns a non-integer or a value outside
+            [0, n].
+    """
+
+    def __init__(self, count: Callable[[int, np.random.Generator], int], eps: float, delta: float = 0.0):
+        _check_privacy(eps, delta)
+        self.count, self.eps, self.delta = count, float(eps), float(delta)
+
+    def count_plus(self, n, rng):
+        n_arr = np.asarray(n, dtype=np.int64)
+        out = np.empty(n_arr.shape, dtype=np.int64)
+        for idx, ni in np.ndenumerate(n_arr):
+            k = self.count(int(ni), rng)
+            if int(k) != k or not (0 <= k <= ni):
+                raise ValueError(f"count must return an integer in [0, {int(ni)}]. Found {k!r}.")
+            out[idx] = int(k)
+        return out
+
+
 class Negated(Mechanism):
     """-M: the flipped input of Section 4 (fed to the GTM when s_t = -1); success probability 1 - p."""
 
