@@ -48,9 +48,10 @@ def copy_repo(dest: Path) -> Path:
     return dest
 
 
-def run(cwd: Path, *args: str, check: bool = True) -> subprocess.CompletedProcess:
+def run(cwd: Path, *args: str, check: bool = True, env: dict | None = None) -> subprocess.CompletedProcess:
     # The copy's own library first on the path: a module added in the copy (test_new_output_...) is importable.
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(cwd / "src"), os.environ.get("PYTHONPATH", "")])}
+    env = os.environ if env is None else env
+    env = {**env, "PYTHONPATH": os.pathsep.join([str(cwd / "src"), env.get("PYTHONPATH", "")])}
     proc = subprocess.run([*SNAKEMAKE, *args], cwd=cwd, capture_output=True, text=True, env=env)
     if check and proc.returncode != 0:
         raise AssertionError(f"snakemake {' '.join(args)} failed:\n{proc.stdout[-4000:]}\n{proc.stderr[-4000:]}")

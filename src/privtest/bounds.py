@@ -250,7 +250,7 @@ def liu_talwar_check_params(pstar, eps, eps1, beta, delta, eps0, T) -> None:
     _validate.open_unit("eps0", eps0)
     _validate.positive("eps", eps)
     _validate.positive("eps1", eps1)
-    _validate.step_index(T)
+    _validate.step_index(T, "T")
 
 
 def liu_talwar_noise_penalty(t: int, eps: float, eps1: float, beta: float, eps0: float) -> float:
@@ -305,7 +305,7 @@ def thm29_alpha_sum(T: int, eps: float, beta: float, delta: float = 0.0) -> floa
     Raises:
         ValueError: unless beta + delta' < 1/2.
     """
-    _validate.step_index(T)
+    _validate.step_index(T, "T")
     _validate.open_unit("beta", beta)
     dp = delta_prime(eps, delta)
     if not beta + dp < 0.5:

@@ -294,10 +294,10 @@ class Stream:
         _validate.nonnegative("mu1", self.mu1)
         if not np.all((self.p >= 0) & (self.p <= 1)):
             raise ValueError(f"p must be in [0, 1]. Found {self.p[(self.p < 0) | (self.p > 1)][:3].tolist()}.")
-        _validate.nonnegative("eps", self.eps)
-        _validate.positive("tau2", self.tau2)
-        _validate.positive("rho", self.rho)
-        _validate.delta_range("delta", self.delta)
+        _validate.nonnegative("eps", self.eps, scalar=False)
+        _validate.positive("tau2", self.tau2, scalar=False)
+        _validate.positive("rho", self.rho, scalar=False)
+        _validate.delta_range("delta", self.delta, scalar=False)
         if np.any(self.c < 0):
             raise ValueError(f"c must be integers >= 0. Found {self.c[self.c < 0][:3].tolist()}.")
         if not np.all(np.isin(self.s, (-1, 1))):

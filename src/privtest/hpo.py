@@ -113,10 +113,8 @@ class Hyper:
     quantile: float
 
     def __post_init__(self):
-        if int(self.features) != self.features or self.features < 1:
-            raise ValueError(f"features must be an integer >= 1. Found {self.features!r}.")
-        if not (0.0 <= self.quantile < 0.5):
-            raise ValueError(f"quantile must be in [0, 0.5). Found {self.quantile!r}.")
+        _validate.integer("features", self.features)
+        _validate.interval("quantile", self.quantile, 0.0, 0.5, lo_open=False, hi_open=True)
 
     @property
     def label(self) -> str:

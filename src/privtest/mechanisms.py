@@ -65,8 +65,7 @@ class BernoulliMechanism(Mechanism):
     """
 
     def __init__(self, p: float, eps: float, delta: float = 0.0):
-        if not (0.0 <= float(p) <= 1.0):
-            raise ValueError(f"p must be in [0, 1]. Found {p!r}.")
+        _validate.interval("p", p, 0.0, 1.0, lo_open=False, hi_open=False)
         _check_privacy(eps, delta)
         self._p, self.eps, self.delta = float(p), float(eps), float(delta)
 
@@ -106,8 +105,8 @@ class LaplaceThresholdMechanism(Mechanism):
     """
 
     def __init__(self, value: float, threshold: float, eps: float):
-        if not (_validate.is_finite_real(value) and _validate.is_finite_real(threshold)):
-            raise ValueError(f"value and threshold must be finite reals. Found {value!r}, {threshold!r}.")
+        _validate.finite("value", value)
+        _validate.finite("threshold", threshold)
         _validate.positive("eps", eps)
         self.value, self.threshold, self.eps, self.delta = float(value), float(threshold), float(eps), 0.0
         self._p = laplace_threshold_probability(self.value, self.threshold, self.eps)

@@ -13,6 +13,7 @@ for kind, files in catalogue.FILES.items():
             unpack(rendered_claims),
             notebook="notebooks/{id}.ipynb",
             raw=catalogue.RAW.format("{id}"),
+            simulation=catalogue.RAW_PROVENANCE.format("{id}"),
             library=library("run_notebook.py", notebook="notebooks/{}.ipynb"),
         output:
             **notebook_outputs(kind),
@@ -32,7 +33,6 @@ for kind, files in catalogue.FILES.items():
             cfg=output_cfg,
             caption=caption,
             seed=config["seed"],
-            benchmark="results/benchmarks/simulate/{id}.tsv",
         script:
             "../scripts/run_notebook.py"
 

@@ -134,7 +134,7 @@ def densest_subgraph_opt(stream: EdgeStream, stride: int = 1) -> tuple[np.ndarra
     Returns:
         (opt, kind): float (T,) and str (T,) array of "exact" / "upper bound".
     """
-    _validate.step_index(stride)
+    _validate.step_index(stride, "stride")
     T = stream.T
     exact_at = sorted(set(range(stride - 1, T, stride)) | {T - 1})
     opt = np.zeros(T)

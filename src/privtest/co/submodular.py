@@ -72,8 +72,8 @@ class FacilityLocation:
         chunk: int = 1024,
         step_days: int = 1,
     ):
-        _validate.step_index(k)
-        _validate.step_index(step_days)
+        _validate.step_index(k, "k")
+        _validate.step_index(step_days, "step_days")
         day = stops["time"].dt.tz_convert("America/Chicago").dt.floor("D")
         days = pd.date_range(day.min(), day.max(), freq=f"{int(step_days)}D")
         step = ((day - day.min()) // pd.Timedelta(f"{int(step_days)}D")).to_numpy()

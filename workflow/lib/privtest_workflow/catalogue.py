@@ -27,8 +27,9 @@ FILES = {
 REPORTED = {"figure": "png", "table": "csv"}
 #: Every output also leaves its executed notebook and a provenance sidecar.
 SIDECARS = {"executed": "results/notebooks/{}.ipynb", "provenance": "figures/{}.provenance.json"}
-#: Raw results of the simulate rule and claims of the check rule.
+#: Raw results of the simulate rule (and the provenance of the code that produced them), claims of the check rule.
 RAW = "results/raw/{}.csv"
+RAW_PROVENANCE = "results/raw/{}.provenance.json"
 CLAIMS = "results/claims/{}.csv"
 #: Data inputs of a simulation by kind: the input named ``<kind>_<name>`` is the file ``INPUTS[kind].format(name)``.
 INPUTS = {"raw": RAW, "wheel": "resources/wheels/{}.whl", "opt": "results/co/opt_{}.csv"}
@@ -50,6 +51,10 @@ class Output:
             names listed under ``key`` in the output's config section.
         config: extra cfg keys: key -> dotted path of a config value (e.g. ``T_max: co_data.T_max``).
         renders_claims: the notebook renders the output's claims (it then reads ``results/claims/<id>.csv``).
+        inherits: the shared config section (e.g. ``"gtm"``) whose keys the output's section inherits (its own keys
+            win), or {sub-section: shared section} for a section made of sub-sections; resolved when the config is
+            loaded (:func:`privtest_workflow.configuration.resolve`), so an override of the shared section reaches
+            the output.
     """
 
     id: str
@@ -58,6 +63,7 @@ class Output:
     inputs: dict
     config: dict
     renders_claims: bool = False
+    inherits: str | dict | None = None
 
     def files(self) -> dict[str, str]:
         """The output's files by notebook parameter name (``pdf``/``png``/``data`` or ``tex``/``md``/``csv``)."""
@@ -68,7 +74,8 @@ class Output:
         return [*self.files().values(), SIDECARS["provenance"].format(self.id)]
 
     def cfg(self, config: dict) -> dict:
-        """The output's configuration: its config section plus the extra keys the catalogue merges in.
+        """The output's configuration: its config section plus the extra keys the catalogue merges in, with sorted
+        keys (canonical: the same values in another order are the same params).
 
         Raises:
             ValueError: if the config has no section for the output or an extra key's path does not exist.
@@ -78,7 +85,7 @@ class Output:
         cfg = copy.deepcopy(config[self.id])
         for key, path in self.config.items():
             cfg[key] = copy.deepcopy(_lookup(config, path, f"{self.id}: config.{key}"))
-        return cfg
+        return _canonical(cfg)
 
     def data_inputs(self, config: dict) -> dict[str, str]:
         """Input name -> path of the simulation's data inputs (names ``raw_<id>``, ``wheel_<s>``, ``opt_<s>``).
@@ -97,6 +104,14 @@ class Output:
             for name in names:
                 out[f"{kind}_{name}"] = INPUTS[kind].format(name)
         return out
+
+
+def _canonical(value):
+    if isinstance(value, dict):
+        return {k: _canonical(value[k]) for k in sorted(value, key=str)}
+    if isinstance(value, list):
+        return [_canonical(v) for v in value]
+    return value
 
 
 def _lookup(config: dict, dotted: str, what: str):
@@ -139,6 +154,7 @@ def load(root: str | Path = ".") -> dict[str, Output]:
             inputs=entry.get("inputs", {}),
             config=entry.get("config", {}),
             renders_claims=entry.get("renders_claims", False),
+            inherits=entry.get("inherits"),
         )
     for o in out.values():
         raw = o.inputs.get("raw", [])
@@ -149,7 +165,8 @@ def load(root: str | Path = ".") -> dict[str, Output]:
 
 
 def check_config(catalogue: dict[str, Output], config: dict) -> None:
-    """Every output has a config section, and its inputs and extra keys resolve in ``config``.
+    """Every output has a config section, its inputs and extra keys resolve in ``config``, and the sections it
+    inherits are shared sections of ``config`` (mappings that are not an output's section).
 
     Raises:
         ValueError: naming the output and the missing key.
@@ -157,3 +174,7 @@ def check_config(catalogue: dict[str, Output], config: dict) -> None:
     for o in catalogue.values():
         o.cfg(config)
         o.data_inputs(config)
+        inherits = o.inherits if isinstance(o.inherits, dict) else {None: o.inherits} if o.inherits else {}
+        for name in inherits.values():
+            if name in catalogue or not isinstance(config.get(name), dict):
+                raise ValueError(f"{o.id}: inherits {name!r}, which is not a shared section of the config.")
