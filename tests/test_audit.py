@@ -4,13 +4,13 @@ detects every non-private SVT variant of Lyu, Su and Li (2017) at fixed seeds.""
 import math
 
 import numpy as np
+import pandas as pd
 import pytest
 from conftest import ALPHA
 from scipy import stats
 
-from privtest.audit import estimate_epsilon
-from privtest.experiments.fig_privacy_audit import query_pairs
-from privtest.svt_variants import PRIVATE, SVTVariant, first_top, pattern_distance
+from privtest.audit import audit, estimate_epsilon
+from privtest.svt_variants import CODINGS, PRIVATE, SVTVariant, first_top, pattern_distance, witness_pairs
 
 
 def _rr(eps):
@@ -35,22 +35,13 @@ def test_false_alarm_rate_on_private_mechanisms():
     assert flags <= stats.binom.isf(ALPHA, 40, 0.05)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("variant", sorted(PRIVATE))
 def test_svt_variants_flagged_iff_not_private(variant):
-    """Each broken variant is flagged on at least one query pair; alg1/alg2 on none (fixed seed, 1 - 0.05/3 each)."""
+    """The witness search flags each broken variant and neither private one (c = 1, 10 queries, fixed seed)."""
     mech = SVTVariant(variant, 1.0)
-    rng = np.random.default_rng(7)
-    bounds = []
-    for qa, qb, code in query_pairs(10).values():
-        res = estimate_epsilon(
-            lambda n, r, qa=qa, code=code: code(*mech.run(qa, n, r)),
-            lambda n, r, qb=qb, code=code: code(*mech.run(qb, n, r)),
-            50_000,
-            rng,
-            1 - 0.05 / 3,
-        )
-        bounds.append(res.eps_lower)
-    assert (max(bounds) > 1.0) == (not PRIVATE[variant]), bounds
+    res = audit(mech.run, witness_pairs(10), CODINGS, 50_000, np.random.default_rng(7), 0.95, pilot=25_000)
+    assert (res.eps_lower > 1.0) == (not PRIVATE[variant]), res
 
 
 def test_svt_answers_and_codes():
@@ -68,5 +59,171 @@ def test_estimate_epsilon_validates_arguments():
     ra, rb = _rr(1.0)
     with pytest.raises(ValueError, match="confidence"):
         estimate_epsilon(ra, rb, 100, np.random.default_rng(0), confidence=1.5)
-    with pytest.raises(ValueError, match="t must be"):
+    with pytest.raises(ValueError, match="^n must be"):
         estimate_epsilon(ra, rb, 0, np.random.default_rng(0))
+
+
+def _recount(x, event: str) -> int:
+    """Count of ``event`` ("== v", "<= v" or ">= v", v written as in AuditResult.event) among the outputs x."""
+    op, v = event.split()
+    x = np.asarray(x)
+    return int(np.count_nonzero({"==": x == float(v), "<=": x <= float(v), ">=": x >= float(v)}[op]))
+
+
+def test_real_valued_outputs_are_refused():
+    # issue 12 item 11: Laplace samples used to give an event "<= 0" whose counts could not be reproduced
+    with pytest.raises(ValueError, match=r"^run_a must return integer-coded outputs"):
+        estimate_epsilon(
+            lambda n, r: r.laplace(0.0, 1.0, n), lambda n, r: r.laplace(1.0, 1.0, n), 2000, np.random.default_rng(0)
+        )
+    with pytest.raises(ValueError, match=r"^run_b must return integer-coded outputs"):
+        estimate_epsilon(lambda n, r: r.integers(0, 3, n), lambda n, r: r.random(n), 2000, np.random.default_rng(0))
+
+
+def test_the_reported_event_reproduces_the_counts():
+    ra, rb = _rr(1.0)
+    rng = np.random.default_rng(3)
+    res = estimate_epsilon(ra, rb, 5000, rng)
+    # replay the same draws: pilot a, pilot b, the Poisson main sample sizes (delta = 0), then the main samples
+    replay = np.random.default_rng(3)
+    ra(res.pilot, replay), rb(res.pilot, replay)
+    na, nb = replay.poisson(res.n, 2)
+    xa, xb = ra(na, replay), rb(nb, replay)
+    if res.direction == "b/a":
+        xa, xb = xb, xa
+    assert (len(xa), len(xb)) == (res.n_a, res.n_b)
+    assert (_recount(xa, res.event), _recount(xb, res.event)) == (res.k_a, res.k_b)
+    # integral floats (e.g. halting steps stored as float) are integer-coded outputs too
+    res = estimate_epsilon(
+        lambda n, r: ra(n, r).astype(float), lambda n, r: rb(n, r).astype(float), 5000, np.random.default_rng(3)
+    )
+    assert res.event.split()[1] in ("0", "1")
+
+
+# Issue 12 item 12: auditor power. The default run's fig_privacy_audit section, with the issue's schema-valid cutoff.
+
+
+def _audit_section(**override) -> dict:
+    import sys
+    from pathlib import Path
+
+    import yaml
+    from snakemake.utils import update_config
+
+    root = Path(__file__).resolve().parents[1]
+    sys.path.insert(0, str(root / "workflow/lib"))
+    from privtest_workflow import catalogue, configuration
+
+    config: dict = {}
+    update_config(config, yaml.safe_load((root / "config/config.yaml").read_text()))
+    update_config(config, {"fig_privacy_audit": override})
+    cat = catalogue.load(root)
+    return cat["fig_privacy_audit"].cfg(configuration.load(config, cat, root)), config["seed"]
+
+
+@pytest.mark.slow
+def test_issue_cutoff_3_flags_algorithm_3_and_no_claim_fails():
+    from privtest.checks.fig_privacy_audit import claims
+    from privtest.experiments.fig_privacy_audit import simulate
+    from privtest.io import job_rng
+
+    cfg, seed = _audit_section(cutoff=3)  # issue 12 item 12: `fig_privacy_audit: {cutoff: 3}`
+    raw = simulate(cfg, job_rng(seed, "fig_privacy_audit"), {})
+    row = raw.set_index("mechanism").loc["SVT alg3"]
+    assert row.flagged and row.eps_lower > cfg["eps"], row.to_dict()
+    verdicts = {c.claim_id: c.verdict for c in claims(raw, cfg)}
+    assert "FAIL" not in {v for k, v in verdicts.items() if k.startswith("audit.flags_broken")}, verdicts
+
+
+def _allowed_cutoffs() -> list[int]:
+    from pathlib import Path
+
+    import yaml
+
+    schema = yaml.safe_load((Path(__file__).resolve().parents[1] / "workflow/schemas/config.schema.yaml").read_text())
+    section = schema["properties"]["fig_privacy_audit"]["allOf"][1]["properties"]["cutoff"]
+    return list(range(section["minimum"], section["maximum"] + 1))
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("cutoff", [c for c in _allowed_cutoffs() if c != 3])  # 3: the issue's test above
+def test_every_broken_variant_is_flagged_at_every_allowed_cutoff(cutoff):
+    from privtest.experiments.fig_privacy_audit import svt_audit
+    from privtest.io import job_rng
+    from privtest.svt_variants import actual_epsilon
+
+    cfg, seed = _audit_section(cutoff=cutoff)
+    rng = job_rng(seed, "fig_privacy_audit", cutoff)
+    for variant in sorted(PRIVATE):
+        res = svt_audit(SVTVariant(variant, cfg["eps"], c=cutoff).run, cfg, rng)
+        broken = actual_epsilon(variant, cfg["eps"], cutoff, cfg["queries"]) > cfg["eps"]
+        assert broken == (not PRIVATE[variant])  # at the default 20 queries every variant is what Lyu et al. say
+        assert (res.eps_lower > cfg["eps"]) == broken, (variant, res)
+
+
+def _row(**over) -> pd.DataFrame:
+    base = dict(
+        mechanism="SVT alg3",
+        claimed_eps=1.0,
+        delta=0.0,
+        actual_eps=3.3,
+        expected="broken",
+        eps_lower=0.8,
+        eps_hat=1.4,
+        n=1000,
+        flagged=False,
+        event="bottoms >= 12 & min_value <= 0 (a/b)",
+        inputs="all below; bottoms and released value",
+        eps_exact=np.nan,
+        k_a=40,
+        k_b=10,
+        n_a=1000,
+        n_b=1000,
+        alpha=0.0125,
+        searched=30,
+        runs_to_flag=4200.0,
+        cells='[{"k_a": 40, "k_b": 10, "n_a": 1000, "n_b": 1000}]',
+    )
+    return pd.DataFrame([{**base, **over}])
+
+
+def test_an_undetected_violation_is_inconclusive_with_the_audits_power():
+    from privtest.checks.fig_privacy_audit import claims
+
+    (claim,) = claims(_row(), {"confidence": 0.95, "queries": 20, "cutoff": 3})
+    assert claim.verdict == "INCONCLUSIVE" and "4200 runs would resolve" in claim.note, claim
+    (claim,) = claims(_row(flagged=True, eps_lower=1.2), {"confidence": 0.95, "queries": 20, "cutoff": 3})
+    assert claim.verdict == "PASS"
+
+
+def test_a_flagged_private_mechanism_fails_only_at_the_family_wise_level():
+    from privtest.checks.fig_privacy_audit import claims
+    from privtest.claims import decide
+
+    cfg = {"confidence": 0.95, "queries": 20, "cutoff": 1}
+    private = dict(mechanism="SVT alg1", expected="private", actual_eps=1.0, flagged=True, eps_lower=1.1)
+    strong = claims(_row(**private, cells='[{"k_a": 900, "k_b": 100, "n_a": 1e5, "n_b": 1e5}]'), cfg)
+    weak = claims(_row(**private, cells='[{"k_a": 40, "k_b": 10, "n_a": 1000, "n_b": 1000}]'), cfg)
+    clear = claims(_row(**private, cells='[{"k_a": 500, "k_b": 480, "n_a": 1e5, "n_b": 1e5}]'), cfg)
+    alpha = 0.05 / 22
+    assert decide(strong, alpha)[0].verdict == "FAIL"  # share 0.9 >> e/(1+e) = 0.73
+    assert decide(weak, alpha)[0].verdict == "INCONCLUSIVE"  # share 0.8 of 50: not at 0.05/22
+    assert decide(clear, alpha)[0].verdict == "PASS"
+    (unflagged,) = claims(_row(**{**private, "flagged": False, "eps_lower": 0.9}), cfg)
+    assert unflagged.verdict == "PASS"  # the audit finds no violation
+
+
+@pytest.mark.parametrize("m", [2, 5, 20])
+def test_witness_pairs_are_neighbours(m):
+    pairs = witness_pairs(m)
+    assert len(pairs) == 10
+    for qa, qb in pairs.values():
+        assert qa.shape == qb.shape == (m,) and np.max(np.abs(qa - qb)) <= 1  # sensitivity 1
+
+
+def test_algorithm_3_is_broken_iff_the_queries_outnumber_twice_the_cutoff():
+    from privtest.svt_variants import actual_epsilon
+
+    assert actual_epsilon("alg3", 1.0, 3, 20) == pytest.approx(20 / 6)
+    assert actual_epsilon("alg3", 1.0, 5, 10) == pytest.approx(1.0)  # m = 2c: exactly eps-DP
+    assert actual_epsilon("alg4", 1.0, 2, 20) == pytest.approx(13 / 4)

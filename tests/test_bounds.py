@@ -108,6 +108,11 @@ def test_random_dropping_bounds():
     assert b.cohen_false_halt_lower(1e-3, 8.0, 1200) == pytest.approx(0.333632, rel=1e-5)
     # Cor 53: 2 * 0.05 * (1 + 10 * 0.5) / (90 (1 - e^-0.8)) = 0.6 / (90 * 0.550671) = 0.0121064
     assert b.cor53_pbar_max(0.05, 100, 10, 0.5, 0.8) == pytest.approx(0.0121064, rel=1e-5)
+    # Corollary 53's hypothesis G in [T-2] = {1, ..., T-2}: the docstring's range is the one checked
+    assert b.cor53_pbar_max(0.05, 3, 1, 0.5, 0.8) > 0
+    for T, G in ((100, 0), (100, 99), (2, 1)):
+        with pytest.raises(ValueError, match="G must be in"):
+            b.cor53_pbar_max(0.05, T, G, 0.5, 0.8)
     # proof of Cor 53: 0.550671 * 90 * 0.01 / (1 + 89 * 0.01 + 10 * 0.5) = 0.495604 / 6.89 = 0.0719309
     assert b.cor53_bad_selection_lower(100, 10, 0.5, 0.01, 0.8) == pytest.approx(0.0719309, rel=1e-5)
     with pytest.raises(ValueError, match="1/4"):

@@ -162,7 +162,8 @@ def _errata_headings() -> set[str]:
 
 def test_every_named_erratum_is_an_errata_entry():
     """Each ERRATUM a check can emit names a heading of ERRATA.md (module constants ERRATUM_* and table3's
-    KNOWN_ERRATA)."""
+    KNOWN_ERRATA), and ERRATA.md and the README cite the paper by section/equation/theorem number, never by line of
+    the paper's text file (a clone does not have it)."""
     headings = _errata_headings()
     named = []
     for info in pkgutil.iter_modules(privtest.checks.__path__):
@@ -172,3 +173,6 @@ def test_every_named_erratum_is_an_errata_entry():
     assert len(named) >= 3
     missing = [n for n in named if n not in headings]
     assert not missing, f"not an ERRATA.md heading: {missing}"
+    for doc in ("ERRATA.md", "README.md", "ARTIFACT-APPENDIX.md"):
+        text = (ROOT / doc).read_text()
+        assert not re.search(r"\blines? \d|shared/paper", text), doc

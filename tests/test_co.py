@@ -329,7 +329,9 @@ def test_facility_location_schedule_is_public():
     base = FacilityLocation(stops, **cal)
     assert base.T == 7 and base.labels[0] == "2017-03-01"
     for when in ("2017-03-01 12:00", "2017-03-14 20:00", "2017-02-20 12:00", "2017-04-02 12:00"):
-        extra = pd.DataFrame({"time": [pd.Timestamp(when, tz="America/Chicago").tz_convert("UTC")], "lat": [44.95], "long": [-93.25]})
+        extra = pd.DataFrame(
+            {"time": [pd.Timestamp(when, tz="America/Chicago").tz_convert("UTC")], "lat": [44.95], "long": [-93.25]}
+        )
         nb = FacilityLocation(pd.concat([stops, extra]).sort_values("time"), **cal)
         assert nb.T == base.T and nb.labels == base.labels
         # same cells up to the inserted one: compare total stops per step and per-cell differences

@@ -15,12 +15,13 @@ from privtest.exact import (
     log_gammaincc,
     log_step_factors,
     step_log_halt,
+    step_log_probs,
     transcript_log_probs,
 )
 from privtest.gtm import ExPostCalibration, GlobalCalibration
 from privtest.mechanisms import BernoulliMechanism
 from privtest.privacy import lemma17_claims, neighbour_interval, search_worst_case, worst_neighbour_losses
-from privtest.runs import run_streams
+from privtest.runs import halting_counts, run_streams
 
 mp.mp.dps = 50
 
@@ -194,6 +195,36 @@ def test_single_step_halting_matches_the_stream_computation():
     single = step_log_halt(st, p)
     for pi, v in zip(p, single, strict=True):
         assert v == pytest.approx(transcript_log_probs(Stream.from_params([st], [pi])).log_halt[0], abs=1e-12)
+
+
+@pytest.mark.parametrize(
+    "cal, pstar, t, factor",
+    [
+        (GlobalCalibration(1.0, 0.05, 1.0, 1.5), 0.2, 3, 0.7),
+        (GlobalCalibration(1.0, 0.05, 1.0, 1.5, "flipped"), 0.9, 3, 0.6),
+        (ExPostCalibration(1.0, 0.05, 2.0, 1.5), 0.5, 5, 0.7),
+    ],
+)
+def test_step_probabilities_given_eta1_below_mu1(cal, pstar, t, factor):
+    """step_log_probs conditioned on eta_1 <= mu1 (Lemma 20's halting event, used by the per-step Type II claims)
+    matches Monte Carlo among the replications with eta_1 <= mu1 (Clopper-Pearson at ALPHA, fixed seed), halt and
+    continue add up to 1, and the unconditional probabilities are the mixture over eta_1 <= mu1 (w.p. 1 - beta/4)
+    and eta_1 > mu1."""
+    st = cal.step(t, 0.1, pstar)
+    p = st.pstar * factor if st.s == 1 else 1 - (1 - st.pstar) / factor  # below p*: misses are frequent
+    lh, lc = step_log_probs(st, [p], eta1_max=st.mu1)
+    assert np.exp(lh[0]) + np.exp(lc[0]) == pytest.approx(1.0, abs=1e-10)
+    hc = halting_counts(st, [p], 200_000, np.random.default_rng(5))
+    k, n = int(hc.good_runs[0] - hc.good_halts[0]), int(hc.good_runs[0])
+    lo, hi = stats.beta.ppf(ALPHA / 2, k, n - k + 1), stats.beta.ppf(1 - ALPHA / 2, k + 1, n - k)
+    assert lo <= np.exp(lc[0]) <= hi, (k, n, np.exp(lc[0]))
+    # mixture: unconditional continue = (1 - beta/4) * given-good + Pr[eta_1 > mu1] * given-bad
+    ul, uc = step_log_probs(st, [p])
+    assert ul[0] == step_log_halt(st, [p])[0]
+    assert np.exp(uc[0]) >= (1 - cal.beta / 4) * np.exp(lc[0]) - 1e-12
+    assert np.exp(uc[0]) <= (1 - cal.beta / 4) * np.exp(lc[0]) + cal.beta / 4 + 1e-12
+    with pytest.raises(ValueError, match="eta1_max"):
+        step_log_probs(st, [p], eta1_max=0.0)
 
 
 def test_neighbour_interval_extremes():

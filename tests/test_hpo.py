@@ -14,7 +14,7 @@ import pytest
 from conftest import ALPHA
 from scipy import stats
 
-from privtest import hpo
+from privtest import GlobalCalibration, hpo
 from privtest.checks import fig_hpo as check_hpo
 from privtest.claims import decide
 from privtest.experiments import fig_hpo
@@ -245,16 +245,105 @@ def test_simulate_small_end_to_end():
         methods=["GTM", "Cohen"],
         searches=5,
         p_evals=500,
+        practitioner=dict(eps=2.0, Lambda_max=12.0, tasks=[dict(target=0.8, pstar=0.3)]),
+        peer=dict(stop_probability=0.05, eps0=1e-9, searches=30),
     )
     raw = fig_hpo.simulate(cfg, np.random.default_rng(10), {})
     table = fig_hpo.plot_table(raw)
-    assert set(table.method) == {"GTM (constant p*)", "GTM (adaptive p*)", "Cohen"}
+    main, practitioner = "eps=20, target 0.9, p*=0.5", "eps=2, target 0.8, p*=0.3"
+    assert set(table[table.scenario == main].method) == {"GTM (constant p*)", "GTM (adaptive p*)", "Cohen"}
+    assert set(table[table.scenario == practitioner].method) == {"GTM (constant p*)", "Cohen"}
+    meths = fig_hpo.methods(raw)
+    # eps_t chosen by the calibration: Lambda_T = 12 exactly at T = 2.
+    cal = GlobalCalibration(2.0, 0.05, 1.0, 1.5)
+    eps_t = meths[(meths.scenario == practitioner)].eps_train.iloc[0]
+    assert cal.step(2, eps_t, 0.3).Lambda == pytest.approx(12.0, rel=1e-12)
+    # Equal total privacy within each scenario; the peer trains at (eps - eps0)/2.
+    for _, g in meths.groupby("scenario"):
+        assert np.allclose(g.total_eps, g.total_eps.iloc[0], rtol=1e-12)
+    peer = meths[meths.method == fig_hpo.PEER]
+    assert np.allclose(peer.eps_train, [(20 - 1e-9) / 2, (2 - 1e-9) / 2])
+    released = meths[meths.method == fig_hpo.PEER_RELEASED].stop_probability
+    assert np.allclose(released, 1 - np.exp(1 / np.log(0.95)))
     search = raw[raw.kind == "search"]
-    assert len(search) == 15 and search.trainings.min() > 0
-    # Trainings of each method equal the sum over steps.
-    for method, g in table.groupby("method"):
-        assert g.trainings.sum() == search[search.method == method].trainings.sum()
+    assert len(search) == 5 * 3 + 5 * 2 + 30 * 4 and search.trainings.min() > 0
+    # Trainings of each tester equal the sum over steps.
+    for (sc, method), g in table.groupby(["scenario", "method"]):
+        sel = (search.scenario == sc) & (search.method == method)
+        assert g.trainings.sum() == search[sel].trainings.sum()
     claims = decide(check_hpo.claims(raw, cfg), 0.05 / 22)
-    assert {c.verdict for c in claims} <= {"PASS", "FAIL", "INCONCLUSIVE"} and len(claims) == 5
-    assert claims[-1].claim_id == "hpo.pbar_gtm_vs[Cohen]" and claims[-1].verdict == "PASS"
-    assert math.isclose(fig_hpo.p_table(raw).p_hat.max(), table.p_hat.max())
+    ids = [c.claim_id for c in claims]
+    assert {c.verdict for c in claims} <= {"PASS", "FAIL", "INCONCLUSIVE"} and len(claims) == 8 + 6
+    assert all(c.verdict == "PASS" for c in claims if c.claim_id.startswith("hpo.pbar_gtm_vs"))
+    assert sum(i.startswith("hpo.no_error") and "pooled" in i for i in ids) == 1  # only where two schedules ran
+    assert sum(i.startswith("hpo.selection_failure") for i in ids) == 2
+    assert sum(i.startswith("hpo.opendp_stop_probability") for i in ids) == 2
+    assert sum(i.startswith("hpo.peer_vs_gtm") for i in ids) == 2
+    # The reference tester and the adaptive runs come from the config (adaptive.methods), not from method names.
+    assert fig_hpo.reference_method(cfg) == "GTM (constant p*)"
+    assert [
+        r[2] for r in fig_hpo.tester_runs(cfg | {"adaptive": dict(start=0.9, end=0.5, methods=["Cohen"])}, True)
+    ] == [
+        "GTM",
+        "Cohen (constant p*)",
+        "Cohen (adaptive p*)",
+    ]
+    assert math.isclose(fig_hpo.p_table(raw).p_hat.max(), table[table.scenario == main].p_hat.max())
+    summary = fig_hpo.summarize(raw)
+    assert len(summary) == len(meths) and summary.failure.between(0, 1).all()
+
+
+def test_selection_failure_is_algorithm2_law():
+    """Algorithm 2's exact failure probability (check module) against a direct evaluation of the series, and its
+    relation to Lemma 34(2)'s bound (eps0 = 0)."""
+    for p1, xi in [(0.3, 0.2), (0.7, 0.01), (0.05, 1.0)]:
+        r = (1 - p1) * (1 - xi)
+        series = sum(r ** (k - 1) * (1 - p1) * xi for k in range(1, 5000))
+        assert check_hpo.selection_failure(p1, xi) == pytest.approx(series, rel=1e-12)
+        assert check_hpo.selection_failure(p1, xi) <= (1 - p1) * xi / p1
+
+
+def test_neighbours_at_the_class_edge_both_train():
+    """Issue 12 item 10. Ten records, public classes [0, 1]; D holds one class-1 record, its neighbour D' relabels it
+    to 0, so class 1 is empty in D'. A crash on D' and an output on D would be a distinguishing event: both must
+    train on the public label set (the noisy counts are clamped to [1, n]), with finite parameters and accuracies."""
+    rng = np.random.default_rng(10)
+    X = rng.uniform(0.0, 1.0, size=(10, 2))
+    y = np.zeros(10, dtype=np.int64)
+    y[3] = 1
+    y2 = y.copy()
+    y2[3] = 0
+    classes = np.array([0, 1])
+    for labels in (y, y2):
+        model = hpo.VectorizedDPGaussianNB(X, labels, [0.0, 0.0], [1.0, 1.0], 1.0, classes)
+        counts, theta, var = model.sample_params(50, rng)
+        assert counts.shape == (50, 2) and np.all(counts >= 1) and np.all(counts.sum(1) == 10)
+        assert np.all(np.isfinite(theta)) and np.all(var > 0)
+        acc = model.accuracies(50, X, labels, rng)
+        assert acc.shape == (50,) and np.all((0 <= acc) & (acc <= 1))
+    # The accounting covers the empty-class neighbour like any other (label change: at most 5/3 epsilon).
+    model = hpo.VectorizedDPGaussianNB(X, y, [0.0, 0.0], [1.0, 1.0], 1.0, classes)
+    assert hpo.neighbour_loss_bound(model, X, y2, np.zeros((2, 2))) <= hpo.PRIVACY_FACTOR * 1.0 + 1e-12
+
+
+def test_single_record_and_constant_feature_edges():
+    """A one-record training set with two public classes cannot satisfy the clamped counts (each >= 1, sum = n): n is
+    public, so it is refused by a ValueError for every dataset of that size (diffprivlib's correction loop would never
+    end). A feature that is constant in the private data (or in the public bounds' data) trains normally."""
+    classes = np.array([0, 1])
+    for labels in (np.array([0]), np.array([1])):
+        with pytest.raises(ValueError, match="n must be >= the number of classes"):
+            hpo.VectorizedDPGaussianNB(np.zeros((1, 1)), labels, [0.0], [1.0], 1.0, classes)
+    # Two records, two classes: both neighbours (one per class, or both in one class) train.
+    rng = np.random.default_rng(11)
+    for labels in (np.array([0, 1]), np.array([0, 0]), np.array([1, 1])):
+        model = hpo.VectorizedDPGaussianNB(np.zeros((2, 1)), labels, [0.0], [1.0], 1.0, classes)
+        counts, theta, var = model.sample_params(20, rng)
+        assert np.all(counts == 1) and np.all(np.isfinite(theta)) and np.all(var > 0)
+    X = np.column_stack([np.full(12, 0.5), np.linspace(0, 1, 12)])  # first feature constant
+    model = hpo.VectorizedDPGaussianNB(X, np.arange(12) % 2, [0.0, 0.0], [1.0, 1.0], 1.0, classes)
+    acc = model.accuracies(30, X, np.arange(12) % 2, rng)
+    assert np.all(np.isfinite(acc))
+    # A label outside the public set is not a record of the data domain: refused, naming y.
+    with pytest.raises(ValueError, match="y"):
+        hpo.VectorizedDPGaussianNB(np.zeros((3, 1)), np.array([0, 1, 2]), [0.0], [1.0], 1.0, classes)

@@ -1,8 +1,11 @@
 """table1: columns contract, explicit reasons for inapplicable cells, rendering from privtest.bounds.TABLE1, and the
 figure experiments of issue 3 on tiny configurations."""
 
+import math
+
 import numpy as np
 import pandas as pd
+import pytest
 
 from privtest import bounds, tables
 from privtest.checks import fig_lower_bounds as check_lower_bounds
@@ -93,9 +96,14 @@ def test_table1_rendering_from_code_objects():
 def test_figure_experiments_tiny():
     rng = np.random.default_rng(1)
     noise = fig_noise_penalty.simulate(
-        dict(GTM, eps_ratio=0.1, pstar=0.5, eps0=0.02, eps_C=1.0, C_H=2.0, thetas=[1.0], t_max=1000, points=5), rng, {}
+        dict(
+            GTM, eps_ratio=0.1, pstar=0.5, eps0=0.02, delta=1e-6, eps_C=1.0, C_H=2.0, thetas=[1.0], t_max=1000, points=5
+        ),
+        rng,
+        {},
     )
-    assert {"GTM optimal theta", "Liu-Talwar", "Cohen et al."} <= set(noise.curve)
+    assert {"GTM optimal theta", "Liu-Talwar (from its halting threshold)", "Cohen et al."} <= set(noise.curve)
+    assert "LiuTalwar nominal" in set(noise.method)
     cfg = dict(
         GTM,
         eps_ratio=0.1,
@@ -134,3 +142,18 @@ def test_figure_experiments_tiny():
     cfg = dict(GTM, eps_ratio=0.1, pstar=0.5, pbar=2e-4, G=1, T=[10, 100], runs=200, runs_gtm=100)
     rd = fig_random_dropping.simulate(cfg, rng, {})
     assert set(rd.method) == {"Cohen", "Ghazi", "GTM"} and (rd.rate <= 1).all()
+
+
+@pytest.mark.parametrize("t", [2, 100, 10**4, 10**6])
+def test_liu_talwar_penalty_from_halting_is_table1_form(t):
+    """ERRATA.md's derivation: measured from Theorem 46(4)'s halting threshold p_h, Liu-Talwar's penalty
+    odds(p_h)/odds(pbar_t) is (2 e^{2 eps_0}/(1 - p*)) ((t+1)/beta^2)^sigma_LT (Table 1's (t/beta^2)^sigma up to
+    lower-order terms) as Phi_Delta(x) -> odds(x) for large N; eq. 25's finite N adds < 25% at t <= 2 and < 0.1% from
+    t = 100 on. The nominal p*/pbar_t lacks the (1/beta)^sigma factor of 46(4)."""
+    cfg = dict(eps=1.0, eps_ratio=0.1, beta=0.05, delta=1e-6, eps0=0.02, pstar=0.5)
+    log10_pen = fig_noise_penalty.liu_talwar_penalty_from_halting(t, cfg)
+    sigma = bounds.sigma_LT(1.0, 0.1, 0.02)
+    log10_bound = math.log10(2 * math.exp(0.04) / 0.5) + sigma * math.log10((t + 1) / 0.05**2)
+    assert log10_bound <= log10_pen <= log10_bound + (math.log10(1.25) if t < 100 else math.log10(1.001))
+    nominal = math.log10(bounds.liu_talwar_noise_penalty(t, 1.0, 0.1, 0.05, 0.02))
+    assert log10_pen - nominal == pytest.approx(sigma * math.log10(20) + math.log10(2 * math.exp(0.02)), abs=0.05)

@@ -48,9 +48,10 @@ def copy_repo(dest: Path) -> Path:
     return dest
 
 
-def run(cwd: Path, *args: str, check: bool = True) -> subprocess.CompletedProcess:
+def run(cwd: Path, *args: str, check: bool = True, env: dict | None = None) -> subprocess.CompletedProcess:
     # The copy's own library first on the path: a module added in the copy (test_new_output_...) is importable.
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(cwd / "src"), os.environ.get("PYTHONPATH", "")])}
+    env = os.environ if env is None else env
+    env = {**env, "PYTHONPATH": os.pathsep.join([str(cwd / "src"), env.get("PYTHONPATH", "")])}
     proc = subprocess.run([*SNAKEMAKE, *args], cwd=cwd, capture_output=True, text=True, env=env)
     if check and proc.returncode != 0:
         raise AssertionError(f"snakemake {' '.join(args)} failed:\n{proc.stdout[-4000:]}\n{proc.stderr[-4000:]}")
@@ -127,6 +128,16 @@ def test_claims_have_the_contract_columns_and_no_fail(quick_runs):
     assert all(f"| {v} | {int((claims.verdict == v).sum())} |" in head for v in VERDICTS)
     sections = {o.section for o in catalogue.load(ROOT).values()}
     assert all(f"| {s} |" in head for s in sections) and "Holm" in head
+
+
+def test_report_captions_render_their_math(quick_runs):
+    """`make report` on the quick run: every caption's LaTeX is rendered by docutils (HTML formulas), none loses its
+    backslashes (the old ``$bar p_t$``)."""
+    a, _ = quick_runs
+    run(a, "--report", "figures/report.html", *QUICK)
+    html = (a / "figures/report.html").read_text()
+    assert "$bar p_t$" not in html and "$varepsilon" not in html
+    assert len(re.findall(r'class=\\?"formula', html)) >= len(catalogue.load(ROOT))
 
 
 def test_numbers_identical_with_one_and_two_cores(quick_runs):

@@ -1,16 +1,30 @@
-"""Black-box Monte Carlo lower confidence bounds on the privacy parameter eps of any tester (privacy auditing).
+"""Black-box Monte Carlo lower confidence bounds on the privacy parameter eps of any mechanism (privacy auditing).
 
 For two neighbouring inputs a and b and any output event E, eps-DP implies Pr_a[E] <= e^eps Pr_b[E] (+ delta for
-approximate DP), so ln((Pr_a[E] - delta) / Pr_b[E]) is a lower bound on eps. :func:`estimate_epsilon` picks promising
-events on a separate pilot sample (so the selection does not bias the main sample), then bounds Pr_a[E] from below and
-Pr_b[E] from above with one-sided Clopper-Pearson intervals on the main sample, with a union bound over the selected
-events and both tails: the returned ``eps_lower`` is below the true eps with probability >= ``confidence``.
+approximate DP), so ln((Pr_a[E] - delta) / Pr_b[E]) is a lower bound on eps. The auditor works in two stages, as
+published DP testers do (StatDP, Ding et al., CCS 2018): a *search* stage on a pilot sample picks the witnesses
+(an input pair and an event on the coded outputs) whose pilot data promise the largest bound, then a *test* stage on
+fresh main samples bounds eps from below, with a union bound over the carried witnesses. The selection never sees
+the main sample, so the returned ``eps_lower`` is below the true eps with probability >= ``confidence`` however
+many witnesses were searched.
+
+The test. Pure DP (delta = 0): the main sample sizes are Poisson(n) (drawn first), so the event counts k_a, k_b are
+independent Poisson variables and, given K = k_a + k_b, k_a ~ Binomial(K, s) exactly with s = Pr_a[E] /
+(Pr_a[E] + Pr_b[E]) <= e^eps / (1 + e^eps); the bound is logit of the one-sided Clopper-Pearson lower limit of s (an
+exact conditional test, like StatDP's, and much stronger than bounding the two probabilities separately when the
+event is rare). Approximate DP (delta > 0): n outputs per input, ln((lower limit of Pr_a[E] - delta) / upper limit
+of Pr_b[E]) with one-sided Clopper-Pearson limits, each tail at half the level.
+
+Outputs are coded as integers, one or two features per output (a :class:`Coding`): the events searched are, per
+feature, "== v", "<= v", ">= v" at an observed value v (or no condition), and their conjunction; every reported event
+can be recounted from the coded samples. :func:`audit` searches several input pairs and codings;
+:func:`estimate_epsilon` audits one pair with integer outputs.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 import numpy as np
@@ -18,19 +32,32 @@ from scipy import stats
 
 from privtest import _validate
 
+#: Level of the pilot's own Clopper-Pearson bounds used to rank candidate events: ranking by what the pilot
+#: establishes (not by its point estimate) avoids carrying rare events whose pilot ratio is luck.
+SELECT_ALPHA = 0.01
+_OPS = ("==", "<=", ">=")
+
 
 @dataclass(frozen=True)
 class AuditResult:
-    """Outcome of :func:`estimate_epsilon`.
+    """Outcome of :func:`audit` or :func:`estimate_epsilon`.
 
     Attributes:
         eps_lower: lower confidence bound on eps (valid with probability >= confidence); -inf if no event bounds it.
         eps_hat: point estimate ln((k_a/n - delta)/(k_b/n)) for the chosen event (inf if k_b = 0).
-        event: the chosen event, e.g. "== 3", "<= 2", ">= 5" on the integer-coded output.
+        event: the chosen event on the coded outputs, e.g. ">= 5" or "bottoms >= 16 & min_value <= 0".
         direction: "a/b" (Pr_a[E] / Pr_b[E]) or "b/a".
-        k_a, k_b: counts of the event among the n main outputs of each input (in the direction's order).
-        n: main sample size per input; pilot: pilot sample size per input.
-        confidence: confidence level; candidates: number of events in the union bound.
+        k_a, k_b: counts of the event in the main samples (in the direction's order).
+        n: main sample size per input (the mean of the Poisson sizes when delta = 0); pilot: pilot size per input.
+        confidence: confidence level; candidates: number of witnesses carried to the main sample (union bound).
+        witness: label of the chosen input pair ("" for :func:`estimate_epsilon`); coding: name of its coding.
+        searched: number of (input pair, coding) combinations searched on the pilot.
+        conditions: the event as ((feature index, op, value), ...) on the coding's features (for recounting).
+        n_a, n_b: the main sample sizes actually drawn for input a and b (in the direction's order).
+        alpha: the level of the test of each carried witness ((1 - confidence) / candidates; each of the two tails
+            gets half of it when delta > 0).
+        cells: every carried witness's main-sample result, best first: dicts with keys witness, coding, event,
+            direction, k_a, k_b, n_a, n_b, eps_lower (for tests of all of them, e.g. Holm over claims).
     """
 
     eps_lower: float
@@ -43,35 +70,305 @@ class AuditResult:
     pilot: int
     confidence: float
     candidates: int
+    witness: str = ""
+    coding: str = ""
+    searched: int = 1
+    conditions: tuple = ()
+    n_a: int = 0
+    n_b: int = 0
+    alpha: float = 0.0
+    cells: tuple = ()
 
 
-def _events(values):
-    """Candidate events on integer outputs: singletons and both tails at every observed value."""
-    out = []
-    for v in values:
-        out += [("==", v), ("<=", v), (">=", v)]
-    return out
+@dataclass(frozen=True)
+class Coding:
+    """How raw mechanism outputs become integer features: ``code(outputs) -> int array (n,) or (n, d)``, d <= 2.
+
+    Attributes:
+        name: label of the coding.
+        features: names of the d features (used in the event text).
+        code: the coding function (outputs as the sampler returns them).
+        ops: for each feature, the conditions the search may put on it ("==", "<=", ">="; in two dimensions also
+            "any", no condition); default all. Fewer conditions mean fewer events to overfit on the pilot.
+    """
+
+    name: str
+    features: tuple[str, ...]
+    code: Callable
+    ops: tuple | None = None
+
+    def allowed(self) -> list[tuple[str, ...]]:
+        """The allowed conditions of each feature."""
+        if self.ops is not None:
+            return [tuple(o) for o in self.ops]
+        return [_OPS] if len(self.features) == 1 else [(*_OPS, "any")] * len(self.features)
 
 
-def _count(x, op, v):
-    if op == "==":
-        return int(np.count_nonzero(x == v))
-    if op == "<=":
-        return int(np.count_nonzero(x <= v))
-    return int(np.count_nonzero(x >= v))
+def _codes(name: str, x, n: int, d: int = 1) -> np.ndarray:
+    """The n integer-coded outputs as an int64 array (n, d), or ValueError naming the run.
+
+    Real-valued outputs are refused: the events are "== v", "<= v", ">= v" at observed values, reported as text, and
+    with real values neither the candidate set (one event per distinct value) nor the reported threshold would let
+    anyone recount the event from the samples. Discretize them first (e.g. ``np.floor(x / width)``).
+    """
+    x = np.asarray(x)
+    if x.ndim == 1 and d == 1:
+        x = x[:, None]
+    if x.shape != (n, d):
+        shape = f"({n},)" if d == 1 else f"({n}, {d})"
+        raise ValueError(f"{name} must return {n} outputs (shape {shape}). Found shape {np.shape(x)}.")
+    if x.dtype.kind in "iub":
+        return x.astype(np.int64)
+    if x.dtype.kind == "f":
+        bad = ~np.isfinite(x) | (x != np.round(x))
+        if not bad.any() and np.all(np.abs(x) < 2**53):
+            return x.astype(np.int64)
+        example = x[bad][0] if bad.any() else x.flat[np.argmax(np.abs(x))]
+    else:
+        example = x.flat[0] if x.size else None
+    raise ValueError(
+        f"{name} must return integer-coded outputs (a halting step, a pattern index, ...). Found {example!r} "
+        f"(dtype {x.dtype}): discretize real-valued outputs into integer codes first."
+    )
 
 
 def _cp_lower(k, n, alpha):
-    return 0.0 if k == 0 else float(stats.beta.ppf(alpha, k, n - k + 1))
+    k = np.asarray(k, dtype=float)
+    with np.errstate(invalid="ignore"):
+        return np.where(k > 0, stats.beta.ppf(alpha, np.maximum(k, 1e-12), n - k + 1), 0.0)
 
 
 def _cp_upper(k, n, alpha):
-    return 1.0 if k == n else float(stats.beta.ppf(1.0 - alpha, k + 1, n - k))
+    k = np.asarray(k, dtype=float)
+    with np.errstate(invalid="ignore"):
+        return np.where(k < n, stats.beta.ppf(1.0 - alpha, k + 1, np.maximum(n - k, 1e-12)), 1.0)
 
 
-def _bound(ka, kb, n, alpha, delta):
-    lo, hi = _cp_lower(ka, n, alpha), _cp_upper(kb, n, alpha)
-    return math.log((lo - delta) / hi) if lo > delta else -math.inf
+def _bound(ka, kb, n, alpha, delta, nb=None):
+    """The test's lower bound on eps, elementwise (module docstring): delta = 0: logit of the Clopper-Pearson lower
+    limit of k_a / (k_a + k_b) at level alpha; delta > 0: ln((CP_lower(k_a/n) - delta) / CP_upper(k_b/nb)), each at
+    alpha / 2. -inf where nothing is bounded."""
+    ka, kb = np.asarray(ka, dtype=float), np.asarray(kb, dtype=float)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        if delta == 0:
+            lo = _cp_lower(ka, np.maximum(ka + kb, 1.0), alpha)
+            return np.where(lo > 0, np.log(lo) - np.log1p(-np.minimum(lo, 1 - 1e-16)), -np.inf)
+        lo, hi = _cp_lower(ka, n, alpha / 2), _cp_upper(kb, n if nb is None else nb, alpha / 2)
+        return np.where(lo > delta, np.log(np.maximum(lo - delta, 1e-300) / hi), -np.inf)
+
+
+def bound(k_a: float, k_b: float, n: float, alpha: float, delta: float = 0.0, n_b: float | None = None) -> float:
+    """The audit's lower bound on eps from event counts k_a of n (input a) and k_b of n_b (input b, default n) at
+    level alpha (module docstring: conditional on k_a + k_b when delta = 0)."""
+    return float(_bound(k_a, k_b, n, alpha, delta, n_b))
+
+
+def runs_to_flag(k_a: int, k_b: int, n: int, claimed: float, alpha: float, delta: float = 0.0) -> float:
+    """The audit's power at the observed rates: the main sample size per input at which counts in the observed
+    proportions k_a/n, k_b/n would make the bound exceed ``claimed`` (inf if the point estimate does not).
+
+    Used to say how many runs an audit that did not flag a known violation would have needed."""
+    pa, pb = k_a / n, k_b / n
+    if pa <= delta or (pb > 0 and math.log((pa - delta) / pb) <= claimed):
+        return math.inf
+    pb = max(pb, 0.5 / n)  # an event never seen under b: assume half a count
+
+    def flags(m: float) -> bool:
+        return bound(pa * m, pb * m, m, alpha, delta) > claimed
+
+    hi = float(n)
+    while not flags(hi):
+        hi *= 2.0
+        if hi > 1e15:
+            return math.inf
+    lo = hi / 2.0
+    while hi / lo > 1.01:
+        mid = math.sqrt(lo * hi)
+        lo, hi = (lo, mid) if flags(mid) else (mid, hi)
+    return hi
+
+
+def _search(xa: np.ndarray, xb: np.ndarray, delta: float, keep: int, choices) -> list[tuple[float, tuple, str]]:
+    """The ``keep`` best events on pilot features xa, xb (m, d): (pilot score, conditions, direction), best first.
+
+    Every conjunction of one allowed condition per feature (``choices``: "==", "<=", ">=" at an observed value, or
+    "any") is scored by the bound it establishes on the pilot itself at level :data:`SELECT_ALPHA`.
+    """
+    m, d = xa.shape
+    values = [np.union1d(xa[:, j], xb[:, j]) for j in range(d)]
+    shape = tuple(len(v) for v in values)
+
+    def hist(x):
+        h = np.zeros(shape)
+        np.add.at(h, tuple(np.searchsorted(values[j], x[:, j]) for j in range(d)), 1.0)
+        return h
+
+    ha, hb = hist(xa), hist(xb)
+
+    def apply(h, ops):
+        for axis, op in enumerate(ops):
+            if op == "<=":
+                h = np.cumsum(h, axis=axis)
+            elif op == ">=":
+                h = np.flip(np.cumsum(np.flip(h, axis=axis), axis=axis), axis=axis)
+            elif op == "any":
+                h = np.broadcast_to(h.sum(axis=axis, keepdims=True), h.shape)
+        return h
+
+    found = []
+    for ops in np.array(np.meshgrid(*choices, indexing="ij"), dtype=object).reshape(d, -1).T:
+        ops = tuple(ops)
+        if all(op == "any" for op in ops):
+            continue
+        ca, cb = apply(ha, ops), apply(hb, ops)
+        for direction, k1, k2 in (("a/b", ca, cb), ("b/a", cb, ca)):
+            score = _bound(k1, k2, m, SELECT_ALPHA, delta)
+            flat = np.argsort(-score, axis=None)[:keep]
+            for idx in flat:
+                if not np.isfinite(score.flat[idx]):
+                    break
+                at = np.unravel_index(idx, shape)
+                cond = tuple((j, op, int(values[j][at[j]])) for j, op in enumerate(ops) if op != "any")
+                found.append((float(score.flat[idx]), cond, direction))
+    found.sort(key=lambda f: -f[0])
+    return found[:keep]
+
+
+def _count(x: np.ndarray, conditions: tuple) -> int:
+    sel = np.ones(len(x), dtype=bool)
+    for j, op, v in conditions:
+        col = x[:, j]
+        sel &= col == v if op == "==" else (col <= v if op == "<=" else col >= v)
+    return int(np.count_nonzero(sel))
+
+
+def _text(conditions: tuple, features: tuple[str, ...]) -> str:
+    if len(features) == 1:
+        return " & ".join(f"{op} {v}" for _, op, v in conditions)
+    return " & ".join(f"{features[j]} {op} {v}" for j, op, v in conditions)
+
+
+def _check_common(n, confidence, delta, pilot, candidates) -> tuple[int, int]:
+    _validate.step_index(n, "n")
+    _validate.open_unit("confidence", confidence)
+    _validate.delta_range("delta", delta)
+    _validate.step_index(candidates, "candidates")
+    if pilot is not None:
+        _validate.step_index(pilot, "pilot")
+    return int(n), int(candidates)
+
+
+def audit(
+    sample: Callable[[object, int, np.random.Generator], object],
+    pairs: Mapping[str, tuple[object, object]],
+    codings: list[Coding],
+    n: int,
+    rng: np.random.Generator,
+    confidence: float = 0.95,
+    *,
+    delta: float = 0.0,
+    pilot: int | None = None,
+    candidates: int = 2,
+) -> AuditResult:
+    """Lower confidence bound on eps, searching witness input pairs and events (module docstring).
+
+    Args:
+        sample: ``sample(input, k, rng)`` returns k outputs of the mechanism on ``input`` (any structure the
+            codings read).
+        pairs: label -> (input a, input b), neighbouring inputs (e.g. query answers differing by at most the
+            sensitivity in every coordinate).
+        codings: how outputs become one or two integer features each; every pair is searched under every coding.
+        n: main sample size per input (>= 1).
+        rng: numpy Generator (pilot samples of every pair in order, then the main samples).
+        confidence: level of the bound in (0, 1).
+        delta: the mechanism's claimed delta.
+        pilot: pilot sample size per input and pair (default n).
+        candidates: number of pilot-selected witnesses (pair, coding, event, direction) carried to the main sample.
+
+    Returns:
+        :class:`AuditResult` of the witness with the largest main-sample bound.
+
+    Raises:
+        ValueError: on an argument out of range, no pair or coding, or a coding returning other than integers.
+    """
+    n, candidates = _check_common(n, confidence, delta, pilot, candidates)
+    if not pairs or not codings:
+        raise ValueError("pairs and codings must be non-empty.")
+    m = n if pilot is None else int(pilot)
+    found = []
+    for label, (in_a, in_b) in pairs.items():
+        out_a, out_b = sample(in_a, m, rng), sample(in_b, m, rng)
+        for coding in codings:
+            d = len(coding.features)
+            xa = _codes(f"coding {coding.name} (input a)", coding.code(out_a), m, d)
+            xb = _codes(f"coding {coding.name} (input b)", coding.code(out_b), m, d)
+            best = _search(xa, xb, delta, candidates, coding.allowed())
+            found += [(s, label, coding, cond, dr) for s, cond, dr in best]
+    found.sort(key=lambda f: -f[0])
+    chosen = found[:candidates]
+    if not chosen:  # nothing bounded on the pilot: carry the first pair's first coding with an empty guess
+        chosen = [(-math.inf, next(iter(pairs)), codings[0], ((0, ">=", 0),), "a/b")]
+    alpha = (1.0 - confidence) / len(chosen)
+    main = {}
+    best = None
+    cells = []
+    for _, label, coding, cond, direction in chosen:
+        if label not in main:
+            in_a, in_b = pairs[label]
+            # delta = 0: Poisson sample sizes make the counts independent Poisson (exact conditional test)
+            na, nb = (int(k) for k in rng.poisson(n, 2)) if delta == 0 else (n, n)
+            main[label] = (sample(in_a, na, rng), sample(in_b, nb, rng), na, nb)
+        out_a, out_b, na, nb = main[label]
+        d = len(coding.features)
+        xa = _codes(f"coding {coding.name} (input a)", coding.code(out_a), na, d)
+        xb = _codes(f"coding {coding.name} (input b)", coding.code(out_b), nb, d)
+        ka, kb = _count(xa, cond), _count(xb, cond)
+        n1, n2 = na, nb
+        if direction == "b/a":
+            ka, kb, n1, n2 = kb, ka, nb, na
+        lower = bound(ka, kb, n1, alpha, delta, n2)
+        cells.append(
+            dict(
+                witness=label,
+                coding=coding.name,
+                event=_text(cond, coding.features),
+                direction=direction,
+                k_a=ka,
+                k_b=kb,
+                n_a=n1,
+                n_b=n2,
+                eps_lower=lower,
+            )
+        )
+        if best is None or lower > best[0]:
+            best = (lower, label, coding, cond, direction, ka, kb, n1, n2)
+    lower, label, coding, cond, direction, ka, kb, n1, n2 = best
+    return AuditResult(
+        lower,
+        _eps_hat(ka, kb, n1, n2, delta),
+        _text(cond, coding.features),
+        direction,
+        ka,
+        kb,
+        n,
+        m,
+        confidence,
+        len(chosen),
+        witness=label,
+        coding=coding.name,
+        searched=len(pairs) * len(codings),
+        conditions=cond,
+        n_a=n1,
+        n_b=n2,
+        alpha=alpha,
+        cells=tuple(sorted(cells, key=lambda c: -c["eps_lower"])),
+    )
+
+
+def _eps_hat(ka: int, kb: int, na: int, nb: int, delta: float) -> float:
+    if ka / na <= delta:
+        return -math.inf
+    return math.log((ka / na - delta) / (kb / nb)) if kb > 0 else math.inf
 
 
 def estimate_epsilon(
@@ -85,11 +382,11 @@ def estimate_epsilon(
     pilot: int | None = None,
     candidates: int = 4,
 ) -> AuditResult:
-    """Lower confidence bound on eps from samples of a mechanism on two neighbouring inputs.
+    """Lower confidence bound on eps from samples of a mechanism on one pair of neighbouring inputs.
 
     Args:
         run_a, run_b: ``run(n, rng)`` returns n integer-coded outputs of the mechanism on input a (resp. b)
-            (e.g. the halting step, 0 = never halted).
+            (e.g. the halting step, 0 = never halted): an integer (or bool) array, or floats that are all integers.
         n: main sample size per input (>= 1).
         rng: numpy Generator (used for the pilot and the main samples, in that order).
         confidence: level of the bound in (0, 1).
@@ -98,47 +395,29 @@ def estimate_epsilon(
         candidates: number of pilot-selected events carried to the main sample (union bound over them).
 
     Returns:
-        :class:`AuditResult`.
+        :class:`AuditResult` (events "== v", "<= v", ">= v" on the integer output).
 
     Raises:
-        ValueError: on n < 1, confidence outside (0, 1), delta outside [0, 1) or candidates < 1.
+        ValueError: on n < 1, confidence outside (0, 1), delta outside [0, 1) or candidates < 1, or if a run returns
+            other than n integer-coded outputs (real values are refused: discretize them first).
     """
-    _validate.step_index(n)
-    _validate.open_unit("confidence", confidence)
-    _validate.delta_range("delta", delta)
-    _validate.step_index(candidates)
+    n, candidates = _check_common(n, confidence, delta, pilot, candidates)
+    runs = {"a": run_a, "b": run_b}
+    names = {"a": "run_a", "b": "run_b"}
+
+    def sample(which, k, r):
+        return _codes(names[which], runs[which](k, r), k)[:, 0]
+
     m = max(100, n // 4) if pilot is None else int(pilot)
-    pa, pb = np.asarray(run_a(m, rng)), np.asarray(run_b(m, rng))
-    scored = []
-    for op, v in _events(np.unique(np.concatenate([pa, pb]))):
-        ca, cb = _count(pa, op, v), _count(pb, op, v)
-        # Score as if the main sample had the pilot's frequencies: the bound that event would give.
-        for direction, k1, k2 in (("a/b", ca, cb), ("b/a", cb, ca)):
-            scored.append(
-                (_bound(round(k1 * n / m), round(k2 * n / m), n, (1 - confidence) / 2, delta), op, v, direction)
-            )
-    scored.sort(key=lambda s: -s[0])
-    chosen = []
-    for s in scored:
-        if (s[1], s[2], s[3]) not in [(c[1], c[2], c[3]) for c in chosen]:
-            chosen.append(s)
-        if len(chosen) == candidates:
-            break
-    xa, xb = np.asarray(run_a(n, rng)), np.asarray(run_b(n, rng))
-    alpha = (1.0 - confidence) / (2 * len(chosen))
-    best = None
-    for _, op, v, direction in chosen:
-        ka, kb = _count(xa, op, v), _count(xb, op, v)
-        if direction == "b/a":
-            ka, kb = kb, ka
-        lower = _bound(ka, kb, n, alpha, delta)
-        if best is None or lower > best[0]:
-            best = (lower, op, v, direction, ka, kb)
-    lower, op, v, direction, ka, kb = best
-    with np.errstate(divide="ignore"):
-        eps_hat = (
-            math.log((ka / n - delta) / (kb / n))
-            if kb > 0 and ka / n > delta
-            else (math.inf if ka / n > delta else -math.inf)
-        )
-    return AuditResult(lower, eps_hat, f"{op} {int(v)}", direction, ka, kb, n, m, confidence, len(chosen))
+    res = audit(
+        sample,
+        {"": ("a", "b")},
+        [Coding("output", ("output",), lambda x: x)],
+        n,
+        rng,
+        confidence,
+        delta=delta,
+        pilot=m,
+        candidates=candidates,
+    )
+    return res

@@ -250,7 +250,7 @@ def liu_talwar_check_params(pstar, eps, eps1, beta, delta, eps0, T) -> None:
     _validate.open_unit("eps0", eps0)
     _validate.positive("eps", eps)
     _validate.positive("eps1", eps1)
-    _validate.step_index(T)
+    _validate.step_index(T, "T")
 
 
 def liu_talwar_noise_penalty(t: int, eps: float, eps1: float, beta: float, eps0: float) -> float:
@@ -305,7 +305,7 @@ def thm29_alpha_sum(T: int, eps: float, beta: float, delta: float = 0.0) -> floa
     Raises:
         ValueError: unless beta + delta' < 1/2.
     """
-    _validate.step_index(T)
+    _validate.step_index(T, "T")
     _validate.open_unit("beta", beta)
     dp = delta_prime(eps, delta)
     if not beta + dp < 0.5:
@@ -430,12 +430,13 @@ def cor53_pbar_max(beta: float, T: int, G: int, pstar: float, theta_G: float) ->
     and T - G bad (p_t <= pbar) mechanisms, then pbar <= 2 beta (1 + G p*) / ((T - G)(1 - e^{-theta_G})).
 
     Raises:
-        ValueError: unless beta in (0, 1/2), T >= 2, G in [1, T-2] (paper: G in [T-2]), beta <= (1-e^{-theta_G})/2.
+        ValueError: unless beta in (0, 1/2), T >= 3 and G in [T-2] = {1, ..., T-2} (the corollary's hypotheses), and
+            beta <= (1-e^{-theta_G})/2.
     """
     _validate.open_unit("beta", beta)
     _validate.positive("theta_G", theta_G)
-    if not (T >= 2 and 0 <= G <= T - 2):
-        raise ValueError(f"need T >= 2 and 0 <= G <= T-2. Found T={T!r}, G={G!r}.")
+    if not (T >= 3 and 1 <= G <= T - 2):
+        raise ValueError(f"G must be in [T-2] = {{1, ..., T-2}} (T >= 3). Found T={T!r}, G={G!r}.")
     if not beta <= -math.expm1(-theta_G) / 2.0:
         raise ValueError(f"beta must be <= (1 - e^-theta_G)/2. Found {beta!r}.")
     return 2.0 * beta * (1.0 + G * pstar) / ((T - G) * -math.expm1(-theta_G))

@@ -294,10 +294,10 @@ class Stream:
         _validate.nonnegative("mu1", self.mu1)
         if not np.all((self.p >= 0) & (self.p <= 1)):
             raise ValueError(f"p must be in [0, 1]. Found {self.p[(self.p < 0) | (self.p > 1)][:3].tolist()}.")
-        _validate.nonnegative("eps", self.eps)
-        _validate.positive("tau2", self.tau2)
-        _validate.positive("rho", self.rho)
-        _validate.delta_range("delta", self.delta)
+        _validate.nonnegative("eps", self.eps, scalar=False)
+        _validate.positive("tau2", self.tau2, scalar=False)
+        _validate.positive("rho", self.rho, scalar=False)
+        _validate.delta_range("delta", self.delta, scalar=False)
         if np.any(self.c < 0):
             raise ValueError(f"c must be integers >= 0. Found {self.c[self.c < 0][:3].tolist()}.")
         if not np.all(np.isin(self.s, (-1, 1))):
@@ -484,13 +484,48 @@ def step_log_halt(st, p, delta: float = 0.0, *, log_floor: float = -100.0, refin
     Returns:
         ndarray with the shape of ``p``.
     """
+    return step_log_probs(st, p, delta, log_floor=log_floor, refine=refine)[0]
+
+
+def step_log_probs(
+    st, p, delta: float = 0.0, *, eta1_max: float | None = None, log_floor: float = -100.0, refine: float = 1.0
+) -> tuple[np.ndarray, np.ndarray]:
+    """(log Pr[halt], log Pr[continue]) of one GTM step for each input success probability in ``p``, eta_1 ~ Exp(tau1)
+    integrated out; with ``eta1_max``, conditioned on eta_1 <= eta1_max (e.g. mu1: the part of Lemma 19's good event
+    that Lemma 20's halting guarantee needs, Theorems 21 and 23).
+
+    Both are computed from the step's own factors (no 1 - x cancellation), so a continuation probability of 1e-13 keeps
+    its digits.
+
+    Args:
+        st: :class:`~privtest.gtm.StepParams` (or anything with tau1, mu1, eps_t, tau2, c, rho, s).
+        p: array of success probabilities in [0, 1].
+        delta: delta_t of the inputs (purified when > 0).
+        eta1_max: None (unconditional) or > 0.
+
+    Returns:
+        (log_halt, log_continue), ndarrays with the shape of ``p``.
+
+    Raises:
+        ValueError: if eta1_max <= 0.
+    """
     p = np.atleast_1d(np.asarray(p, dtype=float))
     h = panel_width(st.tau1, st.tau2, st.eps_t, st.c) / float(refine)
-    x, log_w, _ = x_nodes(st.tau1, st.mu1, h, log_floor)
-    log_f1 = -x / st.tau1 - math.log(st.tau1) + log_w
+    x, log_w, X = x_nodes(st.tau1, st.mu1, h, log_floor)
+    log_norm = 0.0
+    if eta1_max is not None:
+        _validate.positive("eta1_max", eta1_max)
+        upper = min(float(eta1_max), X)
+        n_panels = max(1, math.ceil(upper / h))
+        edges = np.linspace(0.0, upper, n_panels + 1)
+        half, mid = np.diff(edges) / 2.0, (edges[:-1] + edges[1:]) / 2.0
+        x = (mid[:, None] + half[:, None] * _GL_X[None, :]).ravel()
+        log_w = np.log((half[:, None] * _GL_W[None, :]).ravel())
+        log_norm = float(_log1mexp(-upper / st.tau1))  # log Pr[eta_1 <= upper]
+    log_f1 = -x / st.tau1 - math.log(st.tau1) + log_w - log_norm
     q = counted_success(p, st.s, delta, st.eps_t)
-    out = np.empty(p.shape)
+    log_halt, log_cont = np.empty(p.shape), np.empty(p.shape)
     for i, qi in enumerate(q):
-        _, lH = log_step_factors(st.mu1 - x, float(qi), st.eps_t, st.tau2, st.c, st.rho, st.s)
-        out[i] = logsumexp(log_f1 + lH)
-    return out
+        lG, lH = log_step_factors(st.mu1 - x, float(qi), st.eps_t, st.tau2, st.c, st.rho, st.s)
+        log_halt[i], log_cont[i] = logsumexp(log_f1 + lH), logsumexp(log_f1 + lG)
+    return log_halt, log_cont

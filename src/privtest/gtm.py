@@ -210,7 +210,7 @@ class GlobalCalibration:
     def max_loss(self, T: int, eps_t: float) -> float:
         """Worst privacy loss of a transcript of at most T steps: eps (Theorem 21: 1/tau1 + 2/tau2 = eps at halting,
         1/tau1 on continuation), whatever T and eps_t."""
-        _validate.step_index(T)
+        _validate.step_index(T, "T")
         return self.eps
 
     def amortized_bound(self, T: int, eps1: float, pstar: float) -> tuple[float, float]:
@@ -250,14 +250,17 @@ class GlobalCalibration:
         M = sigma / (sigma - 1) * B + u
         return 2 * sigma / (sigma - 1) * A_max, 2 * M / T
 
-    @functools.lru_cache(maxsize=65536)  # noqa: B019  (frozen, hashable; steps are pure and reused across runs)
     def step(self, t: int, eps_t: float, pstar: float) -> StepParams:
-        """Parameters for step t with input privacy eps_t >= 0 and acceptance threshold pstar in (0, 1).
+        """Parameters for step t with input privacy eps_t >= 0 and acceptance threshold pstar in (0, 1) (numbers).
 
         Raises:
-            ValueError: if t < 1, eps_t < 0 or pstar outside (0, 1).
+            ValueError: if t < 1, eps_t < 0 or pstar outside (0, 1), or one is not a number.
         """
         _check_step(t, eps_t, pstar)
+        return self._step(int(t), float(eps_t), float(pstar))
+
+    @functools.lru_cache(maxsize=65536)  # noqa: B019  (frozen, hashable; steps are pure and reused across runs)
+    def _step(self, t: int, eps_t: float, pstar: float) -> StepParams:
         err = float(_beta_t(t, self.beta)) / 4.0
         return _calibrate(
             int(t),
@@ -333,7 +336,7 @@ class ExPostCalibration:
         Raises:
             ValueError: if T < 1 or eps_t <= 0.
         """
-        _validate.step_index(T)
+        _validate.step_index(T, "T")
         _validate.positive("eps_t", eps_t)
         return 1.0 / self.tau1 + 2.0 / self.tau2_at(T, eps_t)
 
@@ -346,15 +349,19 @@ class ExPostCalibration:
         """
         return math.nan, math.nan
 
-    @functools.lru_cache(maxsize=65536)  # noqa: B019  (frozen, hashable; steps are pure and reused across runs)
     def step(self, t: int, eps_t: float, pstar: float) -> StepParams:
-        """Parameters for step t with input privacy eps_t > 0 and acceptance threshold pstar in (0, 1).
+        """Parameters for step t with input privacy eps_t > 0 and acceptance threshold pstar in (0, 1) (numbers).
 
         Raises:
-            ValueError: if t < 1, eps_t <= 0 (tau2_t would be infinite) or pstar outside (0, 1).
+            ValueError: if t < 1, eps_t <= 0 (tau2_t would be infinite) or pstar outside (0, 1), or one is not a
+                number.
         """
         _check_step(t, eps_t, pstar)
         _validate.positive("eps_t", eps_t)
+        return self._step(int(t), float(eps_t), float(pstar))
+
+    @functools.lru_cache(maxsize=65536)  # noqa: B019  (frozen, hashable; steps are pure and reused across runs)
+    def _step(self, t: int, eps_t: float, pstar: float) -> StepParams:
         tau2 = self.tau2_at(t, eps_t)
         log_Lambda = self.log_Lambda(eps_t)
         err = float(self.step_budget(t))
@@ -413,8 +420,9 @@ class GTM:
     def __init__(self, calibration=None, rng=None, *, tau1: float | None = None, mu1: float | None = None):
         if calibration is not None:
             tau1, mu1 = calibration.tau1, calibration.mu1
-        if tau1 is None or mu1 is None:
-            raise ValueError("tau1 and mu1 are required when no calibration is given.")
+        for name, value in (("tau1", tau1), ("mu1", mu1)):
+            if value is None:
+                raise ValueError(f"{name} is required when no calibration is given.")
         _validate.positive("tau1", tau1)
         _validate.positive("mu1", mu1)
         self.calibration, self.tau1, self.mu1 = calibration, float(tau1), float(mu1)
@@ -454,8 +462,7 @@ class GTM:
             _validate.positive("tau2", tau2)
             _validate.positive("rho", rho)
             _validate.sign("s", s)
-            if int(c) != c or c < 0:
-                raise ValueError(f"c must be an integer >= 0. Found {c!r}.")
+            _validate.integer("c", c, 0)
             self.params.append((t, eps_t, float(tau2), int(c), float(rho), int(s)))
         halted, N, K = run_step(self.eta1, self.mu1, eps_t, tau2, c, rho, s, mechanism, self.rng)
         halted, N, K = bool(halted), int(N), int(K)

@@ -45,6 +45,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from privtest import _validate
+from privtest.co.mechanisms import threshold_select
 from privtest.mechanisms import Mechanism
 
 #: eps_t / epsilon of the model under replace-one neighbours with centred features (module docstring).
@@ -112,10 +113,8 @@ class Hyper:
     quantile: float
 
     def __post_init__(self):
-        if int(self.features) != self.features or self.features < 1:
-            raise ValueError(f"features must be an integer >= 1. Found {self.features!r}.")
-        if not (0.0 <= self.quantile < 0.5):
-            raise ValueError(f"quantile must be in [0, 0.5). Found {self.quantile!r}.")
+        _validate.integer("features", self.features)
+        _validate.interval("quantile", self.quantile, 0.0, 0.5, lo_open=False, hi_open=True)
 
     @property
     def label(self) -> str:
@@ -129,11 +128,15 @@ def public_preprocessing(split: Split, h: Hyper) -> tuple[np.ndarray, np.ndarray
         (features, lower, upper): int array (d,) of column indices, float arrays (d,) with lower < upper.
 
     Raises:
-        ValueError: if h.features exceeds the number of columns.
+        ValueError: if h.features exceeds the number of columns, or a public class is missing from the (public)
+            validation split.
     """
     X, y = split.X_val, split.y_val
     if h.features > X.shape[1]:
         raise ValueError(f"features must be <= {X.shape[1]}. Found {h.features}.")
+    missing = [int(c) for c in split.classes if not np.any(y == c)]
+    if missing:  # public data only: the Fisher score needs every class in the validation split
+        raise ValueError(f"y_val must contain every public class; missing {missing}.")
     means = np.stack([X[y == c].mean(0) for c in split.classes])
     sds = np.stack([X[y == c].std(0) for c in split.classes])
     score = np.zeros(X.shape[1])
@@ -217,11 +220,14 @@ class VectorizedDPGaussianNB:
         y: int array (n,) of labels in ``classes``.
         lower, upper: float arrays (d,), public clipping bounds with lower < upper.
         epsilon: diffprivlib's privacy parameter > 0 (the model is PRIVACY_FACTOR * epsilon - DP, module docstring).
-        classes: public label set (sorted int array); every class must occur in y (as for diffprivlib).
+        classes: public label set (sorted int array). A class may be empty in y: training always fits the public
+            label set (diffprivlib fits the classes that occur in y, so a neighbour emptying a class changes its
+            output space; here the noisy counts of an empty class are clamped to >= 1 like any other).
         var_smoothing: absolute variance added (diffprivlib's ``epsilon_``), >= 0.
 
     Raises:
-        ValueError: on bad shapes, bounds, epsilon or classes.
+        ValueError: on bad shapes, bounds, epsilon or classes, a label outside ``classes``, or n < len(classes)
+            (n is public: the refusal is the same for every dataset of that size).
     """
 
     def __init__(self, X, y, lower, upper, epsilon: float, classes, var_smoothing: float = 1e-9):
@@ -236,8 +242,17 @@ class VectorizedDPGaussianNB:
         _validate.positive("epsilon", epsilon)
         _validate.nonnegative("var_smoothing", var_smoothing)
         self.classes = np.asarray(classes)
-        if not set(np.unique(y)) == set(self.classes.tolist()):
-            raise ValueError(f"every class of {self.classes.tolist()} must occur in y (diffprivlib fits y's classes).")
+        if self.classes.ndim != 1 or self.classes.size < 1 or np.any(np.diff(self.classes) <= 0):
+            raise ValueError(f"classes must be a sorted 1-d array of distinct labels. Found {self.classes.tolist()}.")
+        # The label set is public: a class may be empty in the private data (a neighbour can relabel its only record),
+        # and training must not depend on which classes occur (a crash on one neighbour would distinguish them).
+        if not np.all(np.isin(y, self.classes)):
+            raise ValueError(f"y must take values in the public classes {self.classes.tolist()}.")
+        if X.shape[0] < self.classes.size:
+            raise ValueError(
+                f"n must be >= the number of classes ({self.classes.size}): the noisy counts are clamped to >= 1 and "
+                f"corrected to sum to n. Found n = {X.shape[0]}."
+            )
         self.epsilon, self.var_smoothing = float(epsilon), float(var_smoothing)
         self.center = 0.5 * (lower + upper)
         self.lower, self.upper = lower - self.center, upper - self.center
@@ -393,3 +408,56 @@ def neighbour_loss_bound(model: VectorizedDPGaussianNB, X2, y2, theta) -> float:
         return math.inf
     loss += (e_var / d) * np.count_nonzero(change > 1e-12 * sens)
     return float(loss)
+
+
+class RandomSearchCandidate:
+    """The candidate mechanism Q of private selection on ``fig_hpo``'s task (Liu and Talwar's random search): draw h
+    uniformly from the public search space ``hypers``, train one eps-DP model with h on the private training split,
+    release (index of h, model) with score = the model's accuracy on the public validation split (post-processing).
+    eps-DP under replace-one neighbours (:class:`DPNaiveBayesMechanism`).
+
+    Args:
+        split: the data split. hypers: the search space (list of :class:`Hyper`). eps: privacy of one training > 0.
+
+    Attributes:
+        eps: eps. trainings: models trained so far by ``draw``.
+    """
+
+    def __init__(self, split: Split, hypers: list[Hyper], eps: float, target: float = 1.0):
+        _validate.positive("eps", eps)
+        if not hypers:
+            raise ValueError("hypers must hold at least one hyperparameter.")
+        self.mechs = [DPNaiveBayesMechanism(split, h, eps, target) for h in hypers]
+        self.split, self.eps, self.trainings = split, float(eps), 0
+
+    def draw(self, size: int, rng: np.random.Generator):
+        """``size`` independent candidates: (index of h: int64 array (size,), validation accuracy: float (size,))."""
+        idx = rng.integers(len(self.mechs), size=int(size))
+        v = np.empty(int(size))
+        for j in np.unique(idx):
+            m = self.mechs[int(j)]
+            sel = idx == j
+            v[sel] = m.model.accuracies(int(sel.sum()), m.X_val, self.split.y_val, rng)
+        self.trainings += int(size)
+        return idx, v
+
+
+def private_selection(Q: RandomSearchCandidate, target: float, stop_probability: float, eps0: float, runs: int, rng):
+    """``runs`` independent runs of private selection with a known threshold (Algorithm 2, ThresholdSelect, =
+    OpenDP's ``make_select_private_candidate`` with the cap T out of reach): release the first candidate whose
+    validation accuracy is >= ``target``; after each failed candidate stop with probability ``stop_probability``.
+
+    Privacy (Lemma 34(1)): 2 eps + eps0 for an eps-DP Q (OpenDP's uncapped version: 2 eps,
+    :data:`privtest.opendp.OPENDP_SELECTION_FACTOR`). Failure (Lemma 34(2)): <= (1 - p1)(1 + eps0/2) xi / p1.
+
+    Returns:
+        (choice, draws): int64 arrays (runs,): the index + 1 of the released h (0 = no release) and the number of
+        candidates drawn (models trained).
+    """
+    _validate.step_index(runs)
+    choice = np.zeros(int(runs), dtype=np.int64)
+    draws = np.zeros(int(runs), dtype=np.int64)
+    for i in range(int(runs)):
+        h, _, n = threshold_select(Q, target - 1e-12, stop_probability, eps0, rng, batch=4)
+        choice[i], draws[i] = (0 if h is None else int(h) + 1), n
+    return choice, draws

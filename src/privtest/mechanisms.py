@@ -65,8 +65,7 @@ class BernoulliMechanism(Mechanism):
     """
 
     def __init__(self, p: float, eps: float, delta: float = 0.0):
-        if not (0.0 <= float(p) <= 1.0):
-            raise ValueError(f"p must be in [0, 1]. Found {p!r}.")
+        _validate.interval("p", p, 0.0, 1.0, lo_open=False, hi_open=False)
         _check_privacy(eps, delta)
         self._p, self.eps, self.delta = float(p), float(eps), float(delta)
 
@@ -106,8 +105,8 @@ class LaplaceThresholdMechanism(Mechanism):
     """
 
     def __init__(self, value: float, threshold: float, eps: float):
-        if not (_validate.is_finite_real(value) and _validate.is_finite_real(threshold)):
-            raise ValueError(f"value and threshold must be finite reals. Found {value!r}, {threshold!r}.")
+        _validate.finite("value", value)
+        _validate.finite("threshold", threshold)
         _validate.positive("eps", eps)
         self.value, self.threshold, self.eps, self.delta = float(value), float(threshold), float(eps), 0.0
         self._p = laplace_threshold_probability(self.value, self.threshold, self.eps)
@@ -150,6 +149,38 @@ class SampledMechanism(Mechanism):
                 bad = y[(y != 1) & (y != -1)][:3].tolist()
                 raise ValueError(f"mechanism output must be in {{-1, +1}}. Found {bad}.")
             out[idx] = int(np.count_nonzero(y == 1))
+        return out
+
+
+class CountingMechanism(Mechanism):
+    """A mechanism given by a vectorized counter ``count(n, rng) -> number of +1s among n fresh evaluations``.
+
+    The fast form of a user's black box (one call per GTM step instead of one per evaluation); :class:`SampledMechanism`
+    is the form returning the n outputs themselves. The caller promises that one evaluation is (eps, delta)-DP and that
+    the n evaluations are independent.
+
+    Args:
+        count: callable (n: int >= 0, rng: numpy Generator) -> int in [0, n].
+        eps: promised eps_t >= 0.
+        delta: promised delta_t in [0, 1).
+
+    Raises:
+        ValueError: on bad eps/delta, or (from ``count_plus``) if ``count`` returns a non-integer or a value outside
+            [0, n].
+    """
+
+    def __init__(self, count: Callable[[int, np.random.Generator], int], eps: float, delta: float = 0.0):
+        _check_privacy(eps, delta)
+        self.count, self.eps, self.delta = count, float(eps), float(delta)
+
+    def count_plus(self, n, rng):
+        n_arr = np.asarray(n, dtype=np.int64)
+        out = np.empty(n_arr.shape, dtype=np.int64)
+        for idx, ni in np.ndenumerate(n_arr):
+            k = self.count(int(ni), rng)
+            if int(k) != k or not (0 <= k <= ni):
+                raise ValueError(f"count must return an integer in [0, {int(ni)}]. Found {k!r}.")
+            out[idx] = int(k)
         return out
 
 

@@ -16,8 +16,8 @@ from privtest import _validate
 
 def _level_and_log(x, alpha):
     """The validated count level x (float array) and L = ln(1/alpha) of eqs. (3)-(4)."""
-    _validate.nonnegative("x", x)
-    _validate.open_unit("alpha", alpha)
+    _validate.nonnegative("x", x, scalar=False)
+    _validate.open_unit("alpha", alpha, scalar=False)
     return np.asarray(x, dtype=float), -np.log(np.asarray(alpha, dtype=float))
 
 

@@ -39,7 +39,7 @@ def neighbour_interval(p, eps, delta=0.0, pc=None):
     p' <= e^eps p + delta and the same for 1 - p.
 
     Args:
-        p: success probabilities in [0, 1] (array). eps: >= 0 (array or scalar). delta: in [0, 1).
+        p: success probabilities in [0, 1] (array). eps: >= 0, delta: in [0, 1) (each an array or a scalar).
         pc: 1 - p exactly (default 1 - p).
 
     Returns:
@@ -48,8 +48,8 @@ def neighbour_interval(p, eps, delta=0.0, pc=None):
     """
     p = np.asarray(p, dtype=float)
     pc = 1.0 - p if pc is None else np.asarray(pc, dtype=float)
-    _validate.nonnegative("eps", eps)
-    _validate.delta_range("delta", delta)
+    _validate.nonnegative("eps", eps, scalar=False)
+    _validate.delta_range("delta", delta, scalar=False)
     e = np.exp(np.asarray(eps, dtype=float))
     hi = np.minimum(e * p + delta, 1.0 - (pc - delta) / e)
     hi_c = np.maximum(pc - (e - 1.0) * p - delta, (pc - delta) / e)

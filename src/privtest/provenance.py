@@ -1,4 +1,10 @@
-"""Provenance sidecars: what produced a figure or table (code version, configuration, seed, packages, time)."""
+"""Provenance sidecars: what produced a figure or table (code version, configuration, seed, packages, time).
+
+Two records, because a notebook reruns without its simulation: the simulate job writes
+``results/raw/<id>.provenance.json`` (:func:`simulation_record`: the commit and the SHA-256 of every file the job
+executed, which produced the raw numbers), and the notebook job copies it into ``figures/<id>.provenance.json``
+(:func:`record`) next to its own commit and time.
+"""
 
 from __future__ import annotations
 
@@ -8,8 +14,6 @@ import platform
 import subprocess
 from importlib import metadata
 from pathlib import Path
-
-import pandas as pd
 
 #: Packages whose versions are recorded next to every output.
 PACKAGES = (
@@ -58,16 +62,43 @@ def versions() -> dict[str, str]:
     return out
 
 
-def record(output_id: str, cfg: dict, seed: int, notebook_seconds: float, benchmark: str | Path | None) -> dict:
-    """Provenance of one catalogue output; ``benchmark`` is the simulation's Snakemake benchmark file, if any."""
-    simulation_seconds = None
-    if benchmark is not None and Path(benchmark).is_file():
-        simulation_seconds = float(pd.read_csv(benchmark, sep="\t")["s"].iloc[-1])
+def file_sha256(paths) -> dict[str, str]:
+    """Path -> SHA-256 of each file's bytes, sorted by path."""
+    return {str(p): hashlib.sha256(Path(p).read_bytes()).hexdigest() for p in sorted(map(str, paths))}
+
+
+def simulation_record(output_id: str, cfg: dict, seed: int, code: list, seconds: float) -> dict:
+    """Provenance of one output's raw results, written by its simulate job.
+
+    Args:
+        output_id: the catalogue id.
+        cfg: the configuration the simulation ran with.
+        seed: the config's root seed.
+        code: the files the job executed (its script and the library files derived from its imports).
+        seconds: the simulation's wall time.
+    """
     return {
         "output": output_id,
         "git_commit": git_commit(),
+        "code_sha256": file_sha256(code),
         "config_sha256": config_sha256(cfg),
         "seed": seed,
         "packages": versions(),
-        "wall_time_s": {"simulation": simulation_seconds, "notebook": round(notebook_seconds, 3)},
+        "wall_time_s": round(seconds, 3),
+    }
+
+
+def record(output_id: str, cfg: dict, seed: int, notebook_seconds: float, simulation: str | Path | None) -> dict:
+    """Provenance of one catalogue output: the simulation's record (``results/raw/<id>.provenance.json``, written by
+    :func:`simulation_record`; None if there is none) and the notebook run's commit and time."""
+    sim = None
+    if simulation is not None and Path(simulation).is_file():
+        sim = json.loads(Path(simulation).read_text())
+    return {
+        "output": output_id,
+        "config_sha256": config_sha256(cfg),
+        "seed": seed,
+        "packages": versions(),
+        "simulation": sim,
+        "notebook": {"git_commit": git_commit(), "wall_time_s": round(notebook_seconds, 3)},
     }

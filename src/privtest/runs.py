@@ -56,8 +56,8 @@ def run_streams(
     Raises:
         ValueError: on T or runs < 1, or an invalid p*.
     """
-    _validate.step_index(T)
-    _validate.step_index(runs)
+    _validate.step_index(T, "T")
+    _validate.step_index(runs, "runs")
     pstars = np.broadcast_to(np.asarray(pstar, dtype=float), (T,))
     get = mechanisms.__getitem__ if isinstance(mechanisms, list) else None
     eta1 = rng.exponential(calibration.tau1, size=runs)

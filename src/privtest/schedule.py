@@ -48,7 +48,7 @@ def omega(t):
     Raises:
         ValueError: if ``t`` is not an integer >= 1.
     """
-    _validate.step_index(t)
+    _validate.step_index(t, scalar=False)
     tt = np.asarray(t, dtype=float)
     out = 1.0 / (zeta() * tt * np.log(tt + 2.0) ** 3)
     return float(out) if out.ndim == 0 else out
@@ -56,7 +56,7 @@ def omega(t):
 
 def log_inv_omega(t):
     r""":math:`\ln(1/\omega_t) = \ln\zeta + \ln t + 3\ln\ln(t+2)`, exact for any t (no under/overflow)."""
-    _validate.step_index(t)
+    _validate.step_index(t, scalar=False)
     tt = np.asarray(t, dtype=float)
     out = np.log(zeta()) + np.log(tt) + 3.0 * np.log(np.log(tt + 2.0))
     return float(out) if out.ndim == 0 else out

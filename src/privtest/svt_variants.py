@@ -6,17 +6,21 @@ All take sensitivity-Delta queries q_1..q_m (answers on one dataset), a public t
 eps, and answer top (1) / bottom (0) per query (-1 after the cutoff aborts); Alg. 3 also releases q_i + nu_i.
 
 ============  ============================================================  ==========================  =============
-variant       noise                                                         after the c-th top          actual privacy
+variant       noise                                                         after the c-th top          privacy, m q.
 ============  ============================================================  ==========================  =============
 ``alg1``      rho ~ Lap(Delta/eps1), nu_i ~ Lap(2c Delta/eps2), eps1=eps/2  abort                       eps
 ``alg2``      rho ~ Lap(c Delta/eps1), nu_i ~ Lap(2c Delta/eps1), eps1=eps/2; rho redrawn after a top     eps
-``alg3``      rho ~ Lap(Delta/eps1), nu_i ~ Lap(c Delta/eps2); releases q_i+nu_i  abort                  infinite
+``alg3``      rho ~ Lap(Delta/eps1), nu_i ~ Lap(c Delta/eps2); releases q_i+nu_i  abort                  m eps/(2c)
 ``alg4``      rho ~ Lap(Delta/eps1), nu_i ~ Lap(Delta/eps2), eps1 = eps/4   abort                       (1+6c)/4 eps
 ``alg5``      rho ~ Lap(Delta/eps1), no query noise                         never aborts                infinite
-``alg6``      rho ~ Lap(Delta/eps1), nu_i ~ Lap(Delta/eps2)                 never aborts                infinite
+``alg6``      rho ~ Lap(Delta/eps1), nu_i ~ Lap(Delta/eps2)                 never aborts                <= m eps/2
 ============  ============================================================  ==========================  =============
 
-(eps2 = eps - eps1.) Alg. 1 with c = 1 is AboveThreshold with eps1 = eps2 = eps/2.
+(eps2 = eps - eps1.) Alg. 1 with c = 1 is AboveThreshold with eps1 = eps2 = eps/2. Alg. 3 and Alg. 6 are unbounded
+only as the number of queries m grows (:func:`actual_epsilon`); on m queries Alg. 3 is broken iff m > 2c.
+
+:func:`witness_pairs` gives the input pairs an audit searches (StatDP's patterns) and :data:`CODINGS` the integer
+codings of an output (:func:`privtest.audit.audit`).
 """
 
 from __future__ import annotations
@@ -26,14 +30,38 @@ from dataclasses import dataclass
 import numpy as np
 
 from privtest import _validate
+from privtest.audit import Coding
 
-#: variant -> (privacy is as claimed, actual privacy for cutoff c and claimed eps (inf = unbounded)).
+#: variant -> whether it is eps-DP as claimed (Lyu et al. 2017, Figure 1) for every number of queries and cutoff.
 PRIVATE = {"alg1": True, "alg2": True, "alg3": False, "alg4": False, "alg5": False, "alg6": False}
 
 
-def actual_epsilon(variant: str, eps: float, c: int) -> float:
-    """The privacy each variant really has (Lyu et al. 2017, Figure 1)."""
-    return {"alg1": eps, "alg2": eps, "alg4": (1 + 6 * c) / 4 * eps}.get(variant, np.inf)
+def actual_epsilon(variant: str, eps: float, c: int, m: int) -> float:
+    """The privacy each variant really has on m queries with cutoff c and claimed eps (inf = unbounded).
+
+    alg1, alg2: eps. alg4: (1 + 6c)/4 eps (Lyu et al., Theorem 5). alg5: unbounded for m >= 2 (no query noise: some
+    top/bottom patterns are impossible on one input and possible on a neighbour). alg3: m eps/(2c), exactly: its
+    outputs are a function of the data-independent rho and of the m noisy answers q_i + nu_i, each (eps/(2c))-DP,
+    and the pair "m - 1 bottoms that rise by 1, a top that falls by 1" attains the sum as rho -> -inf; so Alg. 3 is
+    broken iff m > 2c, and unbounded only as m grows. alg6: the same composition gives m eps/2 (an upper bound;
+    unbounded in m, Lyu et al.).
+
+    Raises:
+        ValueError: on an unknown variant, eps <= 0, c < 1 or m < 1.
+    """
+    if variant not in PRIVATE:
+        raise ValueError(f"variant must be one of {sorted(PRIVATE)}. Found {variant!r}.")
+    _validate.positive("eps", eps)
+    _validate.step_index(c, "c")
+    _validate.step_index(m, "m")
+    return {
+        "alg1": eps,
+        "alg2": eps,
+        "alg3": m * eps / (2 * c),
+        "alg4": (1 + 6 * c) / 4 * eps,
+        "alg5": np.inf if m >= 2 else eps / 2,
+        "alg6": m * eps / 2,
+    }[variant]
 
 
 @dataclass(frozen=True)
@@ -61,8 +89,9 @@ class SVTVariant:
         if self.variant not in PRIVATE:
             raise ValueError(f"variant must be one of {sorted(PRIVATE)}. Found {self.variant!r}.")
         _validate.positive("eps", self.eps)
+        _validate.finite("threshold", self.threshold)
         _validate.positive("sensitivity", self.sensitivity)
-        _validate.step_index(self.c)
+        _validate.step_index(self.c, "c")
 
     def run(self, queries, n: int, rng: np.random.Generator):
         """n independent runs on query answers ``queries`` (shape (m,)).
@@ -114,10 +143,66 @@ def pattern_distance(answers, k: int) -> np.ndarray:
     return np.count_nonzero((answers == 1) != target[None, :], axis=1).astype(np.int64)
 
 
-def first_top_low_value(answers, values, cut: float) -> np.ndarray:
-    """Integer code for Alg. 3: first-top index, plus 1000 when the released value at that top is <= ``cut``."""
-    pos = first_top(answers)
-    rows = np.flatnonzero(pos > 0)
-    low = np.zeros(len(pos), dtype=bool)
-    low[rows] = values[rows, pos[rows] - 1] <= cut
-    return pos + 1000 * low
+def witness_pairs(m: int) -> dict[str, tuple[np.ndarray, np.ndarray]]:
+    """Neighbouring query answers (sensitivity 1: every coordinate differs by at most 1) of length m >= 2, around a
+    threshold at 0: the patterns of StatDP (Ding et al., CCS 2018, ``generators.generate_databases``: d1 at the
+    threshold, d2 = one below, one above, one above rest below, one below rest above, half above half below, all
+    above, all below, and the "x shape" pair) plus the two "rest" patterns with the distinguished query last (the
+    order matters for mechanisms that stop after c tops).
+
+    Raises:
+        ValueError: if m < 2.
+    """
+    _validate.integer("m", m, 2)
+    h = m // 2
+    zero, ones = np.zeros(m), np.ones(m)
+
+    def rest(first, others, last=False):
+        q = np.full(m, float(others))
+        q[-1 if last else 0] = first
+        return q
+
+    return {
+        "one below": (zero, rest(-1, 0)),
+        "one above": (zero, rest(1, 0)),
+        "one above rest below": (zero, rest(1, -1)),
+        "one below rest above": (zero, rest(-1, 1)),
+        "one above rest below (last)": (zero, rest(1, -1, last=True)),
+        "one below rest above (last)": (zero, rest(-1, 1, last=True)),
+        "half above half below": (zero, np.r_[np.ones(h), -np.ones(m - h)]),
+        "all above": (zero, ones),
+        "all below": (zero, -ones),
+        "x shape": (np.r_[np.ones(h), np.zeros(m - h)], np.r_[np.zeros(h), np.ones(m - h)]),
+    }
+
+
+def _tops(out) -> np.ndarray:
+    answers = np.asarray(out[0])
+    return np.stack([first_top(answers), np.count_nonzero(answers == 1, axis=1)], axis=1)
+
+
+def _bottoms_and_min_value(out) -> np.ndarray:
+    """(bottoms, floor of the smallest released value clipped to [-20, 20]; 21 when nothing is released)."""
+    answers, values = np.asarray(out[0]), np.asarray(out[1], dtype=float)
+    released = np.where(np.isfinite(values), values, np.inf).min(axis=1)
+    low = np.where(np.isfinite(released), np.clip(np.floor(released), -20, 20), 21).astype(np.int64)
+    return np.stack([np.count_nonzero(answers == 0, axis=1), low], axis=1)
+
+
+def _hamming(out) -> np.ndarray:
+    answers = np.asarray(out[0])
+    return pattern_distance(answers, answers.shape[1] // 2)
+
+
+#: Integer codings of an SVT output (answers, values) searched by the audit.
+CODINGS = [
+    Coding("tops", ("first_top", "tops"), _tops),
+    # many bottoms and a low released value: where Alg. 3's loss builds up (its rho is anchored below the value)
+    Coding(
+        "bottoms and released value",
+        ("bottoms", "min_value"),
+        _bottoms_and_min_value,
+        ops=((">=", "any"), ("<=", "any")),
+    ),
+    Coding("hamming", ("hamming",), _hamming),
+]

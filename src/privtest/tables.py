@@ -69,10 +69,12 @@ TABLE1_MD_COLUMNS = [
     "T",
     "pstar",
     "noise_penalty",
+    "penalty_from_halt",
     "pbar_theory",
     "pbar_measured",
     "samples_theory",
     "samples_measured",
+    "samples_measured_kind",
     "note",
 ]
 

@@ -16,6 +16,8 @@ and AboveThreshold implement this interface in :mod:`privtest.baselines`.
 from __future__ import annotations
 
 import dataclasses
+import functools
+import inspect
 import math
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
@@ -39,6 +41,41 @@ from privtest.measure import CriticalP, blocks
 from privtest.mechanisms import BernoulliMechanism, Mechanism
 from privtest.runs import halting_probability, run_streams
 
+#: The interface's arguments, checked for every tester before its own code runs (:meth:`Tester.__init_subclass__`).
+_ARGUMENT_CHECKS = {
+    "t": lambda v: _validate.step_index(v, "t"),
+    "T": lambda v: _validate.step_index(v, "T"),
+    "runs": lambda v: _validate.step_index(v, "runs"),
+    "p": lambda v: _validate.interval("p", v, 0.0, 1.0, lo_open=False, hi_open=False, scalar=False),
+}
+_CHECKED_METHODS = (
+    "pbar",
+    "halt_p",
+    "sample_bound",
+    "sample_budget",
+    "expected_samples",
+    "amortized_sample_bound",
+    "run",
+    "critical_p",
+    "halts_at_step",
+)
+
+
+def _checked(method):
+    """``method`` with its interface arguments (t, T, runs, p) validated first (ValueError naming the argument)."""
+    names = [n for n in inspect.signature(method).parameters if n in _ARGUMENT_CHECKS]
+    positions = {n: i for i, n in enumerate(list(inspect.signature(method).parameters)[1:])}
+
+    @functools.wraps(method)
+    def wrapper(self, *args, **kwargs):
+        for name in names:
+            i = positions[name]
+            if name in kwargs or i < len(args):
+                _ARGUMENT_CHECKS[name](kwargs[name] if name in kwargs else args[i])
+        return method(self, *args, **kwargs)
+
+    return wrapper
+
 
 class Tester(ABC):
     """A generalized private tester (Definition 2) for a stream of T mechanisms: every member below is owed.
@@ -47,7 +84,19 @@ class Tester(ABC):
     success probability Pr[M_t = +1]. A "Type I error" is halting at a step with p_t <= pbar(t), a "Type II error"
     not halting at the first step with p_t >= halt_p(t) (Definition 13). Implementations are frozen dataclasses
     whose ``name`` and ``source`` fields have defaults.
+
+    Every implementation's interface methods check their arguments the same way, before their own code runs: t
+    and T integers >= 1, runs an integer >= 1, p in [0, 1] (ValueError naming the argument; see
+    :meth:`__init_subclass__`).
     """
+
+    def __init_subclass__(cls, **kwargs):
+        """Wrap the interface methods a subclass defines so that t, T, runs and p are validated first."""
+        super().__init_subclass__(**kwargs)
+        for name in _CHECKED_METHODS:
+            method = cls.__dict__.get(name)  # defined by this class itself (never an inherited, wrapped one)
+            if callable(method):
+                setattr(cls, name, _checked(method))
 
     @property
     @abstractmethod
@@ -181,11 +230,12 @@ class GTMTester(Tester):
     source: str = "Thm 21"
 
     def __post_init__(self):
-        _validate.step_index(self.T)
+        _validate.step_index(self.T, "T")
         _validate.positive("eps1", self.eps1)
         if np.ndim(self.pstar) == 0:
             _validate.open_unit("pstar", self.pstar)
         else:
+            _validate.open_unit("pstar", self.pstar, scalar=False)
             schedule = tuple(float(x) for x in np.asarray(self.pstar, dtype=float))
             if len(schedule) != self.T:
                 raise ValueError(f"pstar must be a number or a schedule of length T = {self.T}. Found {len(schedule)}.")
@@ -278,8 +328,8 @@ class GTMTester(Tester):
         step (s = +1): halt iff K >= c+1, critical p ~ Beta(c+1, N-c) (inf if N <= c). Flipped step (s = -1, halt iff
         N - K <= c): critical p ~ Beta(N-c, c+1) (0 if N <= c). Steps are drawn in blocks of (steps x runs).
         """
-        _validate.step_index(T)
-        _validate.step_index(runs)
+        _validate.step_index(T, "T")
+        _validate.step_index(runs, "runs")
         cal, eps1 = self.cal, self.eps1
         steps = [self.step(t) for t in range(1, T + 1)]
         log_rho = np.log([st.rho for st in steps])

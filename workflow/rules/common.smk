@@ -1,11 +1,11 @@
 # Configuration, validation, the output catalogue and the helpers the rules share. Loaded before any other rules file.
 # The catalogue (config/catalogue.yaml) is the only list of outputs; the library files each job depends on are
 # derived from its imports (workflow/lib/privtest_workflow/deps.py).
-import json
 import sys
 from pathlib import Path
 
-from snakemake.utils import min_version, validate
+from snakemake.exceptions import WorkflowError
+from snakemake.utils import min_version
 
 min_version("9.0")
 
@@ -13,13 +13,19 @@ min_version("9.0")
 configfile: "config/config.yaml"
 
 
-validate(config, "../schemas/config.schema.yaml")
-
 sys.path.insert(0, str(Path(workflow.basedir, "workflow", "lib")))
-from privtest_workflow import catalogue, deps  # noqa: E402
+from privtest_workflow import captions, catalogue, configuration, deps  # noqa: E402
 
 # Validated against workflow/schemas/catalogue.schema.yaml; then every output's config section and inputs must exist.
 CATALOGUE = catalogue.load(workflow.basedir)
+# The config the jobs see: finite numbers, shared sections (gtm, co) merged under the sections that inherit
+# them, validated against workflow/schemas/config.schema.yaml, testers' own ranges checked, keys in canonical order.
+# A fault stops Snakemake here, before any job, with one short line per fault naming the key path.
+RESOLVED, FAULT = configuration.load_or_fault(config, CATALOGUE, workflow.basedir)
+if FAULT:
+    raise WorkflowError(f"Invalid configuration (config/README.md):\n{FAULT}")
+config.clear()
+config.update(RESOLVED)
 catalogue.check_config(CATALOGUE, config)
 LIBRARY = deps.ImportGraph("src", "privtest")
 ENV = "../envs/privtest.yaml"
@@ -36,13 +42,18 @@ def data_inputs(wildcards):
 
 
 def library(script, module=None, notebook=None):
-    """Input function: the library files a job executes, derived from imports (deps.py): those of its Snakemake
-    script, and those of its library module or of its notebook's code cells ({} = output id).
+    """Input function: the files a job executes: its Snakemake script itself, and the library files derived from
+    imports (deps.py) of that script and of its library module or of its notebook's code cells ({} = output id).
+
+    The script is an input so that Snakemake compares its content (checksum) rather than its timestamp: the
+    profiles turn off the `code` rerun trigger, which for `script:` rules only compares the script's mtime with
+    the outputs', so a content-unchanged touch or checkout reruns nothing, while a real edit still does.
     """
     script = Path(workflow.basedir, "workflow", "scripts", script)
+    own = str(script.relative_to(workflow.basedir))
 
     def files(wildcards):
-        found = set(LIBRARY.of_script(script))
+        found = set(LIBRARY.of_script(script)) | {own}
         if module is not None:
             found.update(LIBRARY.of_modules(module.format(wildcards.id)))
         if notebook is not None:
@@ -82,9 +93,12 @@ def section(wildcards):
 
 
 def caption(wildcards):
-    """The notebook's title cell: the caption lives in one place, next to the plotting code."""
-    cells = json.loads(Path(f"notebooks/{wildcards.id}.ipynb").read_text())["cells"]
-    return "".join(cells[0]["source"]).replace("# ", "", 1) if cells else wildcards.id
+    """The notebook's title cell as reStructuredText (LaTeX math kept for the report): the caption lives in one place,
+    next to the plotting code."""
+    return (
+        captions.to_rst(captions.title_cell(f"notebooks/{wildcards.id}.ipynb"))
+        or wildcards.id
+    )
 
 
 def ids(kind=None):

@@ -14,6 +14,7 @@ for job, (kind, extra, job_ids) in catalogue.notebook_jobs(CATALOGUE).items():
             unpack(rendered_claims),
             notebook="notebooks/{id}.ipynb",
             raw=catalogue.RAW.format("{id}"),
+            simulation=catalogue.RAW_PROVENANCE.format("{id}"),
             library=library("run_notebook.py", notebook="notebooks/{}.ipynb"),
         output:
             **notebook_outputs(kind, extra),
@@ -33,7 +34,6 @@ for job, (kind, extra, job_ids) in catalogue.notebook_jobs(CATALOGUE).items():
             cfg=output_cfg,
             caption=caption,
             seed=config["seed"],
-            benchmark="results/benchmarks/simulate/{id}.tsv",
         script:
             "../scripts/run_notebook.py"
 

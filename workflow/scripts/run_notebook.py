@@ -2,24 +2,37 @@
 
 Parallel notebook jobs are a known source of ``ZMQError: Address already in use`` (jupyter_client picks free TCP
 ports, and two kernels starting together can pick the same one). Each kernel here talks over IPC sockets in a
-private temporary directory instead, so no ports are shared. The kernel is a ``privtest`` kernelspec written on
-the fly for this interpreter, so the notebook runs with exactly the Python that runs Snakemake.
+private temporary directory instead, so no ports are shared. A socket path must fit in AF_UNIX's ``sun_path``
+(``zmq.IPC_PATH_MAX_LEN``, 107 characters on Linux): when ``$TMPDIR`` is too long for that, the sockets go to a
+short private directory (``mkdtemp`` under ``/tmp``, mode 0700), and if there is none, to TCP with the start retried
+on a port collision (``privtest_workflow.kernel``). The kernel is a ``privtest`` kernelspec written on the fly for
+this interpreter, so the notebook runs with exactly the Python that runs Snakemake.
+
+A failing notebook leaves its full traceback in the rule's log, and its executed copy (which shows the failing cell
+and its output) at ``results/logs/notebooks/<id>.failed.ipynb``, outside the declared outputs that Snakemake deletes
+after a failure; the log says where.
 """
 
 import json
 import os
+import shutil
 import sys
 import tempfile
 import time
 from pathlib import Path
 
-from privtest import provenance
-from privtest.io import write_text_atomic
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "lib"))
+from privtest_workflow.joblog import open_log  # noqa: E402
+from privtest_workflow.kernel import port_collision, socket_base  # noqa: E402
+
+from privtest import provenance  # noqa: E402
+from privtest.io import write_text_atomic  # noqa: E402
 
 sm = snakemake  # noqa: F821  (injected by Snakemake)
-with open(sm.log[0], "w") as log, tempfile.TemporaryDirectory(prefix="privtest-kernel-") as tmp:
-    sys.stderr = log
-    os.dup2(log.fileno(), 2)  # the kernel subprocess inherits fd 2: its messages go to the rule's log too
+log = open_log(sm)  # the kernel subprocess inherits fd 2: its messages go to the rule's log too
+# Kept outside the declared outputs (Snakemake deletes those when the job fails).
+failed = Path(sm.log[0]).parent.parent / "notebooks" / f"{sm.wildcards.id}.failed.ipynb"
+with tempfile.TemporaryDirectory(prefix="privtest-kernel-") as tmp:
     spec_dir = Path(tmp, "kernels", "privtest")
     spec_dir.mkdir(parents=True)
     spec = {
@@ -33,9 +46,12 @@ with open(sm.log[0], "w") as log, tempfile.TemporaryDirectory(prefix="privtest-k
     os.environ.setdefault("MPLBACKEND", "Agg")
 
     import papermill
+    import zmq
     from jupyter_client.manager import KernelManager
 
-    km = KernelManager(kernel_name="privtest", transport="ipc", ip=str(Path(tmp, "ipc")))
+    ipc, short = socket_base(tmp, getattr(zmq, "IPC_PATH_MAX_LEN", 0) or 103)
+    if ipc is None:
+        print("No short directory for IPC sockets: the kernel uses TCP (retried on a port collision).", file=log)
     # raw, cfg, the output's files (pdf/png/data or tex/md/csv) and, where the catalogue says so, its claims.
     parameters = {"raw": str(Path(sm.input.raw).resolve()), "cfg": dict(sm.params.cfg)}
     parameters.update({k: str(Path(v).resolve()) for k, v in sm.input.items() if k == "claims"})
@@ -43,19 +59,40 @@ with open(sm.log[0], "w") as log, tempfile.TemporaryDirectory(prefix="privtest-k
     executed = Path(sm.output.executed).resolve()
     executed.parent.mkdir(parents=True, exist_ok=True)
     start = time.perf_counter()
-    papermill.execute_notebook(
-        str(Path(sm.input.notebook).resolve()),
-        str(executed),
-        parameters=parameters,
-        kernel_name="privtest",
-        km=km,
-        cwd=str(Path.cwd()),
-        progress_bar=False,
-        log_output=False,
-        stdout_file=log,
-        stderr_file=log,
-    )
+    try:
+        for attempt in range(1 if ipc else 5):
+            km = KernelManager(
+                kernel_name="privtest", **({"transport": "ipc", "ip": ipc} if ipc else {"transport": "tcp"})
+            )
+            try:
+                papermill.execute_notebook(
+                    str(Path(sm.input.notebook).resolve()),
+                    str(executed),
+                    parameters=parameters,
+                    kernel_name="privtest",
+                    km=km,
+                    cwd=str(Path.cwd()),
+                    progress_bar=False,
+                    log_output=False,
+                    stdout_file=log,
+                    stderr_file=log,
+                )
+                break
+            except Exception as error:  # TCP: another kernel took a port between its choice and its bind
+                if ipc or not port_collision(error) or attempt == 4:
+                    raise
+                print(f"Kernel port collision ({error}); retrying", file=log)
+    except BaseException:
+        if executed.is_file():
+            failed.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(executed, failed)
+            print(f"The executed notebook with the failing cell's output: {failed}", file=log)
+        raise
+    finally:
+        if short:
+            shutil.rmtree(short, ignore_errors=True)
+    failed.unlink(missing_ok=True)  # a stale copy from an earlier failure
     sidecar = provenance.record(
-        sm.wildcards.id, dict(sm.params.cfg), sm.params.seed, time.perf_counter() - start, sm.params.benchmark
+        sm.wildcards.id, dict(sm.params.cfg), sm.params.seed, time.perf_counter() - start, sm.input.simulation
     )
     write_text_atomic(json.dumps(sidecar, indent=2, sort_keys=True) + "\n", sm.output.provenance)

@@ -1,12 +1,17 @@
 """Snakemake script: per-job wall times from Snakemake's benchmark files -> figures/benchmarks.md."""
 
+import sys
 from pathlib import Path
 
 import pandas as pd
 
-from privtest.io import write_text_atomic
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "lib"))
+from privtest_workflow.joblog import open_log  # noqa: E402
+
+from privtest.io import write_text_atomic  # noqa: E402
 
 sm = snakemake  # noqa: F821  (injected by Snakemake)
+log = open_log(sm)  # a failure leaves its traceback in the rule's log
 rows = []
 for tsv in sorted(Path("results/benchmarks").rglob("*.tsv")):
     bench = pd.read_csv(tsv, sep="\t")
@@ -33,5 +38,4 @@ for rule, group in table.groupby("rule"):
     lines.append(f"| **{rule} total** | | **{group.s.sum():.1f}** | |")
 lines.append(f"| **all jobs** | | **{table.s.sum():.1f}** | |")
 write_text_atomic("\n".join(lines) + "\n", sm.output[0])
-with open(sm.log[0], "w") as log:
-    print(table.to_string(index=False), file=log)
+print(table.to_string(index=False), file=log)

@@ -49,9 +49,8 @@ class AboveThreshold(StationaryTester):
     def __post_init__(self):
         _validate.positive("eps", self.eps)
         _validate.open_unit("beta", self.beta)
-        _validate.step_index(self.T)
-        if not _validate.is_finite_real(self.tau):
-            raise ValueError(f"tau must be a finite real. Found {self.tau!r}.")
+        _validate.step_index(self.T, "T")
+        _validate.finite("tau", self.tau)
 
     @property
     def alpha(self) -> float:
@@ -110,7 +109,7 @@ class AboveThreshold(StationaryTester):
 
     def amortized_sample_bound(self, T: int) -> float:
         """1: one evaluation per step."""
-        _validate.step_index(T)
+        _validate.step_index(T, "T")
         return 1.0
 
     def run(self, mechanisms, runs: int, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
@@ -125,7 +124,7 @@ class AboveThreshold(StationaryTester):
             (halt_step, samples): int64 (runs,), the halting step (1-based, 0 if no query was above the noisy
             threshold), and int64 (runs, T), 1 at every step a run answered (up to and including its halt).
         """
-        _validate.step_index(runs)
+        _validate.step_index(runs, "runs")
         values = np.asarray(mechanisms, dtype=float)
         rho = rng.laplace(0.0, 2.0 / self.eps, runs)
         halt_step = np.zeros(runs, dtype=np.int64)
@@ -142,8 +141,8 @@ class AboveThreshold(StationaryTester):
     def critical_p(self, T: int, runs: int, rng: np.random.Generator) -> CriticalP:
         """Exact T-step simulation with the same query value f at every step, coupled across f: a run halts within T
         iff f >= tau + rho - max_{t<=T} nu_t, its critical value (in query units, not a probability)."""
-        _validate.step_index(T)
-        _validate.step_index(runs)
+        _validate.step_index(T, "T")
+        _validate.step_index(runs, "runs")
         rho = rng.laplace(0.0, 2.0 / self.eps, runs)
         nu = rng.laplace(0.0, 4.0 / self.eps, (T, runs))
         return CriticalP(self.tau + rho - nu.max(axis=0), np.ones(runs))

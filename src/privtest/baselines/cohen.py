@@ -31,6 +31,9 @@ from privtest.bounds import (
 from privtest.measure import CriticalP
 from privtest.testers import StationaryTester
 
+#: The largest number of calls the simulation can count (int64).
+MAX_CALLS = 2**63 - 1
+
 
 def first_success_position(E, K, rng: np.random.Generator) -> np.ndarray:
     """Index (1-based) of the first +1 among E i.i.d. evaluations known to contain K >= 1 successes.
@@ -96,7 +99,7 @@ class CohenTester(StationaryTester):
 
     def __post_init__(self):
         theta = theta_C(self.eps, self.eps1)
-        _validate.step_index(self.T)
+        _validate.step_index(self.T, "T")
         object.__setattr__(self, "theta", theta)
         object.__setattr__(self, "N", cohen_calls_per_step(self.pstar, self.beta, theta))
 
@@ -154,8 +157,16 @@ class CohenTester(StationaryTester):
 
     def amortized_sample_bound(self, T: int) -> float:
         """N_t: the per-step bound is deterministic and the same at every step."""
-        _validate.step_index(T)
+        _validate.step_index(T, "T")
         return float(self.N)
+
+    def _check_simulable(self, steps: int) -> None:
+        """ValueError if the calls of ``steps`` steps (steps x N_t) do not fit the int64 counts of the simulation."""
+        if steps * self.N > MAX_CALLS:
+            raise ValueError(
+                f"N_t = {float(self.N):.3g} calls per step (x {steps} steps) exceed int64: Cohen et al.'s tester "
+                f"cannot be simulated at eps_1/eps = {self.eps1 / self.eps:g} (theta_C = {self.theta:.3g} near 0)."
+            )
 
     def draw_pdagger(self, runs: int, rng: np.random.Generator) -> np.ndarray:
         """p_dagger = U^(1/theta_C) for U uniform on [0, 1): Pr[p_dagger <= x] = x^theta_C (Init of Algorithm 4)."""
@@ -171,7 +182,8 @@ class CohenTester(StationaryTester):
         Returns:
             (halt_step, samples): int64 (runs,) (0 = never halted) and int64 (runs, T') evaluations of M_t.
         """
-        _validate.step_index(runs)
+        _validate.step_index(runs, "runs")
+        self._check_simulable(1)
         mechanisms = list(mechanisms)
         pdag = self.draw_pdagger(runs, rng)
         halt_step = np.zeros(runs, dtype=np.int64)
@@ -199,8 +211,9 @@ class CohenTester(StationaryTester):
         Returns:
             :class:`privtest.measure.CriticalP` with p_crit (runs,) and the evaluations per step while continuing.
         """
-        _validate.step_index(T)
-        _validate.step_index(runs)
+        _validate.step_index(T, "T")
+        _validate.step_index(runs, "runs")
+        self._check_simulable(T)
         pdag = self.draw_pdagger(runs, rng)
         S = rng.binomial(np.int64(T) * self.N, pdag)
         p_crit = np.where(S > 0, rng.beta(1.0, np.maximum(S, 1)), np.inf)

@@ -63,7 +63,7 @@ class GhaziSelection(StationaryTester):
             (selected, samples): int64 (runs,) with the selected index t in 1..T (0 = no +1 output, i.e. ⊥) and
             int64 (runs, T) with the evaluations of M_t (0 or 1).
         """
-        _validate.step_index(runs)
+        _validate.step_index(runs, "runs")
         mechanisms = list(mechanisms)
         keep = np.exp(-self.eps1 * self.draw_k(runs, rng))
         selected = np.zeros(runs, dtype=np.int64)
@@ -135,14 +135,14 @@ class GhaziSelection(StationaryTester):
 
     def amortized_sample_bound(self, T: int) -> float:
         """1: at most one evaluation per step."""
-        _validate.step_index(T)
+        _validate.step_index(T, "T")
         return 1.0
 
     def critical_p(self, T: int, runs: int, rng: np.random.Generator) -> CriticalP:
         """Exact T-step simulation on Bernoulli(p) inputs, coupled across p: given k, E ~ Bin(T, e^(-eps_1 k)) steps are
         evaluated and some (+1, t) is selected iff the smallest of E uniforms is <= p: Beta(1, E) (inf if E = 0)."""
-        _validate.step_index(T)
-        _validate.step_index(runs)
+        _validate.step_index(T, "T")
+        _validate.step_index(runs, "runs")
         E = rng.binomial(T, np.exp(-self.eps1 * self.draw_k(runs, rng)))
         p_crit = np.where(E > 0, rng.beta(1.0, np.maximum(E, 1)), np.inf)
         return CriticalP(p_crit, E / T)

@@ -169,7 +169,7 @@ class LiuTalwarTester(StationaryTester):
 
     def amortized_sample_bound(self, T: int) -> float:
         """N: the same deterministic count at every step."""
-        _validate.step_index(T)
+        _validate.step_index(T, "T")
         return self.N
 
     def _threshold_fraction(self, nu, xi):
@@ -187,7 +187,7 @@ class LiuTalwarTester(StationaryTester):
         Raises:
             ValueError: if N exceeds int64 (use :meth:`critical_p` for Bernoulli inputs), or an input has delta > 0.
         """
-        _validate.step_index(runs)
+        _validate.step_index(runs, "runs")
         if not self.N <= MAX_EVALUATIONS:
             raise ValueError(
                 f"N = exp({self.log_N:.1f}) evaluations per step exceed int64; Liu-Talwar is infeasible here "
@@ -221,8 +221,8 @@ class LiuTalwarTester(StationaryTester):
         Returns:
             :class:`privtest.measure.CriticalP` (evaluations per step = N).
         """
-        _validate.step_index(T)
-        _validate.step_index(runs)
+        _validate.step_index(T, "T")
+        _validate.step_index(runs, "runs")
         nu = rng.laplace(0.0, self.b_nu, runs)
         p_crit = np.full(runs, np.inf)
         for t0, t1 in blocks(T, runs):

@@ -86,6 +86,9 @@ def checkpoint_claim(rows: pd.DataFrame, params: BatchToCOParams, claim_id: str)
 
 
 def _stream_claims(raw, cfg, pre) -> list[Claim]:
+    """Per (stream, eps) of the BatchToCO rows of ``raw``: Lemma 40's checkpoint rate (:func:`checkpoint_claim`, on
+    the checkpoint-only runs if any), the GTM calls per step against their exact expectation (Theorem 42(3)) and
+    Theorem 42(2)'s utility guarantee (:func:`utility_claim`)."""
     out = []
     bco = raw[raw.method == METHOD]
     for (stream, eps), g in bco.groupby(["stream", "eps"], sort=True):
@@ -105,7 +108,7 @@ def _stream_claims(raw, cfg, pre) -> list[Claim]:
                 measured=f"sum N / sum E[N] = {fmt(m)} +- {fmt(1.96 * se)}; mean N_t = {fmt(steps.gtm_calls.mean())}",
                 bound="in [0.9, 1.1]",
                 evidence=Normal(m, se, len(ratio), "within", (0.9, 1.1)),
-                note=f"E[N_t] <= rho_s e^(1/C1)/(1 - 2/(C_H ln(4/beta_s))), rho_s = lambda^l(c_s, beta_s/6)/p*; "
+                note=f"E[N_t] <= rho_s e^(1/C_1)/(1 - 2/(C_H ln(4/beta_s))), rho_s = lambda^l(c_s, beta_s/6)/p*; "
                 f"max E[N_t] here {fmt(steps.expected_calls.max())}",
             )
         )

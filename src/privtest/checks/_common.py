@@ -1,41 +1,19 @@
-"""Claim builders shared by several checks: single-step error checks (continuation at pbar_t, halting at p*_t) and
-failure-rate checks, each from Monte Carlo counts (verdicts by the policy of :mod:`privtest.claims`)."""
+"""Claim builders shared by several checks: failure-rate checks from Monte Carlo counts (verdicts by the policy of
+:mod:`privtest.claims`) and single-step error checks on exact probabilities with the Monte Carlo estimate beside
+them."""
 
 from __future__ import annotations
 
 from scipy import stats
 
-from privtest.claims import Binomial, Claim, fmt, statistical
+from privtest.claims import Binomial, Claim, exact, fmt, statistical
 from privtest.stats import clopper_pearson
 
 
 def _measured(k: int, n: int) -> str:
+    """'k/n [lo, hi]' with the 95% Clopper-Pearson interval, for a claim's measured column."""
     lo, hi = clopper_pearson(k, n)
     return f"{fmt(k / n)} [{fmt(lo)}, {fmt(hi)}]"
-
-
-def continue_claim(
-    claim_id: str, source: str, halts: int, runs: int, bound: float, fallback: float, note: str = ""
-) -> Claim:
-    """'Pr[halt] <= bound' from ``halts``/``runs``; if the sample cannot establish ``bound`` although the estimate
-    satisfies it, check ``fallback`` (a weaker bound the theorem also implies, e.g. the whole-run budget beta) and say
-    so in the note."""
-    ev = Binomial(halts, runs, "at_most", bound)
-    if not ev.established() and halts / runs <= bound and fallback > bound:
-        note = (
-            f"{fmt(bound)} is below Monte Carlo resolution ({runs} runs); checked against {fmt(fallback)} "
-            "instead. " + note
-        ).strip()
-        bound, ev = fallback, Binomial(halts, runs, "at_most", fallback)
-    return statistical(
-        claim_id=claim_id,
-        source=source,
-        statement=f"halts w.p. <= {fmt(bound)} when p_t <= pbar_t",
-        measured=_measured(halts, runs),
-        bound=f"<= {fmt(bound)}",
-        evidence=ev,
-        note=note,
-    )
 
 
 def rate_claim(
@@ -53,46 +31,27 @@ def rate_claim(
     )
 
 
-def miss_claim(
+def exact_step_claim(
     claim_id: str,
     source: str,
-    good_halts: int,
-    good_runs: int,
-    beta_II: float,
-    halts: int,
-    runs: int,
-    beta: float,
+    statement: str,
+    value: float,
+    bound: float,
+    mc_k: int,
+    mc_n: int,
     note: str = "",
 ) -> Claim:
-    """Type II check at p_t = p*_t. Primary: Lemma 20's halting guarantee given eta_1 <= mu1 (lambda_t on the right
-    side of rho_t), Pr[miss | eta_1 <= mu1] <= beta_II. If the sample cannot establish beta_II although the estimate
-    satisfies it, fall back to the unconditional bound Pr[miss] <= beta/4 + beta_II (Lemma 19(3)) and say so."""
-    misses_good = good_runs - good_halts
-    ev = Binomial(misses_good, good_runs, "at_most", beta_II)
-    if ev.established() or misses_good / good_runs > beta_II:
-        lo, hi = clopper_pearson(misses_good, good_runs)
-        return statistical(
-            claim_id=claim_id,
-            source=source,
-            statement="Pr[miss | eta_1 <= mu1] <= beta_II when p_t = p*_t (Lemma 20)",
-            measured=f"{fmt(misses_good / good_runs)} [{fmt(lo)}, {fmt(hi)}] over {good_runs} runs",
-            bound=f"<= {fmt(beta_II)}",
-            evidence=ev,
-            note=note,
-        )
-    bound = beta / 4 + beta_II
-    note = (
-        f"beta_II = {fmt(beta_II)} is below Monte Carlo resolution; checked the unconditional bound "
-        f"beta/4 + beta_II instead. {note}"
-    ).strip()
-    return statistical(
+    """A single-step error probability checked exactly at its own per-step bound ('value <= bound', ``value`` from
+    :mod:`privtest.exact`), with the Monte Carlo estimate ``mc_k``/``mc_n`` of the same probability beside it as a
+    cross-check (:func:`mc_cross_check`; Monte Carlo alone cannot resolve bounds like beta_t/4 ~ 1e-6)."""
+    return exact(
         claim_id=claim_id,
         source=source,
-        statement="Pr[miss] <= beta/4 + beta_II when p_t = p*_t (Lemma 19(3), Lemma 20)",
-        measured=_measured(runs - halts, runs),
+        statement=statement,
+        measured=fmt(value, 6),
         bound=f"<= {fmt(bound)}",
-        evidence=Binomial(runs - halts, runs, "at_most", bound),
-        note=note,
+        ok=value <= bound,
+        note=f"quadrature (privtest.exact); {mc_cross_check(mc_k, mc_n, value)}. {note}".strip(),
     )
 
 

@@ -17,6 +17,8 @@ ERRATUM_ALG3 = "Algorithm 3: eps(i, t) uses the global beta where Corollary 35 n
 
 
 def claims(raw: pd.DataFrame, cfg: dict) -> list[Claim]:
+    """The continual-observation claims of :func:`privtest.checks._co.claims` (prefix ``co``) and, exactly, Algorithm
+    3's printed eps(i, t) against Corollary 35's hypothesis (``co.cor35_erratum``, ERRATUM when violated)."""
     printed = dataclasses.replace(BatchToCOParams.from_config(cfg, 1.0), log_beta="global")
     worst = max(
         (printed.calibration(i).step(t, printed.eps_it(i, t), printed.pstar).log_Lambda, i, t)
@@ -26,8 +28,8 @@ def claims(raw: pd.DataFrame, cfg: dict) -> list[Claim]:
     erratum = exact(
         claim_id="co.cor35_erratum",
         source="Alg 3 vs Cor 35",
-        statement="Algorithm 3's printed eps(i,t) = eps(i)/(C1 ln(4/(omega_t beta))) meets Corollary 35's hypothesis "
-        "for GTM_i (beta_GTM = beta_i): Lambda_t <= Lambda = e^{1/C1+2/CH} at every step",
+        statement="Algorithm 3's printed eps(i,t) = eps(i)/(C_1 ln(4/(omega_t beta))) meets Corollary 35's hypothesis "
+        "for GTM_i (beta_GTM = beta_i): Lambda_t <= Lambda = e^{1/C_1+2/C_H} at every step",
         measured=f"max ln Lambda_t = {fmt(worst[0])} at i={worst[1]}, t={worst[2]}",
         bound=f"<= ln Lambda = {fmt(math.log(printed.Lambda))}",
         ok=worst[0] <= math.log(printed.Lambda),

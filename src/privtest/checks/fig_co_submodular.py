@@ -10,4 +10,5 @@ from privtest.claims import Claim
 
 
 def claims(raw: pd.DataFrame, cfg: dict) -> list[Claim]:
+    """The continual-observation claims of :func:`privtest.checks._co.claims` with prefix ``co.submodular``."""
     return _co.claims(raw, cfg, "co.submodular")

@@ -30,6 +30,8 @@ def claims(raw: pd.DataFrame, cfg: dict) -> list[Claim]:
 
 
 def _exact_claims(raw: pd.DataFrame) -> list[Claim]:
+    """The exact whole-run error of every row with an exact value (``rate_exact`` finite) <= its budget, the Monte
+    Carlo rate beside it as a cross-check."""
     out = []
     for r in raw.itertuples():
         if not np.isfinite(r.rate_exact):  # NaN: no exact analysis for this tester

@@ -1,43 +1,46 @@
 """Claims of fig_expost: Theorem 23's ex-post calibration keeps the per-step Type II (at p*) and Type I (at pbar_t)
-budgets. The calibration's identities (Lemma 17's halting loss equals the theorem's loss function, pbar_t is flat in
-t) cannot fail and are unit tests (tests/test_gtm.py::test_expost_identities_over_t)."""
+budgets, checked on the exact probabilities with the Monte Carlo estimates beside them. The calibration's identities
+(Lemma 17's halting loss equals the theorem's loss function, pbar_t is flat in t) cannot fail and are unit tests
+(tests/test_gtm.py::test_expost_identities_over_t)."""
 
 from __future__ import annotations
 
 import pandas as pd
 
-from privtest.checks._common import continue_claim, miss_claim
+from privtest.checks._common import exact_step_claim
 from privtest.claims import Claim
 from privtest.schedule import beta_t
 
 
 def claims(raw: pd.DataFrame, cfg: dict) -> list[Claim]:
+    """Per mc step t and ratio: the exact miss probability at p* given eta_1 <= mu1 (<= beta_II = beta_t/6) and the
+    exact halting probability at pbar_t (<= beta_t/4 + beta_t/6), Monte Carlo beside each."""
     out = []
-    mc = raw[raw.kind == "mc"]
-    for r in mc.itertuples():
+    for r in raw[raw.kind == "mc"].itertuples():
         bt = float(beta_t(int(r.t), cfg["beta"]))
         tag = f"t={r.t},r={r.eps_ratio}"
         out.append(
-            miss_claim(
+            exact_step_claim(
                 f"expost.halt_at_pstar[{tag}]",
                 "Thm 23 (proof: Lemma 19(3), Lemma 20)",
-                int(r.good_halts_pstar),
-                int(r.good_runs_pstar),
+                "Pr[one step misses a halt | eta_1 <= mu1] <= beta_II = beta_t/6 when p_t = p* (Lemma 20)",
+                float(r.miss_good_exact),
                 float(r.beta_II),
-                int(r.halts_pstar),
-                int(r.runs),
-                cfg["beta"],
+                int(r.good_runs_pstar - r.good_halts_pstar),
+                int(r.good_runs_pstar),
             )
         )
         out.append(
-            continue_claim(
+            exact_step_claim(
                 f"expost.continue_at_pbar[{tag}]",
-                "Thm 23 (proof)",
+                "Thm 23 (proof: Lemma 19(2), Lemma 20)",
+                "one step halts w.p. <= beta_t/4 + beta_t/6 when p_t = pbar_t",
+                float(r.halt_pbar_exact),
+                bt / 4 + bt / 6,
                 int(r.halts_pbar),
                 int(r.runs),
-                bt / 4 + bt / 6,
-                cfg["beta"],
-                "bound beta_t/4 + beta_t/6",
+                "bound = Pr[eta_2,t > tau2,t ln(4/beta_t)] (beta_t/4, Lemma 19 with c_G = 1/4) + the Poisson tail "
+                "beta_t/6 (Lemma 20)",
             )
         )
     return out

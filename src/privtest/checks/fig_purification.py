@@ -1,17 +1,20 @@
 """Claims of fig_purification: Lemma 24 (pure DP of purified boundary pairs, exactly) and Corollary 25 (halting at
-p* + phi, continuation at pbar - phi). That the purified mechanism's Pr[+1] is p + phi (1 - 2p) (Lemma 24(1)) is a
-property of our sampler, tested in tests/test_mechanisms.py; the figure plots it."""
+p* + phi, continuation at pbar - phi; exact per-step probabilities, Monte Carlo beside them). That the purified
+mechanism's Pr[+1] is p + phi (1 - 2p) (Lemma 24(1)) is a property of our sampler, tested in tests/test_mechanisms.py;
+the figure plots it."""
 
 from __future__ import annotations
 
 import pandas as pd
 
-from privtest.checks._common import continue_claim, miss_claim
+from privtest.checks._common import exact_step_claim
 from privtest.claims import Claim, exact, fmt
 from privtest.schedule import beta_t
 
 
 def claims(raw: pd.DataFrame, cfg: dict) -> list[Claim]:
+    """Per delta: Lemma 24(2)-(3) exactly (worst log-ratio of purified boundary pairs <= eps_1), and Corollary 25's
+    halting at p* + phi (given eta_1 <= mu1, at beta_II) and continuation at pbar - phi (at beta_t/2), exactly."""
     out = []
     eps1 = cfg["eps_ratio"] * cfg["eps"]
     gtm = raw[raw.kind == "gtm"]
@@ -30,26 +33,26 @@ def claims(raw: pd.DataFrame, cfg: dict) -> list[Claim]:
             )
         )
         out.append(
-            miss_claim(
+            exact_step_claim(
                 f"purification.halt[{tag}]",
                 "Cor 25(1), Lemma 20",
-                int(r.good_halts_at_halt),
-                int(r.good_runs_at_halt),
+                "Pr[one step misses a halt | eta_1 <= mu1] <= beta_II when p_t = p* + phi (purified inputs)",
+                float(r.miss_good_exact),
                 float(r.beta_II),
-                int(r.halts_at_halt),
-                int(r.runs),
-                cfg["beta"],
+                int(r.good_runs_at_halt - r.good_halts_at_halt),
+                int(r.good_runs_at_halt),
                 f"p_t = p* + phi = {fmt(r.p_halt)}",
             )
         )
         out.append(
-            continue_claim(
+            exact_step_claim(
                 f"purification.continue[{tag}]",
                 "Cor 25(2)",
+                "one step halts w.p. <= beta_t/2 when p_t = pbar - phi (purified inputs)",
+                float(r.halt_continue_exact),
+                bt / 2,
                 int(r.halts_at_continue),
                 int(r.runs),
-                bt / 2,
-                cfg["beta"],
                 f"p_t = pbar - phi = {fmt(r.p_continue)}",
             )
         )

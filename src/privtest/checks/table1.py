@@ -46,6 +46,7 @@ def _aggregate(claim_id, source, statement, cells, bound_text, note="", erratum=
 
 
 def _ci_text(k, n):
+    """(lo, hi, 'k/n [lo, hi]') with the 95% Clopper-Pearson interval."""
     lo, hi = clopper_pearson(k, n)
     return lo, hi, f"{fmt(k / n)} [{fmt(lo)}, {fmt(hi)}]"
 
@@ -83,7 +84,7 @@ def claims(raw: pd.DataFrame, cfg: dict) -> list[Claim]:
                 lo, hi, txt = _ci_text(r.halts_at_pstar, r.type2_runs)
                 ev = Binomial(int(r.halts_at_pstar), int(r.type2_runs), "at_most", 1 - beta, cell)
                 halt_star.append((ev, txt, lo, cell))
-            if method == "LiuTalwar":  # the erratum concerns Theorem 46(3), Liu-Talwar's own theorem
+            if "eps0" in tester.parameters:  # Theorem 46(3)'s bound is a formula in Liu-Talwar's auxiliary eps_0
                 # Thm 46(3) "moreover" as printed (R = 1): every halt at step 1 with p_1 = p* below it violates it.
                 x = math.exp(r.eps0) / (2 * (1 - r.pstar)) * (2 / beta) ** bounds.sigma_LT(r.eps, r.eps1, r.eps0)
                 if 1 - 1 / (1 + x) > r.pstar:
@@ -108,17 +109,21 @@ def claims(raw: pd.DataFrame, cfg: dict) -> list[Claim]:
                         cell,
                     )
                 )
-            # An upper bound must not beat the lower bound (Cor 30 for its own accuracy and delta).
+            # An upper bound must not beat the lower bound (Cor 30 for its own accuracy and delta), applied at the
+            # threshold where the tester guarantees halting (its halt_p: p* for GTM and Cohen, Thm 46(4)'s threshold
+            # for Liu-Talwar, not its nominal p*).
             acc = COR30_ACCURACY[method] * beta
-            lb_pbar = bounds.lower_bound_rejection_threshold(T, r.pstar, r.eps, r.eps1, acc, tester.privacy.delta)
-            lbc.append(
-                (
-                    bool(r.pbar_theory <= lb_pbar),
-                    f"{fmt(r.pbar_theory)} <= {fmt(lb_pbar)}",
-                    r.pbar_theory / lb_pbar,
-                    cell,
+            ref = r.halt_p
+            if ref < 1:
+                lb_pbar = bounds.lower_bound_rejection_threshold(T, ref, r.eps, r.eps1, acc, tester.privacy.delta)
+                lbc.append(
+                    (
+                        bool(r.pbar_theory <= lb_pbar),
+                        f"{fmt(r.pbar_theory)} <= {fmt(lb_pbar)} (halting guaranteed at {fmt(ref)})",
+                        r.pbar_theory / lb_pbar,
+                        cell,
+                    )
                 )
-            )
         src = g.source.iloc[0]
         out.append(
             _aggregate(
@@ -177,16 +182,19 @@ def claims(raw: pd.DataFrame, cfg: dict) -> list[Claim]:
                     "normal approximation over runs",
                 )
             )
-        out.append(
-            _aggregate(
-                f"table1.upper_vs_lower[{method},T={T}]",
-                f"{src}; Cor 30",
-                f"{method}'s guaranteed pbar_T does not exceed the largest pbar Corollary 30 allows",
-                lbc,
-                "<= Cor 30 sup",
-                "exact; Cohen's accuracy is 2 beta, Liu-Talwar's delta enters delta'",
+        if lbc:
+            out.append(
+                _aggregate(
+                    f"table1.upper_vs_lower[{method},T={T}]",
+                    f"{src}; Cor 30",
+                    f"{method}'s guaranteed pbar_T does not exceed the largest pbar Corollary 30 allows for a tester "
+                    "that guarantees halting where it does",
+                    lbc,
+                    "<= Cor 30 sup",
+                    "exact; Cohen's accuracy is 2 beta, Liu-Talwar's delta enters delta'; Liu-Talwar measured from its "
+                    "Thm 46(4) halting threshold (like-for-like with the GTM's p*)",
+                )
             )
-        )
     # GTM vs Cohen: measured thresholds, conservative ratio (GTM lower / Cohen upper) vs Table 1's factor.
     for T, g in testers.groupby("T", sort=False):
         rows_ge1, rows_fac = [], []

@@ -33,6 +33,9 @@ KNOWN_ERRATA = {"Rafiey": "Table 3 / Table 2, Rafiey and Yoshida row: kappa expo
 
 
 def claims(raw: pd.DataFrame, cfg: dict) -> list[Claim]:
+    """Per row: the printed CO cell's exponents against Theorem 42's substitution (ERRATUM for the recorded rows of
+    :data:`KNOWN_ERRATA`, FAIL elsewhere) and Lemma 38's ledger; on the t and kappa grids, the eps_batch(t) scaling
+    (all exact)."""
     out = []
     for i, r in raw.iterrows():
         tag = f"{i}:{r.work}"
@@ -83,7 +86,7 @@ def claims(raw: pd.DataFrame, cfg: dict) -> list[Claim]:
     out.append(
         exact(
             claim_id="co.table3.eps_batch_scaling",
-            source="Thm 42, Cor 43 (eps_batch), Sec. 1.3 (lines 196-203)",
+            source="Thm 42, Cor 43 (eps_batch), Sec. 1.3",
             statement="the code's batch privacy on the OPT_t = t trajectory is eps_batch(t) = Theta(kappa "
             "eps/(ln^2(t/beta) "
             "ln^2(1 + ln t/kappa))), i.e. Theta~(kappa eps/ln^2(t/beta)), the substitution behind Table 3",

@@ -46,7 +46,8 @@ def noisy_degree_topk(deg: np.ndarray, k: int, eps: float, size: int, rng: np.ra
     """
     _validate.positive("eps", eps)
     n = deg.size
-    if not (1 <= k <= n):
+    _validate.integer("k", k, 1)
+    if not k <= n:
         raise ValueError(f"k must be in [1, n={n}]. Found {k!r}.")
     noisy = deg[None, :] + rng.laplace(0.0, 2.0 / eps, (size, n))
     top = np.argpartition(-noisy, k - 1, axis=1)[:, :k] if k < n else np.tile(np.arange(n), (size, 1))
@@ -106,7 +107,7 @@ def dks_opt_bounds(stream: EdgeStream, k: int, density_opt=None) -> tuple[np.nda
     Returns:
         (upper, lower, kind): float (T,), float (T,), object (T,).
     """
-    _validate.step_index(k)
+    _validate.step_index(k, "k")
     T, n = stream.T, stream.n
     up, lo = np.zeros(T), np.zeros(T)
     state = StreamState(stream)
@@ -141,7 +142,8 @@ class DensestKSubgraph:
     """
 
     def __init__(self, stream: EdgeStream, k: int, opt, opt_kind):
-        if not (2 <= k <= stream.n):
+        _validate.integer("k", k, 2)
+        if not k <= stream.n:
             raise ValueError(f"k must be in [2, n={stream.n}]. Found {k!r}.")
         self.stream, self.k = stream, int(k)
         self.opt, self.opt_kind = np.asarray(opt, dtype=float), np.asarray(opt_kind, dtype=object)

@@ -147,9 +147,8 @@ class ScoredMechanism:
 
 def threshold_select_rounds(xi: float, eps0: float) -> int:
     """T = ceil(max((1/xi) ln(2/eps0), 1 + 1/(e xi))) of Algorithm 2."""
-    _validate.positive("xi", xi)
-    if not (0 < eps0 <= 1) or not (0 < xi <= 1):
-        raise ValueError(f"xi and eps0 must be in (0, 1]. Found xi={xi!r}, eps0={eps0!r}.")
+    _validate.interval("xi", xi, 0.0, 1.0, lo_open=True, hi_open=False)
+    _validate.interval("eps0", eps0, 0.0, 1.0, lo_open=True, hi_open=False)
     return math.ceil(max(math.log(2.0 / eps0) / xi, 1.0 + 1.0 / (math.e * xi)))
 
 

@@ -90,28 +90,25 @@ class BatchToCOParams:
     def __post_init__(self):
         _validate.positive("eps", self.eps)
         _validate.delta_range("delta", self.delta)
-        if not (0 < self.beta < 1 / math.e):
-            raise ValueError(f"beta must be in (0, 1/e). Found {self.beta!r}.")
-        if not (0 < self.pstar <= 0.5):
-            raise ValueError(f"pstar must be in (0, 1/2]. Found {self.pstar!r}.")
+        _validate.interval("beta", self.beta, 0.0, 1 / math.e, lo_open=True, hi_open=True)
+        _validate.interval("pstar", self.pstar, 0.0, 0.5, lo_open=True, hi_open=False)
         _validate.positive("kappa", self.kappa)
         _validate.gamma_range(self.gamma)
         _validate.positive("C_1", self.C_1)
         _validate.positive("C_H", self.C_H)
-        if not (0 < self.C_beta <= 1 / 3):
-            raise ValueError(f"C_beta must be in (0, 1/3]. Found {self.C_beta!r}.")
+        _validate.interval("C_beta", self.C_beta, 0.0, 1 / 3, lo_open=True, hi_open=False)
         if self.log_beta not in LOG_BETA:
             raise ValueError(f"log_beta must be one of {LOG_BETA}. Found {self.log_beta!r}.")
         ceps_max = self.C_1 / (self.C_1 + self.C_H + 3.0)
         if self.C_eps is None:
             object.__setattr__(self, "C_eps", ceps_max)
-        elif not (0 < self.C_eps <= ceps_max):
-            raise ValueError(f"C_eps must be in (0, C_1/(C_1+C_H+3) = {ceps_max}]. Found {self.C_eps!r}.")
+        else:
+            _validate.interval("C_eps", self.C_eps, 0.0, ceps_max, lo_open=True, hi_open=False)
         cdel_min = 1.0 + 3.0 * math.e**3 / self.C_beta
         if self.C_delta is None:
             object.__setattr__(self, "C_delta", cdel_min)
-        elif self.C_delta < cdel_min:
-            raise ValueError(f"C_delta must be >= 1 + 3e^3/C_beta = {cdel_min}. Found {self.C_delta!r}.")
+        else:
+            _validate.interval("C_delta", self.C_delta, cdel_min, math.inf, lo_open=False, hi_open=True)
         if self.eps_it(1, 1) > 1.0:
             raise ValueError(f"eps(1, 1) = {self.eps_it(1, 1)} > 1: Lemma 38 needs eps(i, t) <= 1; lower eps.")
 
@@ -159,7 +156,7 @@ class BatchToCOParams:
     @staticmethod
     def weight(i):
         """BatchToCO's weight omega_i = C_omega/(i ln^2(i+1)) (not Definition 7's omega_t), i >= 1 (array ok)."""
-        _validate.step_index(i)
+        _validate.step_index(i, "i", scalar=False)
         ii = np.asarray(i, dtype=float)
         out = c_omega() / (ii * np.log1p(ii) ** 2)
         return float(out) if out.ndim == 0 else out

@@ -5,10 +5,10 @@
 (b) Ex-post privacy loss of a transcript halting at t, eps_C + C_H eps_t ln(4/beta_t), growing like ln t, and the
     loss eps_C of every continuation prefix.
 
-Claims (:mod:`privtest.checks.fig_expost`): per-step miss at p* <= beta_t/6 given eta_1 <= mu1 (else the
-unconditional beta/4 + beta_t/6), halting at pbar_t <= beta_t/4 + beta_t/6; pbar_t recomputed from Lemma 19's
-Lambda_t with the calibrated tau2_t is flat in t; consistency of Lemma 17's halting loss with the theorem's loss
-function.
+Claims (:mod:`privtest.checks.fig_expost`), on the exact per-step probabilities (:func:`privtest.exact.step_log_probs`,
+columns ``miss_good_exact``, ``halt_pbar_exact``) with the Monte Carlo counts beside them: miss at p* <= beta_t/6 given
+eta_1 <= mu1, halting at pbar_t <= beta_t/4 + beta_t/6 (the eta_2,t tail beta_t/4 of Lemma 19 plus the Poisson tail
+beta_t/6 of Lemma 20).
 """
 
 from __future__ import annotations
@@ -18,6 +18,7 @@ import math
 import numpy as np
 import pandas as pd
 
+from privtest.exact import step_log_probs
 from privtest.gtm import ExPostCalibration, GlobalCalibration
 from privtest.runs import halting_counts
 from privtest.schedule import beta_t
@@ -52,6 +53,8 @@ def simulate(cfg: dict, rng: np.random.Generator, inputs: dict[str, str]) -> pd.
         for t in cfg["mc_t"]:
             st = ex.step(int(t), eps_t, cfg["pstar"])
             hc = halting_counts(st, [cfg["pstar"], st.pbar], cfg["runs"], rng)
+            miss_good = float(np.exp(step_log_probs(st, [cfg["pstar"]], eta1_max=st.mu1)[1][0]))
+            halt_pbar = float(np.exp(step_log_probs(st, [st.pbar])[0][0]))
             rows.append(
                 dict(
                     kind="mc",
@@ -67,6 +70,8 @@ def simulate(cfg: dict, rng: np.random.Generator, inputs: dict[str, str]) -> pd.
                     beta_II=st.beta_II,
                     samples_mean=float(hc.samples[0] / cfg["runs"]),
                     halt_loss=st.halt_loss,
+                    miss_good_exact=miss_good,
+                    halt_pbar_exact=halt_pbar,
                 )
             )
     return pd.DataFrame(rows)

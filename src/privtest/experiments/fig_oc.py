@@ -3,14 +3,15 @@
 For each step index t, input-privacy ratio eps_t/eps and case (acceptance threshold p* and variant), the step's
 parameters come from :class:`~privtest.GlobalCalibration` and its halting probability is estimated by Monte Carlo,
 each replication drawing its own eta_1 (Algorithm 1's Init) and eta_2,t, and computed exactly (``halt_prob_exact``,
-eta_1 and eta_2,t integrated out by :func:`privtest.exact.step_log_halt`).
+eta_1 and eta_2,t integrated out by :func:`privtest.exact.step_log_halt`; ``miss_good_exact``, the continuation
+probability given eta_1 <= mu1, by :func:`privtest.exact.step_log_probs`).
 
-Claims (:mod:`privtest.checks.fig_oc`; per-step error bounds read off the proof of Theorem 21):
+Claims (:mod:`privtest.checks.fig_oc`; per-step error bounds read off the proof of Theorem 21, each checked on the
+exact value with the Monte Carlo estimate beside it: Monte Carlo cannot resolve beta_t/4 ~ 1e-6 at t = 100):
   * Type II at p = p*: Pr[no halt | eta_1 <= mu1] <= beta_t/4 (Lemma 20 with lambda_t >= rho_t, resp. <= rho_t when
-    flipped, Lemma 19(3)); where Monte Carlo cannot resolve beta_t/4, the unconditional beta/4 + beta_t/4.
-  * Type I at p = pbar_t: Pr[halt] <= Pr[eta_2,t > tau2 ln(4/beta_t)] + beta_t/4 = beta_t/2, checked on the exact
-    value (Monte Carlo cannot resolve beta_t/2 at large t; its interval is in the note).
-  * Type II at p = p*, exactly: Pr[no halt] <= beta/4 + beta_t/4 (unconditional).
+    flipped, Lemma 19(3)).
+  * Type I at p = pbar_t: Pr[halt] <= Pr[eta_2,t > tau2 ln(4/beta_t)] + beta_t/4 = beta_t/2.
+  * Type II at p = p*: Pr[no halt] <= beta/4 + beta_t/4 (unconditional).
 The per-step budget beta_t of the theorem holds only conditioned on the good-noise event G (Lemma 19), whose
 eta_1 part (probability beta/4) is shared by all steps; the measured miss rate at p* shows the difference.
 """
@@ -20,7 +21,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from privtest.exact import step_log_halt
+from privtest.exact import step_log_halt, step_log_probs
 from privtest.gtm import GlobalCalibration
 from privtest.runs import halting_counts
 from privtest.stats import clopper_pearson
@@ -44,8 +45,8 @@ def simulate(cfg: dict, rng: np.random.Generator, inputs: dict[str, str]) -> pd.
 
     Returns:
         DataFrame with one row per grid point: t, eps_ratio, pstar, variant, s, c, rho, Lambda, p, halts, runs,
-        samples_mean, pbar, beta_II, good_runs/good_halts (replications with eta_1 <= mu1 and their halts) and
-        halt_prob_exact (quadrature).
+        samples_mean, pbar, beta_II, good_runs/good_halts (replications with eta_1 <= mu1 and their halts),
+        halt_prob_exact and miss_good_exact (quadrature: Pr[halt]; Pr[no halt | eta_1 <= mu1]).
     """
     rows = []
     for case in cfg["cases"]:
@@ -56,8 +57,9 @@ def simulate(cfg: dict, rng: np.random.Generator, inputs: dict[str, str]) -> pd.
                 p = p_grid(st.pstar, st.pbar, st.s, cfg["points"])
                 hc = halting_counts(st, p, cfg["runs"], rng)
                 exact = np.exp(step_log_halt(st, p))
-                for pi, h, n, gr, gh, ex in zip(
-                    p, hc.halts, hc.samples, hc.good_runs, hc.good_halts, exact, strict=True
+                miss_good = np.exp(step_log_probs(st, p, eta1_max=st.mu1)[1])
+                for pi, h, n, gr, gh, ex, mg in zip(
+                    p, hc.halts, hc.samples, hc.good_runs, hc.good_halts, exact, miss_good, strict=True
                 ):
                     rows.append(
                         dict(
@@ -78,6 +80,7 @@ def simulate(cfg: dict, rng: np.random.Generator, inputs: dict[str, str]) -> pd.
                             good_runs=gr,
                             good_halts=gh,
                             halt_prob_exact=ex,
+                            miss_good_exact=mg,
                         )
                     )
     return pd.DataFrame(rows)

@@ -1,74 +1,81 @@
-"""fig_privacy_audit: black-box audited lower bounds on eps (:func:`privtest.audit.estimate_epsilon`) for the GTM
-(global direct, global flipped, ex-post), Cohen et al., Liu-Talwar (approximate DP: eps is audited at its claimed
-delta), the classic AboveThreshold, and the six SVT variants of Lyu, Su and Li (2017), four of which are not private.
+"""fig_privacy_audit: black-box audited lower bounds on eps (:mod:`privtest.audit`) for the GTM (global direct,
+global flipped, ex-post), Cohen et al., Liu-Talwar (approximate DP: eps is audited at its claimed delta), the classic
+AboveThreshold, and the six SVT variants of Lyu, Su and Li (2017), four of which are not private.
 
 Inputs. Generalized testers run on Bernoulli streams p and their neighbour p' = min(e^eps_1 p, 1 - e^-eps_1 (1 - p))
 (the extreme pure-DP pair; Cohen and Liu-Talwar at p = sqrt(pbar p*), where their halting is uncertain). Each GTM
 case uses a stream where the exact analysis (fig_privacy_exact) finds continuation losses at the bound, and the exact
 worst loss of that very pair is reported next to the audit (``eps_exact``: no audit of the pair can exceed it).
-SVT-type mechanisms run on three query pairs
-(sensitivity 1): bottoms then a top, a top/bottom pattern that flips between the datasets, and bottoms then a top
-whose released value is low (Alg. 3); each pair is audited at confidence 1 - alpha/3 (union bound) and the
-largest bound is reported. A mechanism is flagged when its bound exceeds the claimed eps (claims:
-:mod:`privtest.checks.fig_privacy_audit`).
+
+SVT-type mechanisms are audited the way published DP testers do it (:func:`privtest.audit.audit`): the witness
+search tries StatDP's input patterns (:func:`privtest.svt_variants.witness_pairs`, ``queries`` answers of
+sensitivity 1) under three codings of the output (first top and number of tops; bottoms and the smallest released
+value; Hamming distance to half tops), picks the ``CANDIDATES`` most promising (pair, coding, event) on a pilot of
+n/2 runs per input, and tests them on fresh samples of n runs per input (conditional binomial test, union bound over
+the carried witnesses). A mechanism is flagged when its bound exceeds the claimed eps (claims:
+:mod:`privtest.checks.fig_privacy_audit`); for a broken variant that is not flagged, ``runs_to_flag`` is the audit's
+power: the runs per input at which the best witness's observed rates would flag it.
 """
 
 from __future__ import annotations
 
+import json
+
 import numpy as np
 import pandas as pd
 
-from privtest.audit import estimate_epsilon
+from privtest.audit import AuditResult, audit, estimate_epsilon, runs_to_flag
 from privtest.baselines.above_threshold import AboveThreshold
 from privtest.exact import Stream, transcript_log_probs
 from privtest.privacy import neighbour_interval
 from privtest.registry import make_tester
-from privtest.svt_variants import PRIVATE, SVTVariant, actual_epsilon, first_top, first_top_low_value, pattern_distance
+from privtest.svt_variants import CODINGS, PRIVATE, SVTVariant, actual_epsilon, witness_pairs
 from privtest.testers import GTMTester, bernoulli_stream
 
-
-def query_pairs(m: int) -> dict:
-    """The SVT query pairs (answers on D and D', integer coding of an output) used for every SVT-type mechanism."""
-    k = m // 2
-    return {
-        "bottoms_then_top": (np.r_[np.zeros(m - 1), 1.0], np.r_[np.ones(m - 1), 0.0], lambda a, v: first_top(a)),
-        "pattern": (
-            np.r_[np.ones(k), np.zeros(m - k)],
-            np.r_[np.zeros(k), np.ones(m - k)],
-            lambda a, v: pattern_distance(a, k),
-        ),
-        "released_value": (np.zeros(m), np.r_[np.ones(m - 1), 0.0], lambda a, v: first_top_low_value(a, v, 0.0)),
-    }
+#: Witnesses carried from the pilot search to the main test of an SVT-type mechanism (union bound over them).
+CANDIDATES = 4
 
 
-def _svt_rows(name, runner, claimed, expected, actual, cfg, rng):
-    pairs = query_pairs(cfg["queries"])
-    conf = 1.0 - (1.0 - cfg["confidence"]) / len(pairs)
-    best = None
-    for pair, (qa, qb, code) in pairs.items():
-        res = estimate_epsilon(
-            lambda n, r, qa=qa, code=code: code(*runner(qa, n, r)),
-            lambda n, r, qb=qb, code=code: code(*runner(qb, n, r)),
-            cfg["n"],
-            rng,
-            conf,
-        )
-        if best is None or res.eps_lower > best[1].eps_lower:
-            best = (pair, res)
-    pair, res = best
+def _row(name, claimed, delta, actual, res: AuditResult, inputs: str, eps_exact=np.nan) -> dict:
+    flagged = bool(res.eps_lower > claimed)
+    broken = actual > claimed
+    power = runs_to_flag(res.k_a, res.k_b, res.n, claimed, res.alpha, delta) if broken and not flagged else np.nan
     return dict(
         mechanism=name,
         claimed_eps=claimed,
-        delta=0.0,
+        delta=delta,
         actual_eps=actual,
-        expected=expected,
+        expected="broken" if broken else "private",
         eps_lower=res.eps_lower,
         eps_hat=res.eps_hat,
         n=res.n,
-        flagged=bool(res.eps_lower > claimed),
+        flagged=flagged,
         event=f"{res.event} ({res.direction})",
-        inputs=pair,
-        eps_exact=np.nan,
+        inputs=inputs,
+        eps_exact=eps_exact,
+        k_a=res.k_a,
+        k_b=res.k_b,
+        n_a=res.n_a,
+        n_b=res.n_b,
+        alpha=res.alpha,
+        searched=res.searched,
+        runs_to_flag=power,
+        cells=json.dumps([{k: c[k] for k in ("k_a", "k_b", "n_a", "n_b")} for c in res.cells]),
+    )
+
+
+def svt_audit(sample, cfg: dict, rng: np.random.Generator) -> AuditResult:
+    """The witness search of an SVT-type mechanism: ``sample(queries, k, rng) -> (answers, values)``."""
+    n = cfg["n"]
+    return audit(
+        sample,
+        witness_pairs(cfg["queries"]),
+        CODINGS,
+        n,
+        rng,
+        cfg["confidence"],
+        pilot=max(100, n // 2),
+        candidates=CANDIDATES,
     )
 
 
@@ -100,7 +107,9 @@ def _runner(tester, p, eps1: float):
 
 def simulate(cfg: dict, rng: np.random.Generator, inputs: dict[str, str]) -> pd.DataFrame:
     """One row per mechanism: mechanism, claimed_eps, delta, actual_eps, expected, eps_lower, eps_hat, n, flagged,
-    event, inputs, eps_exact. No ``inputs``."""
+    event, inputs, eps_exact, the chosen witness's counts (k_a, k_b of n_a, n_b), the test level alpha, the number
+    of witnesses searched, runs_to_flag (power, for unflagged mechanisms) and cells (JSON: the counts of every
+    carried witness). No ``inputs``."""
     rows = []
     n, T = cfg["n"], cfg["T"]
     eps1 = cfg["eps_ratio"] * cfg["eps"]
@@ -109,22 +118,8 @@ def simulate(cfg: dict, rng: np.random.Generator, inputs: dict[str, str]) -> pd.
         claimed = tester.privacy.eps  # Theorem 21: eps; Theorem 23: the halting loss at T
         _, hi, _, _ = neighbour_interval(p, eps1)
         res = estimate_epsilon(_runner(tester, p, eps1), _runner(tester, hi, eps1), n, rng, cfg["confidence"])
-        rows.append(
-            dict(
-                mechanism=label,
-                claimed_eps=claimed,
-                delta=0.0,
-                actual_eps=claimed,
-                expected="private",
-                eps_lower=res.eps_lower,
-                eps_hat=res.eps_hat,
-                n=n,
-                flagged=bool(res.eps_lower > claimed),
-                event=f"{res.event} ({res.direction})",
-                inputs=f"p={p[0]:g}, p'={hi[0]:.6g} (x{T})",
-                eps_exact=_exact_pair_loss(tester, p, hi),
-            )
-        )
+        inputs_text = f"p={p[0]:g}, p'={hi[0]:.6g} (x{T})"
+        rows.append(_row(label, claimed, 0.0, claimed, res, inputs_text, _exact_pair_loss(tester, p, hi)))
     for method in ("Cohen", "LiuTalwar"):
         pstar = cfg["pstar_baselines"]
         tester = make_tester(method, cfg, pstar, cfg["eps_ratio"], T)
@@ -134,47 +129,20 @@ def simulate(cfg: dict, rng: np.random.Generator, inputs: dict[str, str]) -> pd.
         res = estimate_epsilon(
             _runner(tester, p, eps1), _runner(tester, hi, eps1), n, rng, cfg["confidence"], delta=delta
         )
-        rows.append(
-            dict(
-                mechanism=method,
-                claimed_eps=cfg["eps"],
-                delta=delta,
-                actual_eps=cfg["eps"],
-                expected="private",
-                eps_lower=res.eps_lower,
-                eps_hat=res.eps_hat,
-                n=n,
-                flagged=bool(res.eps_lower > cfg["eps"]),
-                event=f"{res.event} ({res.direction})",
-                inputs=f"p={p[0]:.4g}, p'={hi[0]:.4g} (x{T})",
-                eps_exact=np.nan,
-            )
-        )
-    at = AboveThreshold(cfg["eps"], cfg["beta"], cfg["queries"])
-    rows.append(
-        _svt_rows(
-            "AboveThreshold",
-            lambda q, k, r: (_halt_to_answers(at.run(q, k, r)[0], len(q)), np.full((k, len(q)), np.nan)),
-            cfg["eps"],
-            "private",
-            cfg["eps"],
-            cfg,
-            rng,
-        )
-    )
+        rows.append(_row(method, cfg["eps"], delta, cfg["eps"], res, f"p={p[0]:.4g}, p'={hi[0]:.4g} (x{T})"))
+    m, c = cfg["queries"], cfg["cutoff"]
+    at = AboveThreshold(cfg["eps"], cfg["beta"], m)
+
+    def above_threshold(q, k, r):
+        return _halt_to_answers(at.run(q, k, r)[0], len(q)), np.full((k, len(q)), np.nan)
+
+    res = svt_audit(above_threshold, cfg, rng)
+    rows.append(_row("AboveThreshold", cfg["eps"], 0.0, cfg["eps"], res, f"{res.witness}; {res.coding}"))
     for variant in sorted(PRIVATE):
-        mech = SVTVariant(variant, cfg["eps"], c=cfg["cutoff"])
-        rows.append(
-            _svt_rows(
-                f"SVT {variant}",
-                mech.run,
-                cfg["eps"],
-                "private" if PRIVATE[variant] else "broken",
-                actual_epsilon(variant, cfg["eps"], cfg["cutoff"]),
-                cfg,
-                rng,
-            )
-        )
+        mech = SVTVariant(variant, cfg["eps"], c=c)
+        res = svt_audit(mech.run, cfg, rng)
+        actual = actual_epsilon(variant, cfg["eps"], c, m)
+        rows.append(_row(f"SVT {variant}", cfg["eps"], 0.0, actual, res, f"{res.witness}; {res.coding}"))
     return pd.DataFrame(rows)
 
 

@@ -2,7 +2,9 @@
 
 (a) Smoothed success probability p~ = p + phi (1 - 2p) vs p, measured from purified evaluations, for several
     delta_1, with |p~ - p| <= phi <= delta_1/eps_1.
-(b) GTM halting probability at Corollary 25's shifted thresholds p* + phi (must halt) and pbar - phi (must continue).
+(b) GTM halting probability at Corollary 25's shifted thresholds p* + phi (must halt) and pbar - phi (must continue),
+    by Monte Carlo and exactly (:func:`privtest.exact.step_log_probs`: ``miss_good_exact`` = Pr[no halt | eta_1 <= mu1]
+    at p* + phi, ``halt_continue_exact`` = Pr[halt] at pbar - phi).
 (c) Lemma 24(3) checked exactly: for neighbouring (p, p') on the boundary of (eps_1, delta_1)-DP, the purified
     pair satisfies p~/p~' <= e^{eps_1} and (1-p~)/(1-p~') <= e^{eps_1}.
 Claims: :mod:`privtest.checks.fig_purification`.
@@ -15,6 +17,7 @@ import math
 import numpy as np
 import pandas as pd
 
+from privtest.exact import step_log_probs
 from privtest.gtm import GlobalCalibration
 from privtest.mechanisms import BernoulliMechanism, Purified, purification_phi
 from privtest.runs import halting_counts
@@ -60,6 +63,8 @@ def simulate(cfg: dict, rng: np.random.Generator, inputs: dict[str, str]) -> pd.
                 "thresholds are probabilities"
             )
         hc = halting_counts(st, [p_hi, p_lo], cfg["runs"], rng, delta=delta)
+        miss_good = float(np.exp(step_log_probs(st, [p_hi], delta, eta1_max=st.mu1)[1][0]))
+        halt_continue = float(np.exp(step_log_probs(st, [p_lo], delta)[0][0]))
         rows.append(
             dict(
                 kind="gtm",
@@ -78,6 +83,8 @@ def simulate(cfg: dict, rng: np.random.Generator, inputs: dict[str, str]) -> pd.
                 runs=cfg["runs"],
                 worst_log_ratio=worst_pure_ratio(eps1, delta),
                 eps1=eps1,
+                miss_good_exact=miss_good,
+                halt_continue_exact=halt_continue,
             )
         )
     return pd.DataFrame(rows)

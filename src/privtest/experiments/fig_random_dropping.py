@@ -23,8 +23,9 @@ from privtest.testers import bernoulli_stream
 
 
 def simulate(cfg: dict, rng: np.random.Generator, inputs: dict[str, str]) -> pd.DataFrame:
-    """Rows (method, T, G, events, runs, bound): events = false halts (Cohen, GTM) or bad selections (Ghazi). No
-    ``inputs``."""
+    """Rows (method, T, G, events, runs, bound, pbar_max, event, source): events = false halts (Cohen, GTM) or bad
+    selections (Ghazi); ``bound`` the lower bound of the method's corollary (NaN for the GTM, whose Theorem 21 bounds
+    the event by beta from above), ``source`` the paper result. No ``inputs``."""
     beta, r, ps, pbar, G = cfg["beta"], cfg["eps_ratio"], cfg["pstar"], cfg["pbar"], cfg["G"]
     eps1 = r * cfg["eps"]
     rows = []
@@ -41,6 +42,8 @@ def simulate(cfg: dict, rng: np.random.Generator, inputs: dict[str, str]) -> pd.
                 runs=runs,
                 bound=bounds.cohen_false_halt_lower(pbar, cohen.theta, T * cohen.N),
                 pbar_max=bounds.cor51_pbar_max(beta, cohen.theta, T * cohen.N),
+                event="false-halt",
+                source="Cor 51 (Lemma 50)",
             )
         )
         ghazi = make_tester("Ghazi", cfg, ps, r, T)
@@ -56,12 +59,24 @@ def simulate(cfg: dict, rng: np.random.Generator, inputs: dict[str, str]) -> pd.
                 runs=runs,
                 bound=bounds.cor53_bad_selection_lower(T, G, ps, pbar, ghazi.theta_G),
                 pbar_max=bounds.cor53_pbar_max(beta, T, G, ps, ghazi.theta_G),
+                event="bad-selection",
+                source="Cor 53 (proof)",
             )
         )
         gtm = make_tester("GTM", cfg, ps, r, T - G)
         n = int(np.count_nonzero(gtm.critical_p(T - G, cfg["runs_gtm"], rng).p_crit <= pbar))
         rows.append(
-            dict(method="GTM", T=T, G=G, events=n, runs=cfg["runs_gtm"], bound=np.nan, pbar_max=gtm.pbar(T - G))
+            dict(
+                method="GTM",
+                T=T,
+                G=G,
+                events=n,
+                runs=cfg["runs_gtm"],
+                bound=np.nan,  # no lower bound: the GTM's guarantee (Theorem 21) bounds the event by beta
+                pbar_max=gtm.pbar(T - G),
+                event="false-halt",
+                source="Thm 21",
+            )
         )
     df = pd.DataFrame(rows)
     df["rate"] = df["events"] / df["runs"]

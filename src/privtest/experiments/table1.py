@@ -9,11 +9,17 @@ raw table) evaluates those same entries (:meth:`privtest.bounds.Entry.evaluate`)
 * ``samples_expected``: the tester's expected evaluations at step T with fresh shared noise (exact for the GTM, an
   upper bound for Cohen et al.: :meth:`privtest.testers.Tester.expected_samples`); ``halt_p``: the smallest p at
   which its theorem guarantees halting.
+* ``penalty_from_halt``: odds(halt_p)/odds(pbar_theory), the noise penalty measured from where the tester guarantees
+  halting, in Table 1's odds form (Corollary 30, eq. 17, bounds it below): for GTM and Cohen et al. halt_p = p*; for
+  Liu-Talwar halt_p is Theorem 46(4)'s threshold, and combining 46(4) with 46(2) gives Table 1's (T/beta^2)^sigma_LT
+  (ERRATA.md). ``noise_penalty`` keeps Table 1's entry at the nominal p*.
 * ``pbar_measured``: the largest p on a log-odds grid of step ``grid_step`` at which the measured Pr[halt within T]
   (p_t = p for all t <= T) has 95% upper Clopper-Pearson limit <= beta; ``pbar_measured_upper`` the smallest grid p
   whose 95% lower limit exceeds beta (:mod:`privtest.measure`, one coupled pass of min(``runs``, ``run_steps``/T) runs
   per cell).
-* ``samples_measured``: mean evaluations of M_t per step while the tester continues (same pass).
+* ``samples_measured``: mean evaluations of M_t per step while the tester continues (same pass);
+  ``samples_measured_kind`` says whether it is measured (``Monte Carlo``) or, for Liu-Talwar, computed: eq. 25 fixes
+  exactly N evaluations per step and the coupled simulation never draws them (``computed (deterministic count)``).
 * ``halts_at_pstar``/``halts_at_halt_p``: halting at the first step with p_t = p* (resp. at ``halt_p``), at step
   index T (``type2_runs`` runs, ``Tester.halts_at_step``).
 
@@ -54,9 +60,11 @@ COLUMNS = [
     "pbar_measured_upper",
     "halts_at_pbar_theory",
     "samples_measured",
+    "samples_measured_kind",
     "samples_sd",
     "runs",
     "halt_p",
+    "penalty_from_halt",
     "halts_at_halt_p",
     "halts_at_pstar",
     "type2_runs",
@@ -79,7 +87,9 @@ ANNOTATIONS = {
     "Cohen": ("Prop 48 (proof), Alg 4", "theta = theta_C = eps/eps1 - 2; samples_expected = N_t E[p_dagger]"),
     "LiuTalwar": (
         "Thm 46(2),(4), eq. 25",
-        "eps0 minimises N (Thm 46(5)); halting guaranteed only at p >= halt_p (Thm 46(4)), not at p*",
+        "eps0 minimises N (Thm 46(5)); halting guaranteed only at p >= halt_p (Thm 46(4)), not at p*: "
+        "noise_penalty is from the nominal p*, penalty_from_halt from halt_p; samples_measured is computed (exactly N "
+        "per step), not measured",
     ),
 }
 
@@ -109,14 +119,20 @@ def _theory(method: str, tester: Tester, cfg: dict, ratio: float, T: int, pstar:
     for row, column in ROW_COLUMNS.items():
         out[column] = bounds.table1_entry(row, method).evaluate(**values)
     source, note = ANNOTATIONS[method]
+    halt_p = tester.halt_p(T)
     out.update(
         privacy=str(out["privacy"]),
         samples_expected=tester.expected_samples(T),
-        halt_p=tester.halt_p(T),
+        halt_p=halt_p,
+        penalty_from_halt=_odds(halt_p) / _odds(out["pbar_theory"]) if halt_p < 1 else np.inf,
         source=source,
         note=note,
     )
     return out
+
+
+def _odds(p: float) -> float:
+    return p / (1.0 - p)
 
 
 def _lower_bound_row(cfg, ratio, T, pstar) -> dict:
@@ -155,6 +171,11 @@ def _measure(tester: Tester, cfg: dict, T: int, pstar: float, th: dict, rng: np.
         pbar_measured_upper=m.pbar_upper,
         halts_at_pbar_theory=int(cp.halts(th["pbar_theory"])),
         samples_measured=float(per_run.mean()),
+        # A tester whose every run makes exactly its expected count (Liu-Talwar: N of eq. 25 at every step) yields a
+        # computed, not a measured, value: critical_p records that count without drawing the evaluations.
+        samples_measured_kind="computed (deterministic count)"
+        if np.all(per_run == tester.expected_samples(T))
+        else "Monte Carlo",
         samples_sd=float(per_run.std(ddof=1)),
         runs=runs,
     )

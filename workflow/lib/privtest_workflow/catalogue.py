@@ -29,8 +29,9 @@ EXTRA_DATA = "figures/data/{}_{}.csv"
 REPORTED = {"figure": "png", "table": "csv"}
 #: Every output also leaves its executed notebook and a provenance sidecar.
 SIDECARS = {"executed": "results/notebooks/{}.ipynb", "provenance": "figures/{}.provenance.json"}
-#: Raw results of the simulate rule and claims of the check rule.
+#: Raw results of the simulate rule (and the provenance of the code that produced them), claims of the check rule.
 RAW = "results/raw/{}.csv"
+RAW_PROVENANCE = "results/raw/{}.provenance.json"
 CLAIMS = "results/claims/{}.csv"
 #: Data inputs of a simulation by kind: the input named ``<kind>_<name>`` is the file ``INPUTS[kind].format(name)``.
 INPUTS = {"raw": RAW, "wheel": "resources/wheels/{}.whl", "opt": "results/co/opt_{}.csv"}
@@ -53,6 +54,10 @@ class Output:
         config: extra cfg keys: key -> dotted path of a config value (e.g. ``T_max: co_data.T_max``).
         renders_claims: the notebook renders the output's claims (it then reads ``results/claims/<id>.csv``).
         extra_data: names of extra data tables the notebook writes (:data:`EXTRA_DATA`), e.g. ``("summary",)``.
+        inherits: the shared config section (e.g. ``"gtm"``) whose keys the output's section inherits (its own keys
+            win), or {sub-section: shared section} for a section made of sub-sections; resolved when the config is
+            loaded (:func:`privtest_workflow.configuration.resolve`), so an override of the shared section reaches
+            the output.
     """
 
     id: str
@@ -62,6 +67,7 @@ class Output:
     config: dict
     renders_claims: bool = False
     extra_data: tuple = ()
+    inherits: str | dict | None = None
 
     def files(self) -> dict[str, str]:
         """The output's files by notebook parameter name (``pdf``/``png``/``data`` or ``tex``/``md``/``csv``, and
@@ -80,7 +86,8 @@ class Output:
         return [*self.files().values(), SIDECARS["provenance"].format(self.id)]
 
     def cfg(self, config: dict) -> dict:
-        """The output's configuration: its config section plus the extra keys the catalogue merges in.
+        """The output's configuration: its config section plus the extra keys the catalogue merges in, with sorted
+        keys (canonical: the same values in another order are the same params).
 
         Raises:
             ValueError: if the config has no section for the output or an extra key's path does not exist.
@@ -90,7 +97,7 @@ class Output:
         cfg = copy.deepcopy(config[self.id])
         for key, path in self.config.items():
             cfg[key] = copy.deepcopy(_lookup(config, path, f"{self.id}: config.{key}"))
-        return cfg
+        return _canonical(cfg)
 
     def data_inputs(self, config: dict) -> dict[str, str]:
         """Input name -> path of the simulation's data inputs (names ``raw_<id>``, ``wheel_<s>``, ``opt_<s>``).
@@ -109,6 +116,14 @@ class Output:
             for name in names:
                 out[f"{kind}_{name}"] = INPUTS[kind].format(name)
         return out
+
+
+def _canonical(value):
+    if isinstance(value, dict):
+        return {k: _canonical(value[k]) for k in sorted(value, key=str)}
+    if isinstance(value, list):
+        return [_canonical(v) for v in value]
+    return value
 
 
 def _lookup(config: dict, dotted: str, what: str):
@@ -152,6 +167,7 @@ def load(root: str | Path = ".") -> dict[str, Output]:
             config=entry.get("config", {}),
             renders_claims=entry.get("renders_claims", False),
             extra_data=tuple(entry.get("extra_data", ())),
+            inherits=entry.get("inherits"),
         )
     for o in out.values():
         raw = o.inputs.get("raw", [])
@@ -172,7 +188,8 @@ def notebook_jobs(catalogue: dict[str, Output]) -> dict[str, tuple[str, tuple, l
 
 
 def check_config(catalogue: dict[str, Output], config: dict) -> None:
-    """Every output has a config section, and its inputs and extra keys resolve in ``config``.
+    """Every output has a config section, its inputs and extra keys resolve in ``config``, and the sections it
+    inherits are shared sections of ``config`` (mappings that are not an output's section).
 
     Raises:
         ValueError: naming the output and the missing key.
@@ -180,3 +197,7 @@ def check_config(catalogue: dict[str, Output], config: dict) -> None:
     for o in catalogue.values():
         o.cfg(config)
         o.data_inputs(config)
+        inherits = o.inherits if isinstance(o.inherits, dict) else {None: o.inherits} if o.inherits else {}
+        for name in inherits.values():
+            if name in catalogue or not isinstance(config.get(name), dict):
+                raise ValueError(f"{o.id}: inherits {name!r}, which is not a shared section of the config.")
