@@ -368,3 +368,11 @@ def test_a_value_a_tester_cannot_simulate_is_refused_at_load():
     # job died with "OverflowError: Python int too large to convert to C long"
     message = rejection(merged({"fig_error_rates": {"eps_ratio": 0.48}}))
     assert message.startswith("fig_error_rates.eps_ratio = 0.48: method Cohen cannot be simulated there"), message
+
+
+@pytest.mark.parametrize("ratio", [0.499, 0.4999])
+def test_a_value_whose_calls_per_step_overflow_a_float_is_refused_with_the_key(ratio):
+    # closer to 1/2, (beta/2)^(1/theta_C) underflows and N_t's division raised ZeroDivisionError at config load
+    message = rejection(merged({"fig_error_rates": {"eps_ratio": ratio}}))
+    assert message.startswith(f"fig_error_rates.eps_ratio = {ratio}: method Cohen cannot run it"), message
+    assert "theta" in message, message

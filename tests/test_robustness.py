@@ -24,6 +24,8 @@ from privtest_workflow import catalogue, configuration
 from snakemake.utils import update_config
 from test_workflow import QUICK, copy_repo, run
 
+import privtest
+
 ROOT = Path(__file__).resolve().parents[1]
 SCRIPTS = ROOT / "workflow" / "scripts"
 CONFIG = yaml.safe_load((ROOT / "config/config.yaml").read_text())
@@ -36,8 +38,9 @@ class Job(dict):
     __getattr__ = dict.__getitem__
 
 
-def run_script(script: str, tmp_path: Path, *, log: str, **job) -> subprocess.CompletedProcess:
-    """Run ``workflow/scripts/<script>`` in a fresh interpreter with ``snakemake`` = the job (like Snakemake does)."""
+def run_script(script: str, tmp_path: Path, *, log: str, env: dict | None = None, **job) -> subprocess.CompletedProcess:
+    """Run ``workflow/scripts/<script>`` in a fresh interpreter with ``snakemake`` = the job (like Snakemake does);
+    ``env``: extra environment variables."""
     sm = Job(log=[log], **{k: Job(v) for k, v in job.items()})
     blob = tmp_path / "job.pickle"
     blob.write_bytes(pickle.dumps(sm))
@@ -52,7 +55,8 @@ def run_script(script: str, tmp_path: Path, *, log: str, **job) -> subprocess.Co
         exec(compile(open(__file__).read(), __file__, "exec"))
         """
     )
-    return subprocess.run([sys.executable, "-c", runner], cwd=tmp_path, capture_output=True, text=True)
+    environ = {**os.environ, **(env or {})}
+    return subprocess.run([sys.executable, "-c", runner], cwd=tmp_path, capture_output=True, text=True, env=environ)
 
 
 def section(name: str, **override) -> dict:
@@ -91,6 +95,33 @@ def test_failing_simulation_keeps_its_traceback(tmp_path):
     assert "ValueError: eps_t must be >= 0 and finite. Found nan." in text, text
     assert "lost sys.stderr" not in proc.stderr, proc.stderr[-2000:]
     assert str(log) in proc.stderr, "the terminal must say where the traceback is: " + proc.stderr[-2000:]
+
+
+def test_failing_library_import_keeps_its_traceback(tmp_path):
+    # review of issue 12 item 1: an error raised while importing privtest came before the log was opened
+    # a privtest package whose modules are the real ones except privtest.provenance (imported by simulate.py only)
+    broken = tmp_path / "broken/privtest"
+    broken.mkdir(parents=True)
+    real = Path(privtest.__file__).parent
+    (broken / "__init__.py").write_text(
+        f"__path__.append({str(real)!r})\nexec(compile(open({str(real / '__init__.py')!r}).read(), __file__, 'exec'))\n"
+    )
+    (broken / "provenance.py").write_text('raise ImportError("injected: privtest cannot be imported")\n')
+    log = tmp_path / "results/logs/simulate/fig_oc.log"
+    log.parent.mkdir(parents=True)
+    proc = run_script(
+        "simulate.py",
+        tmp_path,
+        log=str(log),
+        env={"PYTHONPATH": str(broken.parent)},
+        input={},
+        output={"raw": str(tmp_path / "results/raw/fig_oc.csv")},
+        params={"cfg": {}, "module": "privtest.experiments.fig_oc", "seed": CONFIG["seed"]},
+        wildcards={"id": "fig_oc"},
+    )
+    assert proc.returncode != 0
+    text = log.read_text() if log.is_file() else ""
+    assert "ImportError: injected: privtest cannot be imported" in text, f"log: {text!r}\nstderr: {proc.stderr[-2000:]}"
 
 
 def test_failing_check_keeps_its_traceback(tmp_path):

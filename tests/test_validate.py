@@ -16,6 +16,7 @@ from privtest import (
     ExPostCalibration,
     GlobalCalibration,
     LaplaceThresholdMechanism,
+    Purified,
     SampledMechanism,
     beta_t,
     count_threshold,
@@ -23,6 +24,7 @@ from privtest import (
     lambda_right,
     omega,
     purification_phi,
+    rejection_threshold,
 )
 from privtest.audit import estimate_epsilon
 from privtest.baselines.above_threshold import AboveThreshold
@@ -177,3 +179,26 @@ def test_every_tester_method_validates_its_arguments(tester):
             for value in bad:
                 with pytest.raises(ValueError, match=rf"^{name} must"):
                     getattr(t, method)(*args[:i], value, *args[i + 1 :])
+
+
+@pytest.mark.parametrize("eps1", [0.499, 0.4999])
+def test_cohen_calls_per_step_too_large_for_a_float_is_a_named_value_error(eps1):
+    from privtest.baselines.cohen import CohenTester
+
+    with pytest.raises(ValueError, match="theta must be large enough"):
+        CohenTester(1.0, eps1, 0.05, 0.5, 10)
+
+
+@pytest.mark.parametrize(
+    "call, name",
+    [
+        (lambda: rejection_threshold("0.5", 1.0), "pstar"),
+        (lambda: rejection_threshold(0.5, "x"), "log_gamma_Lambda"),
+        (lambda: Purified(BernoulliMechanism(0.3, 0.5, 1e-3), "0.1"), "phi"),
+        (lambda: Purified(BernoulliMechanism(0.3, 0.5, 1e-3), np.array([0.1, 0.2])), "phi"),
+    ],
+)
+def test_public_functions_name_a_non_numeric_argument(call, name):
+    # found in review of issue 12 item 13: these two public functions converted with float()/np.asarray first
+    with pytest.raises(ValueError, match=rf"^{name} must be"):
+        call()

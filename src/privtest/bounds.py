@@ -172,13 +172,23 @@ def theta_C(eps: float, eps1: float) -> float:
 def cohen_calls_per_step(pstar: float, beta: float, theta: float) -> int:
     """N_t = ceil(ln(2/beta) / ((beta/2)^(1/theta_C) p*)) of Algorithm 4 (the same for every t).
 
+    Checked in log space first: (beta/2)^(1/theta_C) underflows to 0 as theta_C -> 0 (eps -> 2 eps_1).
+
     Raises:
-        ValueError: if pstar or beta is outside (0, 1) or theta <= 0.
+        ValueError: if pstar or beta is outside (0, 1) or theta <= 0, or if N_t exceeds the largest float
+            (theta_C too small: Cohen et al.'s tester then needs more calls per step than can be represented).
     """
     _validate.open_unit("pstar", pstar)
     _validate.open_unit("beta", beta)
     _validate.positive("theta", theta)
-    return int(math.ceil(math.log(2.0 / beta) / ((beta / 2.0) ** (1.0 / theta) * pstar)))
+    log_N = math.log(math.log(2.0 / beta)) - math.log(beta / 2.0) / theta - math.log(pstar)
+    N = math.log(2.0 / beta) / ((beta / 2.0) ** (1.0 / theta) * pstar) if log_N < 709.0 else math.inf
+    if not math.isfinite(N):
+        raise ValueError(
+            f"theta must be large enough for N_t = ceil(ln(2/beta)/((beta/2)^(1/theta) p*)) to be finite; found "
+            f"theta = {theta!r} (N_t = e^{log_N:.4g} calls per step; Cohen et al. need eps well above 2 eps_1)"
+        )
+    return int(math.ceil(N))
 
 
 def cohen_sample_complexity(pstar: float, eps: float, eps1: float, beta: float) -> int:

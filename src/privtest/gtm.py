@@ -102,7 +102,12 @@ def rejection_threshold(pstar, log_gamma_Lambda):
 
     Returns:
         float or ndarray (broadcast shape), < p*; it is <= 0 (no continuation guarantee) when both branches are.
+
+    Raises:
+        ValueError: if pstar is outside (0, 1) or either argument is not numeric (the parameter is named).
     """
+    _validate.open_unit("pstar", pstar, scalar=False)
+    _validate.real("log_gamma_Lambda", log_gamma_Lambda, scalar=False)
     pstar = np.asarray(pstar, dtype=float)
     x = np.asarray(log_gamma_Lambda, dtype=float)
     direct = pstar * np.exp(-x)

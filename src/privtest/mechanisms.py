@@ -236,9 +236,9 @@ class Purified(Mechanism):
 
     def __init__(self, base: Mechanism, phi: float | None = None):
         self.base = base
+        if phi is not None:
+            _validate.interval("phi", phi, 0.0, 0.5, lo_open=False, hi_open=False)
         self.phi = purification_phi(base.eps, base.delta) if phi is None else float(phi)
-        if not (0.0 <= self.phi <= 0.5):
-            raise ValueError(f"phi must be in [0, 1/2]. Found {phi!r}.")
         # pure eps_t-DP only when phi reaches Lemma 24(3)'s value; a smaller phi keeps the base's delta
         pure = self.phi >= purification_phi(base.eps, base.delta) if base.eps > 0 or base.delta == 0 else False
         self.eps, self.delta = base.eps, 0.0 if pure else base.delta

@@ -15,11 +15,12 @@ import pandas as pd
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "lib"))
 from privtest_workflow.joblog import open_log  # noqa: E402
 
+sm = snakemake  # noqa: F821  (injected by Snakemake)
+log = open_log(sm)  # opened before the library is imported: an import error is logged too
+
 from privtest.claims import family_alpha, to_frame  # noqa: E402
 from privtest.io import write_csv_atomic  # noqa: E402
 
-sm = snakemake  # noqa: F821  (injected by Snakemake)
-log = open_log(sm)
 exp = sm.wildcards.id
 module = importlib.import_module(sm.params.module)
 claims = module.claims(pd.read_csv(sm.input.raw), dict(sm.params.cfg))

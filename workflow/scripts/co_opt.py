@@ -8,11 +8,12 @@ import pandas as pd
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "lib"))
 from privtest_workflow.joblog import open_log  # noqa: E402
 
+sm = snakemake  # noqa: F821  (injected by Snakemake)
+log = open_log(sm)  # a failure leaves its traceback in the rule's log
+
 from privtest.co.graphs import densest_subgraph_opt, load_stream  # noqa: E402
 from privtest.io import write_csv_atomic  # noqa: E402
 
-sm = snakemake  # noqa: F821  (injected by Snakemake)
-log = open_log(sm)  # a failure leaves its traceback in the rule's log
 stream = load_stream(sm.wildcards.stream, sm.input.wheel, sm.params.T_max)
 opt, kind = densest_subgraph_opt(stream, sm.params.stride)
 table = pd.DataFrame({"t": range(1, stream.T + 1), "label": stream.labels, "opt": opt, "opt_kind": kind})

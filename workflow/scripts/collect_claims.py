@@ -12,6 +12,9 @@ import pandas as pd
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "lib"))
 from privtest_workflow.joblog import open_log  # noqa: E402
 
+sm = snakemake  # noqa: F821  (injected by Snakemake)
+log = open_log(sm)  # a failure leaves its traceback in the rule's log
+
 from privtest.claims import COLUMNS, FILE_ALPHA, PASS_CONFIDENCE, VERDICTS, family_alpha  # noqa: E402
 from privtest.io import write_csv_atomic, write_text_atomic  # noqa: E402
 
@@ -65,8 +68,6 @@ def summary(claims: pd.DataFrame, sections: dict[str, str]) -> list[str]:
     return lines
 
 
-sm = snakemake  # noqa: F821  (injected by Snakemake)
-log = open_log(sm)  # a failure leaves its traceback in the rule's log
 frames = [pd.read_csv(path, dtype=str, keep_default_na=False) for path in sm.input.claims]
 claims = pd.concat(frames, ignore_index=True)[COLUMNS]
 write_csv_atomic(claims, sm.output.csv)

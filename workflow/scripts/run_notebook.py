@@ -25,11 +25,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "lib"))
 from privtest_workflow.joblog import open_log  # noqa: E402
 from privtest_workflow.kernel import port_collision, socket_base  # noqa: E402
 
+sm = snakemake  # noqa: F821  (injected by Snakemake)
+log = open_log(sm)  # the kernel subprocess inherits fd 2: its messages go to the rule's log too
+
 from privtest import provenance  # noqa: E402
 from privtest.io import write_text_atomic  # noqa: E402
 
-sm = snakemake  # noqa: F821  (injected by Snakemake)
-log = open_log(sm)  # the kernel subprocess inherits fd 2: its messages go to the rule's log too
 # Kept outside the declared outputs (Snakemake deletes those when the job fails).
 failed = Path(sm.log[0]).parent.parent / "notebooks" / f"{sm.wildcards.id}.failed.ipynb"
 with tempfile.TemporaryDirectory(prefix="privtest-kernel-") as tmp:

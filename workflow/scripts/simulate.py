@@ -16,11 +16,12 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "lib"))
 from privtest_workflow.joblog import open_log  # noqa: E402
 
+sm = snakemake  # noqa: F821  (injected by Snakemake)
+log = open_log(sm)  # opened before the library is imported: an import error is logged too
+
 from privtest import provenance  # noqa: E402
 from privtest.io import enable_progress, job_rng, write_csv_atomic, write_text_atomic  # noqa: E402
 
-sm = snakemake  # noqa: F821  (injected by Snakemake)
-log = open_log(sm)
 enable_progress()
 exp = sm.wildcards.id
 start = time.perf_counter()
