@@ -173,3 +173,15 @@ def test_above_threshold_accuracy_and_thm29():
     assert 2 * alpha >= bounds.thm29_alpha_sum(T, 1.0, beta)
     with pytest.raises(ValueError, match="eps"):
         AboveThreshold(eps=0.0, beta=beta, T=T)
+
+
+@pytest.mark.parametrize("method", ["Cohen", "LiuTalwar"])
+def test_deterministic_N_never_exceeds_its_sample_bound(method):
+    # Was the claim sample_complexity.{Cohen,LiuTalwar}: N_t is deterministic, so it equals its per-step bound by
+    # construction (failure budget 0) -- a unit test, not a claim. p between pbar_1 and p* (halting uncertain).
+    T, pstar = 20, 0.5
+    t = make_tester(method, CFG, pstar, 0.1, T)
+    assert t.sample_budget(T) == 0.0
+    bound = np.array([t.sample_bound(s) for s in range(1, T + 1)])
+    _, samples = t.run(bernoulli_stream(np.full(T, math.sqrt(t.pbar(1) * pstar)), 0.1), 2000, np.random.default_rng(5))
+    assert (samples <= bound[None, :]).all() and samples.max() == bound.max() == t.N
