@@ -185,3 +185,18 @@ def test_deterministic_N_never_exceeds_its_sample_bound(method):
     bound = np.array([t.sample_bound(s) for s in range(1, T + 1)])
     _, samples = t.run(bernoulli_stream(np.full(T, math.sqrt(t.pbar(1) * pstar)), 0.1), 2000, np.random.default_rng(5))
     assert (samples <= bound[None, :]).all() and samples.max() == bound.max() == t.N
+
+
+def test_random_dropping_gtm_claim_stays_inside_theorem_21():
+    # Review of issue 11, item 5: at the default T = 10000 the figure's fixed pbar = 0.0002 exceeds the GTM's
+    # pbar_T = 0.0001931, outside Theorem 21. The claim is evaluated at p_t = pbar_T (the same coupled runs) and the
+    # rate at pbar is only reported, as an observation beyond the theorem.
+    import pandas as pd
+
+    from privtest.checks.fig_random_dropping import claims
+
+    row = dict(method="GTM", T=10000, G=1, events=60, runs=1000, bound=np.nan, pbar_max=0.0001931)
+    row.update(events_at_pbar_max=3, event="false-halt", source="Thm 21", rate=0.06, ci_low=0.046, ci_high=0.077)
+    (c,) = claims(pd.DataFrame([row]), dict(pbar=0.0002, beta=0.05))
+    assert c.claim_id == "random_dropping.GTM_below_beta[T=10000]" and "pbar_T = 0.0001931" in c.statement
+    assert c.evidence[0].k == 3 and "beyond Theorem 21" in c.note and "observation" in c.note
