@@ -190,9 +190,17 @@ def _row(**over) -> pd.DataFrame:
 def test_an_undetected_violation_is_inconclusive_with_the_audits_power():
     from privtest.checks.fig_privacy_audit import claims
 
+    from privtest import audit
+
+    # review of issue 11: the power is at the claims policy's PASS level, 97.5% one-sided over the one carried witness
+    # (alpha = 0.025), not at the audit's own 95%: runs_to_flag(40, 10, 1000, 1, 0.025) = 3327 -> "3400"
+    assert audit.runs_to_flag(40, 10, 1000, 1.0, 0.025) == pytest.approx(3327, rel=0.01)
     (claim,) = claims(_row(), {"confidence": 0.95, "queries": 20, "cutoff": 3})
-    assert claim.verdict == "INCONCLUSIVE" and "4200 runs would resolve" in claim.note, claim
-    (claim,) = claims(_row(flagged=True, eps_lower=1.2), {"confidence": 0.95, "queries": 20, "cutoff": 3})
+    assert claim.verdict == "INCONCLUSIVE" and "3400 runs would resolve" in claim.note, claim
+    flagged = dict(
+        flagged=True, eps_lower=1.2, k_a=400, k_b=40, cells='[{"k_a": 400, "k_b": 40, "n_a": 1000, "n_b": 1000}]'
+    )
+    (claim,) = claims(_row(**flagged), {"confidence": 0.95, "queries": 20, "cutoff": 3})
     assert claim.verdict == "PASS"
 
 
