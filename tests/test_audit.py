@@ -188,9 +188,8 @@ def _row(**over) -> pd.DataFrame:
 
 
 def test_an_undetected_violation_is_inconclusive_with_the_audits_power():
-    from privtest.checks.fig_privacy_audit import claims
-
     from privtest import audit
+    from privtest.checks.fig_privacy_audit import claims
 
     # review of issue 11: the power is at the claims policy's PASS level, 97.5% one-sided over the one carried witness
     # (alpha = 0.025), not at the audit's own 95%: runs_to_flag(40, 10, 1000, 1, 0.025) = 3327 -> "3400"
