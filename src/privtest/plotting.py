@@ -57,6 +57,18 @@ def color(method: str) -> str:
     return METHOD_COLORS.get(method, "#333333")
 
 
+#: Plain-text names in labels that come from the data, and their mathtext (:func:`mathtext`).
+_MATHTEXT = (("eps=", r"$\varepsilon$="), ("p*", "$p^*$"), ("theta", r"$\theta$"), ("delta", r"$\delta$"))
+
+
+def mathtext(label: str) -> str:
+    """A label built from the data (curve or scenario names such as "GTM theta=1" or "eps=20, target 0.9, p*=0.5")
+    with its plain-text symbols (eps=, p*, theta, delta) in mathtext."""
+    for plain, tex in _MATHTEXT:
+        label = label.replace(plain, tex)
+    return label
+
+
 def save(fig, pdf_path: str | Path, png_path: str | Path) -> None:
     """Save ``fig`` as PDF and PNG without creation dates (reruns give identical bytes), each written atomically."""
     pdf_meta = {"CreationDate": None, "ModDate": None, "Producer": None, "Creator": None}
