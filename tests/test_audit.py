@@ -188,11 +188,18 @@ def _row(**over) -> pd.DataFrame:
 
 
 def test_an_undetected_violation_is_inconclusive_with_the_audits_power():
+    from privtest import audit
     from privtest.checks.fig_privacy_audit import claims
 
+    # review of issue 11: the power is at the claims policy's PASS level, 97.5% one-sided over the one carried witness
+    # (alpha = 0.025), not at the audit's own 95%: runs_to_flag(40, 10, 1000, 1, 0.025) = 3327 -> "3400"
+    assert audit.runs_to_flag(40, 10, 1000, 1.0, 0.025) == pytest.approx(3327, rel=0.01)
     (claim,) = claims(_row(), {"confidence": 0.95, "queries": 20, "cutoff": 3})
-    assert claim.verdict == "INCONCLUSIVE" and "4200 runs would resolve" in claim.note, claim
-    (claim,) = claims(_row(flagged=True, eps_lower=1.2), {"confidence": 0.95, "queries": 20, "cutoff": 3})
+    assert claim.verdict == "INCONCLUSIVE" and "3400 runs would resolve" in claim.note, claim
+    flagged = dict(
+        flagged=True, eps_lower=1.2, k_a=400, k_b=40, cells='[{"k_a": 400, "k_b": 40, "n_a": 1000, "n_b": 1000}]'
+    )
+    (claim,) = claims(_row(**flagged), {"confidence": 0.95, "queries": 20, "cutoff": 3})
     assert claim.verdict == "PASS"
 
 
@@ -227,3 +234,62 @@ def test_algorithm_3_is_broken_iff_the_queries_outnumber_twice_the_cutoff():
     assert actual_epsilon("alg3", 1.0, 3, 20) == pytest.approx(20 / 6)
     assert actual_epsilon("alg3", 1.0, 5, 10) == pytest.approx(1.0)  # m = 2c: exactly eps-DP
     assert actual_epsilon("alg4", 1.0, 2, 20) == pytest.approx(13 / 4)
+
+
+# Review of issue 11, item 1: the audit's checks follow the claims policy (FAIL through Holm, PASS at 97.5%).
+
+
+def _audit_row(mechanism, expected, k_a, k_b, eps_exact=float("nan")) -> dict:
+    import json
+
+    from privtest import audit
+
+    cells = [dict(k_a=k_a, k_b=k_b, n_a=40000, n_b=40000)]
+    lower = audit.bound(k_a, k_b, 40000, 0.05)  # the audit's own 95% bound with one carried witness
+    return dict(
+        mechanism=mechanism,
+        claimed_eps=1.0,
+        delta=0.0,
+        actual_eps=2.0 if expected == "broken" else 1.0,
+        expected=expected,
+        eps_lower=lower,
+        eps_hat=math.log(k_a / k_b),
+        n=40000,
+        flagged=lower > 1.0,
+        event="== 0 (a/b)",
+        inputs="pair",
+        eps_exact=eps_exact,
+        k_a=k_a,
+        k_b=k_b,
+        n_a=40000,
+        n_b=40000,
+        alpha=0.05,
+        searched=1,
+        runs_to_flag=float("nan"),
+        cells=json.dumps(cells),
+    )
+
+
+def test_audit_claims_follow_the_claims_policy():
+    import pandas as pd
+
+    from privtest.checks.fig_privacy_audit import claims
+    from privtest.claims import to_frame
+
+    cfg = dict(confidence=0.95, queries=10, cutoff=1)
+    # GTM-like pair with exact loss 1/3: 6400 vs 4400 gives eps_lower 0.342 > 1/3 at the audit's 95% (a random
+    # lower bound: happens ~5% of the time for a true claim), but z = (ln(64/44) - 1/3)/sqrt(1/6400 + 1/4400) ~ 2.1
+    # does not refute Pr_a[E] <= e^(1/3) Pr_b[E] at a family-wise level: not a FAIL (was an exact FAIL).
+    # SVT-like broken variant: 336 vs 100 has bound 1.020 > 1 at 95% but 0.986 < 1 at the policy's 97.5%: not a
+    # PASS (was PASS at the audit's 95%), INCONCLUSIVE with the runs that would flag it.
+    raw = pd.DataFrame([_audit_row("GTM", "private", 6400, 4400, 1 / 3), _audit_row("SVT alg3", "broken", 336, 100)])
+    assert raw.eps_lower[0] > 1 / 3 and raw.eps_lower[1] > 1.0
+    v = to_frame(claims(raw, cfg), "fig_privacy_audit", 0.05 / 22).set_index("claim_id")
+    assert v.verdict["audit.below_exact[GTM]"] == "INCONCLUSIVE", v.note["audit.below_exact[GTM]"]
+    assert v.verdict["audit.flags_broken[SVT alg3]"] == "INCONCLUSIVE"
+    assert "runs would resolve" in v.note["audit.flags_broken[SVT alg3]"]
+    # far beyond the exact loss: refuted through Holm (FAIL), and a clear flag is PASS
+    raw = pd.DataFrame([_audit_row("GTM", "private", 8000, 2000, 1 / 3), _audit_row("SVT alg3", "broken", 600, 100)])
+    v = to_frame(claims(raw, cfg), "fig_privacy_audit", 0.05 / 22).set_index("claim_id")
+    assert v.verdict["audit.below_exact[GTM]"] == "FAIL" and "Holm" in v.note["audit.below_exact[GTM]"]
+    assert v.verdict["audit.flags_broken[SVT alg3]"] == "PASS"

@@ -173,3 +173,30 @@ def test_above_threshold_accuracy_and_thm29():
     assert 2 * alpha >= bounds.thm29_alpha_sum(T, 1.0, beta)
     with pytest.raises(ValueError, match="eps"):
         AboveThreshold(eps=0.0, beta=beta, T=T)
+
+
+@pytest.mark.parametrize("method", ["Cohen", "LiuTalwar"])
+def test_deterministic_N_never_exceeds_its_sample_bound(method):
+    # Was the claim sample_complexity.{Cohen,LiuTalwar}: N_t is deterministic, so it equals its per-step bound by
+    # construction (failure budget 0) -- a unit test, not a claim. p between pbar_1 and p* (halting uncertain).
+    T, pstar = 20, 0.5
+    t = make_tester(method, CFG, pstar, 0.1, T)
+    assert t.sample_budget(T) == 0.0
+    bound = np.array([t.sample_bound(s) for s in range(1, T + 1)])
+    _, samples = t.run(bernoulli_stream(np.full(T, math.sqrt(t.pbar(1) * pstar)), 0.1), 2000, np.random.default_rng(5))
+    assert (samples <= bound[None, :]).all() and samples.max() == bound.max() == t.N
+
+
+def test_random_dropping_gtm_claim_stays_inside_theorem_21():
+    # Review of issue 11, item 5: at the default T = 10000 the figure's fixed pbar = 0.0002 exceeds the GTM's
+    # pbar_T = 0.0001931, outside Theorem 21. The claim is evaluated at p_t = pbar_T (the same coupled runs) and the
+    # rate at pbar is only reported, as an observation beyond the theorem.
+    import pandas as pd
+
+    from privtest.checks.fig_random_dropping import claims
+
+    row = dict(method="GTM", T=10000, G=1, events=60, runs=1000, bound=np.nan, pbar_max=0.0001931)
+    row.update(events_at_pbar_max=3, event="false-halt", source="Thm 21", rate=0.06, ci_low=0.046, ci_high=0.077)
+    (c,) = claims(pd.DataFrame([row]), dict(pbar=0.0002, beta=0.05))
+    assert c.claim_id == "random_dropping.GTM_below_beta[T=10000]" and "pbar_T = 0.0001931" in c.statement
+    assert c.evidence[0].k == 3 and "beyond Theorem 21" in c.note and "observation" in c.note

@@ -136,3 +136,14 @@ def test_table1_objects_cover_every_cell():
             assert callable(e.func) and e.paper and e.explicit and e.source
     with pytest.raises(ValueError):
         b.table1_entry("privacy", "Nope")
+
+
+def test_cor30_log_lambda0_slope_in_ln_T_is_eps1_over_eps():
+    # Was the claim lower_bounds.lb_slope: at delta = 0, ln Lambda_0 = -2 eps_1 + (eps_1/eps) ln(T/(4 beta^2)), so
+    # ln Lambda_0(T2) - ln Lambda_0(T1) = (eps_1/eps) ln(T2/T1). eps != eps_1 here: the 1/eps_1 of the printed eq. (16)
+    # (ERRATA.md) would give slope 1.
+    for eps, eps1 in ((1.0, 0.1), (2.0, 0.5)):
+        d = b.lower_bound_log_noise_penalty(10_000, eps, eps1, 0.05) - b.lower_bound_log_noise_penalty(
+            100, eps, eps1, 0.05
+        )
+        assert d == pytest.approx(eps1 / eps * math.log(100), rel=1e-12)

@@ -104,3 +104,27 @@ def test_certified_calibration_meets_beta_with_fewer_samples():
     assert whole_run_error(paper, 20, 0.1, 0.5)[0] <= 0.05
     mean = lambda c: np.mean([c.step(t, 0.1, 0.5).expected_samples for t in range(1, 21)])  # noqa: E731
     assert mean(cal) < mean(paper)
+
+
+def test_fig_calibration_checks_lemma_20_conditional_type_ii_for_both_calibrations():
+    # Review of issue 11, item 3: besides the unconditional Type II at beta/4 + beta_t/4, each step's
+    # Pr[no halt at p* | eta_1 <= mu1] (exact, privtest.exact.step_log_probs) is claimed at Lemma 20's beta_t/4.
+    import math
+
+    from privtest.checks.fig_calibration import claims
+    from privtest.exact import step_log_probs
+    from privtest.experiments.fig_calibration import simulate
+
+    cfg = dict(eps=1.0, beta=0.05, theta=1.0, gamma=1.5, eps_ratio=[0.1], pstar=[0.2], t=[1, 100])
+    cfg.update(certify_T=3, certify_eps_ratio=0.1, certify_pstar=0.5, certify_tol=0.5)
+
+    raw = simulate(cfg, None, {})
+    cond = raw[(raw.error_type == "II at p* given eta_1 <= mu1") & ~raw.calibration.str.startswith("certified")]
+    assert sorted(set(cond.calibration)) == ["exact tails", "paper"] and len(cond) == 4
+    st = GlobalCalibration(1.0, 0.05, 1.0, 1.5).step(100, 0.1, 0.2)
+    row = cond[(cond.calibration == "paper") & (cond.t == 100)].iloc[0]
+    assert row.error_exact == math.exp(step_log_probs(st, [0.2], eta1_max=st.mu1)[1][0])
+    assert row.budget == pytest.approx(float(beta_t(100, 0.05)) / 4)
+    ids = {c.claim_id: c.verdict for c in claims(raw, cfg)}
+    assert ids["calibration.error[exact tails,r=0.1,p*=0.2,t=100,II at p* given eta_1 <= mu1]"] == "PASS"
+    assert "calibration.error[paper,r=0.1,p*=0.2,t=1,II at p*]" in ids  # the unconditional claim is kept

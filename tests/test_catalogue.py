@@ -214,3 +214,12 @@ def test_real_jobs_plotting_only_in_notebooks(cat):
         nb = g.of_notebook(ROOT / f"notebooks/{o.id}.ipynb")
         assert str(ROOT / "src/privtest/__init__.py") in nb
         assert (plotting in nb) == (o.kind == "figure"), o.id
+
+
+def test_plotting_mathtext_renders_data_labels():
+    # review of issue 11, item 7: curve/scenario names from the data are drawn in mathtext, not plain "theta", "p*"
+    from privtest.plotting import mathtext
+
+    assert mathtext("GTM theta=1") == r"GTM $\theta$=1"
+    assert mathtext("eps=20, target 0.9, p*=0.5") == r"$\varepsilon$=20, target 0.9, $p^*$=0.5"
+    assert mathtext("lower bound (Cor 30, Liu-Talwar's delta)") == r"lower bound (Cor 30, Liu-Talwar's $\delta$)"

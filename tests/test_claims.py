@@ -176,3 +176,29 @@ def test_every_named_erratum_is_an_errata_entry():
     for doc in ("ERRATA.md", "README.md", "ARTIFACT-APPENDIX.md"):
         text = (ROOT / doc).read_text()
         assert not re.search(r"\blines? \d|shared/paper", text), doc
+
+
+def test_bracket_on_the_wrong_side_cannot_be_resolved_by_more_runs():
+    # Review of issue 11: a bracket centred beyond its bound can never FAIL (p_against is fixed at 1 - confidence) and
+    # more runs only narrow it there, so "N runs would resolve it" was a false promise: runs_needed is inf and the
+    # note says why.
+    wrong = C.Bracket(0.5, 0.8, 0.95, 1000, "at_least", 1.0)
+    assert wrong.runs_needed(0.01) == math.inf and "cannot refute" in wrong.unresolvable()
+    (c,) = C.decide(
+        [C.statistical(claim_id="x", source="s", statement="q >= 1", measured="", bound="", evidence=wrong)], 0.01
+    )
+    assert c.verdict == "INCONCLUSIVE" and c.note.startswith("more runs cannot resolve it: a bracket cannot refute")
+    # on the statement's side, too wide: width ~ 1/sqrt(n), half-width 0.3 vs gap 0.1 -> 1000 (0.3/0.1)^2 = 9000
+    right = C.Bracket(0.8, 1.4, 0.95, 1000, "at_most", 1.2)
+    assert right.unresolvable() == "" and right.runs_needed(0.01) == pytest.approx(9000)
+    (c,) = C.decide(
+        [C.statistical(claim_id="x", source="s", statement="q <= 1.2", measured="", bound="", evidence=right)], 0.01
+    )
+    assert c.verdict == "INCONCLUSIVE" and c.note.split(" runs would resolve it")[0] in ("9000", "9100")  # rounded up
+    # an explicit inconclusive() with a reason
+    c = C.inconclusive(
+        claim_id="x", source="s", statement="", measured="", bound="", runs=math.inf, now=5, reason="why"
+    )
+    assert c.note == "more runs cannot resolve it: why (now 5)."
+    with pytest.raises(ValueError, match="runs must be inf"):
+        C.runs_text(10, 5, reason="why")

@@ -8,7 +8,8 @@ Verdict kinds, one meaning each (:data:`VERDICTS`):
 - ``FAIL``: the statement is contradicted. Exact computation, or the data refute it under the family-wise policy
   below. A FAIL accuses the paper (or this code) of an error.
 - ``INCONCLUSIVE``: the sample is too small to decide; the note says how many runs would resolve it (at the
-  observed rate).
+  observed rate), or that more runs cannot and why (e.g. a :class:`Bracket` on the wrong side of its bound: a
+  bracket cannot refute).
 - ``VACUOUS``: the bound is not binding on this input (e.g. a utility guarantee that is negative, so the statement
   cannot fail); the note gives the bound's value.
 - ``ERRATUM``: the paper's statement (the claim's ``statement``, as printed) is contradicted, and the contradiction
@@ -53,7 +54,7 @@ FILE_ALPHA = 0.05
 PASS_CONFIDENCE = 0.975
 #: Required note content per kind (checked by :class:`Claim`); the builders write these phrases.
 NOTE_PATTERNS = {
-    "INCONCLUSIVE": re.compile(r"(\d[\d.e+]*|more than [\d.e+]+) runs would resolve"),
+    "INCONCLUSIVE": re.compile(r"(\d[\d.e+]*|more than [\d.e+]+) runs would resolve|more runs cannot resolve it: \S"),
     "VACUOUS": re.compile(r"not binding on this input: its value here is [-+]?(\d|inf|nan)"),
     "ERRATUM": re.compile(r'ERRATA\.md entry "[^"]+"'),
 }
@@ -115,6 +116,10 @@ class _Evidence:
 
     def established(self) -> bool:
         return self.p_for() <= 1.0 - PASS_CONFIDENCE
+
+    def unresolvable(self) -> str:
+        """Why no number of runs would resolve this cell ("" if more runs could)."""
+        return ""
 
     def runs_needed(self, level_against: float) -> float:
         """Runs that would resolve this cell if the observed estimate held: to establish the statement when the
@@ -313,14 +318,27 @@ class Bracket(_Evidence):
     def p_for(self) -> float:
         return 1.0 - self.confidence if self.established() else 1.0
 
+    def unresolvable(self) -> str:
+        """Non-empty when the bracket's centre is not strictly inside the statement's interval: more runs would only
+        narrow the bracket on the wrong side (or onto the bound), and a bracket cannot refute (p_against is fixed at
+        1 - confidence), so the claim stays INCONCLUSIVE."""
+        lo, hi = self._bounds()
+        if lo < self.estimate() < hi:
+            return ""
+        return (
+            f"a bracket cannot refute (its level {fmt(1.0 - self.confidence)} against the statement is fixed, above "
+            "Holm's thresholds) and this one is centred on or beyond the bound; only a direct measurement of the "
+            "quantity could decide it"
+        )
+
     def runs_needed(self, level_against: float) -> float:
+        """Runs that would establish the statement if the bracket's centre held and its width shrank like
+        1/sqrt(n); inf if the centre is not strictly inside the statement's interval (:meth:`unresolvable`)."""
         lo, hi = self._bounds()
         c, hw = self.estimate(), 0.5 * (self.hi - self.lo)
-        gap = min(c - lo, hi - c) if lo < c < hi else max(lo - c, c - hi)
-        if gap <= 0:
+        if self.unresolvable():
             return math.inf
-        z = 1.0 if lo < c < hi else stats.norm.isf(level_against) / stats.norm.isf(1.0 - self.confidence)
-        return max(self.n, self.n * (z * hw / gap) ** 2)
+        return max(self.n, self.n * (hw / min(c - lo, hi - c)) ** 2)
 
 
 Evidence = Binomial | Normal | Bracket
@@ -447,8 +465,13 @@ def vacuous(*, claim_id: str, source: str, statement: str, measured: str, bound:
     )
 
 
-def runs_text(runs: float, now: float) -> str:
-    """'about N runs would resolve it (now n)', the INCONCLUSIVE note's required content."""
+def runs_text(runs: float, now: float, reason: str = "") -> str:
+    """'N runs would resolve it (now n)', the INCONCLUSIVE note's required content; with ``reason`` (runs must then
+    be inf): 'more runs cannot resolve it: <reason> (now n)'."""
+    if reason:
+        if math.isfinite(runs):
+            raise ValueError(f"runs must be inf when a reason why more runs cannot resolve is given. Found {runs!r}.")
+        return f"more runs cannot resolve it: {reason} (now {fmt(now)})"
     if not math.isfinite(runs):
         return f"more than {_MAX_RUNS:.0e} runs would resolve it at the observed rate (now {fmt(now)})"
     r = _round_up(runs)
@@ -462,9 +485,19 @@ def _round_up(x: float) -> float:
 
 
 def inconclusive(
-    *, claim_id: str, source: str, statement: str, measured: str, bound: str, runs: float, now: float, note: str = ""
+    *,
+    claim_id: str,
+    source: str,
+    statement: str,
+    measured: str,
+    bound: str,
+    runs: float,
+    now: float,
+    note: str = "",
+    reason: str = "",
 ) -> Claim:
-    """The sample is too small: ``runs`` (if the observed estimate held) would resolve it; ``now`` runs were made."""
+    """The sample is too small: ``runs`` (if the observed estimate held) would resolve it; ``now`` runs were made.
+    ``reason`` (with runs = inf): why more runs cannot resolve it (:func:`runs_text`)."""
     return Claim(
         claim_id=claim_id,
         source=source,
@@ -472,7 +505,7 @@ def inconclusive(
         measured=measured,
         bound=bound,
         verdict="INCONCLUSIVE",
-        note=f"{runs_text(runs, now)}. {note}".strip(),
+        note=f"{runs_text(runs, now, reason)}. {note}".strip(),
     )
 
 
@@ -529,7 +562,9 @@ def decide(claims: Sequence[Claim], alpha: float) -> list[Claim]:
             open_cells = [ev for ev in c.evidence if not ev.established()]
             runs = max(ev.runs_needed(alpha / m) for ev in open_cells)
             now = max(ev.runs for ev in open_cells)
-            out.append(dataclasses.replace(c, verdict="INCONCLUSIVE", note=f"{runs_text(runs, now)}. {c.note}".strip()))
+            reason = next((r for ev in open_cells if (r := ev.unresolvable())), "")
+            text = runs_text(runs, now, reason)
+            out.append(dataclasses.replace(c, verdict="INCONCLUSIVE", note=f"{text}. {c.note}".strip()))
     return out
 
 

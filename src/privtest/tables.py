@@ -79,12 +79,25 @@ TABLE1_MD_COLUMNS = [
 ]
 
 
+#: Which form of Lambda_t each column of Table 1's explicit row uses (table1.md; fig_noise_penalty's caption says the
+#: same for its curves).
+LAMBDA_FORMS_NOTE = (
+    "Forms of $\\Lambda_t$: each column uses its own. GTM and Cohen et al.: the ratio $p^*/\\bar p_t$. Liu–Talwar: "
+    "the ratio $p^*/\\bar p_t$ from the nominal $p^*$ (Theorem 46(2), $\\bar p_t = p^*/\\Lambda_t$), where it does "
+    "not guarantee halting (`fig_noise_penalty` also draws its odds form from its halting threshold). In the odds form "
+    "$\\mathrm{odds}(p^*)/\\mathrm{odds}(\\bar p_t)$ the GTM's penalty at $p^* = 1/2$ would be about "
+    "$2\\gamma\\Lambda_t$: a factor 2, which does not change the orders-of-magnitude comparison."
+)
+
+
 def table1_md(df: pd.DataFrame) -> str:
     """Table 1 (printed and explicit forms, sources) and its numeric instantiation ``df`` (table1.csv) as Markdown."""
     heads = [""] + list(bounds.TABLE1_METHODS.values())
     lines = ["# Table 1", "", "Generated from `privtest.bounds.TABLE1`; numbers in `figures/table1.csv`.", ""]
     for tag, which in (("As printed in the paper", "paper"), ("Explicit quantities evaluated here", "explicit")):
         lines += [f"## {tag}", ""] + markdown_lines(heads, _entries_grid(which)) + [""]
+        if which == "explicit":
+            lines += [LAMBDA_FORMS_NOTE, ""]
     lines += [
         "Sources: " + "; ".join(f"{e.method}/{e.row}: {e.source}" for e in bounds.TABLE1),
         "",

@@ -5,7 +5,9 @@ up while the exact whole-run error within ``certify_T`` steps stays <= beta, see
 
 Per step t: c_t, rho_t, the exact expected number of evaluations E[N_t] (closed form), pbar_t, and exact single-step
 error probabilities (:mod:`privtest.exact`, eta_1 unconditioned) against the budgets the proof of Theorem 21 gives
-them: Type I at p_t = pbar_t <= beta_t/2, Type II at p_t = p* <= beta/4 + beta_t/4. The certified calibration's
+them: Type I at p_t = pbar_t <= beta_t/2, Type II at p_t = p* <= beta/4 + beta_t/4 (unconditional) and, per step,
+Pr[no halt at p* | eta_1 <= mu1] <= beta_t/4 (Lemma 20; exact, :func:`privtest.exact.step_log_probs` with
+``eta1_max = mu1``, as in fig_oc). The certified calibration's
 per-step errors exceed those budgets by design; its guarantee is the whole-run row. Claims:
 :mod:`privtest.checks.fig_calibration`.
 """
@@ -18,7 +20,7 @@ import numpy as np
 import pandas as pd
 
 from privtest.calibration import ExactTailCalibration, certified_calibration, whole_run_error
-from privtest.exact import step_log_halt
+from privtest.exact import step_log_halt, step_log_probs
 from privtest.gtm import GlobalCalibration
 from privtest.schedule import beta_t
 
@@ -43,6 +45,8 @@ def _rows(name, cal, ts, ratio, pstar, cfg):
         rows.append(
             dict(base, error_type="II at p*", error_exact=-math.expm1(lh_star), budget=cfg["beta"] / 4 + bt / 4)
         )
+        miss_good = math.exp(float(step_log_probs(st, [pstar], eta1_max=st.mu1)[1][0]))  # Lemma 20, given G's eta_1
+        rows.append(dict(base, error_type="II at p* given eta_1 <= mu1", error_exact=miss_good, budget=bt / 4))
         if st.pbar > 0:
             rows.append(
                 dict(

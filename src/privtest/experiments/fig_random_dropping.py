@@ -23,9 +23,12 @@ from privtest.testers import bernoulli_stream
 
 
 def simulate(cfg: dict, rng: np.random.Generator, inputs: dict[str, str]) -> pd.DataFrame:
-    """Rows (method, T, G, events, runs, bound, pbar_max, event, source): events = false halts (Cohen, GTM) or bad
-    selections (Ghazi); ``bound`` the lower bound of the method's corollary (NaN for the GTM, whose Theorem 21 bounds
-    the event by beta from above), ``source`` the paper result. No ``inputs``."""
+    """Rows (method, T, G, events, runs, bound, pbar_max, events_at_pbar_max, event, source): events = false halts
+    (Cohen, GTM) or bad selections (Ghazi) at p_t = pbar; ``bound`` the lower bound of the method's corollary (NaN for
+    the GTM, whose Theorem 21 bounds the event by beta from above), ``pbar_max`` the largest pbar the method's
+    guarantee covers (the GTM's pbar_{T-G}), ``events_at_pbar_max`` (GTM only, NaN otherwise) the same runs' false
+    halts at p_t = pbar_{T-G} (coupled: a run halts within T - G steps iff p >= its critical p), ``source`` the paper
+    result. No ``inputs``."""
     beta, r, ps, pbar, G = cfg["beta"], cfg["eps_ratio"], cfg["pstar"], cfg["pbar"], cfg["G"]
     eps1 = r * cfg["eps"]
     rows = []
@@ -64,7 +67,10 @@ def simulate(cfg: dict, rng: np.random.Generator, inputs: dict[str, str]) -> pd.
             )
         )
         gtm = make_tester("GTM", cfg, ps, r, T - G)
-        n = int(np.count_nonzero(gtm.critical_p(T - G, cfg["runs_gtm"], rng).p_crit <= pbar))
+        p_crit = gtm.critical_p(T - G, cfg["runs_gtm"], rng).p_crit
+        n = int(np.count_nonzero(p_crit <= pbar))
+        # the same coupled runs at p_t = pbar_{T-G} (<= pbar_t for every t <= T - G): inside Theorem 21
+        n_at_pbar_max = int(np.count_nonzero(p_crit <= gtm.pbar(T - G)))
         rows.append(
             dict(
                 method="GTM",
@@ -74,6 +80,7 @@ def simulate(cfg: dict, rng: np.random.Generator, inputs: dict[str, str]) -> pd.
                 runs=cfg["runs_gtm"],
                 bound=np.nan,  # no lower bound: the GTM's guarantee (Theorem 21) bounds the event by beta
                 pbar_max=gtm.pbar(T - G),
+                events_at_pbar_max=n_at_pbar_max,
                 event="false-halt",
                 source="Thm 21",
             )
