@@ -98,6 +98,8 @@ def legend_below(fig, handles, labels) -> None:
     """One legend for the whole figure, below the panels, in as many columns as fit the figure's width."""
     ncol = max(1, min(len(labels), int(fig.get_figwidth() // 2.6)))
     fig.legend(handles, labels, loc="upper center", bbox_to_anchor=(0.5, 0.0), ncol=ncol, fontsize=7)
+
+
 #: Plain-text names in labels that come from the data, and their mathtext (:func:`mathtext`).
 _MATHTEXT = (("eps=", r"$\varepsilon$="), ("p*", "$p^*$"), ("theta", r"$\theta$"), ("delta", r"$\delta$"))
 
