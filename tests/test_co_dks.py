@@ -16,6 +16,7 @@ from privtest.checks import table3 as check_table3
 from privtest.claims import decide
 from privtest.co import dks, graphs
 from privtest.co.batch_to_co import batch_to_co
+from privtest.co.frames import covered
 from privtest.co.params import BatchToCOParams
 from privtest.experiments import _co, table3
 
@@ -90,7 +91,7 @@ def test_utility_on_planted_instance():
     2.143, so E f lies in [2.143 e^-0.01, 2.143 e^0.01] = [2.121, 2.164]."""
     s = planted()
     T = s.T
-    w = s.W[-1]
+    w = s.weights(s.T)
     on = w > 0
     opt = enumerate_opt(8, s.pairs[on], w[on], 4)
     assert opt == 6.0
@@ -132,7 +133,7 @@ def test_opt_bounds_are_certified_on_random_streams():
         for k in (3, 4):
             up, lo, kind = dks.dks_opt_bounds(s, k)
             for t in range(s.T):
-                w = s.W[t]
+                w = s.weights(t + 1)
                 on = w > 0
                 o = enumerate_opt(9, s.pairs[on], w[on], k) if on.any() else 0.0
                 assert lo[t] - 1e-9 <= o <= up[t] + 1e-9
@@ -220,18 +221,18 @@ def test_va_guarantee_path_on_heavy_graph():
     steps, and the utility claim is decided from them: PASS (it could fail: f(X_t, Y_t) < the guarantee)."""
     pairs = np.array([[0, 1], [0, 2], [1, 2], [2, 3], [3, 4]])
     W = np.array([[1e6, 1e6, 1e6, 0, 0], [1e6, 1e6, 1e6, 1e6, 1e6]] + [[2e6, 2e6, 2e6, 1e6, 1e6]] * 58)
-    s = graphs.EdgeStream("heavy", 5, pairs, W, list(range(60)))  # checkpoints stop once h_ell passes ~6e6
+    s = graphs.EdgeStream.from_weights("heavy", 5, pairs, W)  # checkpoints stop once h_ell passes ~6e6
     up, lo, kind = dks.dks_opt_bounds(s, 3)
     assert list(up) == [3e6, 3e6] + [6e6] * 58 and list(kind) == ["exact"] * 60
     prob = dks.DensestKSubgraph(s, 3, up, kind)
     cfg = dict(
         beta=0.05, pstar=0.45, kappa=0.5, gamma=2.0, C_1=2.0, C_H=2.0, C_beta=1 / 3, log_beta="instance",
-        delta_adv=1e-6, eps=[20.0], runs=24, va_draws=200, va_alpha=0.01,
+        delta_adv=1e-6, eps=[20.0], runs=24, va_draws=200, va_alpha=0.01, checkpoint_runs=24,
     )  # fmt: skip
     rng = np.random.default_rng(10)
     part = _co.run_problem(prob, "heavy", cfg, rng)
-    part["opt_lower"] = np.tile(lo, len(part) // s.T)
-    b = _co.covered(part)
+    part["opt_lower"] = lo[part.t.to_numpy() - 1]
+    b = covered(part)
     b = b[b.guarantee > 0]
     assert len(b) > 0 and b.va_lo.notna().all()
     checkpoint_steps = part[(part.method == "BatchToCO") & (part.t == part.t_ell)]

@@ -156,9 +156,12 @@ def _check_step(t, eps_t, pstar) -> None:
     _validate.open_unit("pstar", pstar)
 
 
-def log4_over_beta_t(t: int, beta: float) -> float:
-    """ln(4/beta_t) = ln 4 - ln beta + ln(1/omega_t), exact for huge t."""
-    return math.log(4.0) - math.log(beta) + log_inv_omega(t)
+def log4_over_beta_t(t, beta):
+    """ln(4/beta_t) = ln 4 - ln beta + ln(1/omega_t), exact for huge t. ``t`` and ``beta`` may be arrays
+    (broadcast; the scalar path is plain ``math``)."""
+    if np.ndim(beta) == 0:
+        return math.log(4.0) - math.log(beta) + log_inv_omega(t)
+    return math.log(4.0) - np.log(beta) + log_inv_omega(t)
 
 
 @dataclass(frozen=True)
@@ -322,8 +325,13 @@ class ExPostCalibration:
         """ln Lambda_t = (eps_t/eps_C) ln(4/beta) + 2/C_H (Theorem 23; the same at every t)."""
         return (eps_t / self.eps_C) * math.log(4.0 / self.beta) + 2.0 / self.C_H
 
+    def step_budget(self, t):
+        """Type I and Type II budget of step t: beta_t/6 each (Theorem 23), beta_t = omega_t beta; ``t`` may be an
+        integer array."""
+        return _beta_t(t, self.beta) / 6.0
+
     def tau2_at(self, t: int, eps_t: float) -> float:
-        """tau_{2,t} = 2/(C_H eps_t ln(4/beta_t))."""
+        """tau_{2,t} = 2/(C_H eps_t ln(4/beta_t)) (``t``, ``eps_t`` may be arrays)."""
         return 2.0 / (self.C_H * eps_t * log4_over_beta_t(t, self.beta))
 
     def max_loss(self, T: int, eps_t: float) -> float:
@@ -361,7 +369,7 @@ class ExPostCalibration:
     def _step(self, t: int, eps_t: float, pstar: float) -> StepParams:
         tau2 = self.tau2_at(t, eps_t)
         log_Lambda = self.log_Lambda(eps_t)
-        err = float(_beta_t(t, self.beta)) / 6.0
+        err = float(self.step_budget(t))
         return _calibrate(
             int(t), float(eps_t), float(pstar), self.gamma, self.tau1, self.mu1, tau2, log_Lambda, err, self.variant
         )

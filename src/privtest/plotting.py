@@ -24,12 +24,28 @@ METHOD_COLORS = {
     "AboveThreshold": "#8c564b",
     "LowerBound": "#7f7f7f",
     "bound": "#7f7f7f",
-    # Continual observation (Sections 7-8): BatchToCO runs the GTM; its baselines recompute or never update.
+    # Continual observation (Sections 7-8): BatchToCO runs the GTM; its baselines recompute or never update (CO
+    # model), or know the horizon (oracle-horizon references, drawn dashed).
     "BatchToCO": "#1f77b4",
-    "recompute (basic)": "#d62728",
-    "recompute (advanced)": "#ff7f0e",
+    "recompute every step": "#d62728",
+    "recompute geometric": "#2ca02c",
     "never update": "#7f7f7f",
+    "oracle-horizon recompute (basic)": "#e377c2",
+    "oracle-horizon recompute (advanced)": "#ff7f0e",
 }
+
+#: Legend label of a method whose raw-table name is terse (continual-observation baselines).
+METHOD_LABELS = {
+    "BatchToCO": "BatchToCO (Alg. 3)",
+    "recompute every step": "recompute every step, $\\varepsilon\\omega_t$",
+    "recompute geometric": "recompute at $t=\\lceil(1+\\kappa)^k\\rceil$, $\\varepsilon\\omega_k$",
+    "never update": "never update ($\\varepsilon$ at $t=1$)",
+    "oracle-horizon recompute (basic)": "oracle horizon: every step, $\\varepsilon/T$",
+    "oracle-horizon recompute (advanced)": "oracle horizon: every step, adv. composition",
+}
+
+#: Methods drawn dashed: references that need knowledge a CO algorithm does not have (the stream length T).
+DASHED = ("oracle-horizon recompute (basic)", "oracle-horizon recompute (advanced)")
 
 STYLE = {
     "font.size": 9,
@@ -57,6 +73,33 @@ def color(method: str) -> str:
     return METHOD_COLORS.get(method, "#333333")
 
 
+def label(method: str) -> str:
+    """The legend label of ``method`` (its name unless :data:`METHOD_LABELS` has one)."""
+    return METHOD_LABELS.get(method, method)
+
+
+def linestyle(method: str) -> str:
+    """Dashed for oracle-horizon references (:data:`DASHED`), solid otherwise."""
+    return "--" if method in DASHED else "-"
+
+
+def suptitle(fig, text: str, fontsize: float = 9.0) -> None:
+    """A figure title wrapped to the figure's width (about 0.55 em per character), with the panels laid out below it
+    (``tight_layout`` in the space the wrapped lines leave), so it neither runs past nor overlaps the panels."""
+    import textwrap
+
+    width = max(20, int(fig.get_figwidth() * 72 / (0.55 * fontsize)))
+    lines = textwrap.wrap(text, width)
+    fig.suptitle("\n".join(lines), fontsize=fontsize, y=1.0, va="top")
+    fig.tight_layout()  # makes room for the suptitle
+
+
+def legend_below(fig, handles, labels) -> None:
+    """One legend for the whole figure, below the panels, in as many columns as fit the figure's width."""
+    ncol = max(1, min(len(labels), int(fig.get_figwidth() // 2.6)))
+    fig.legend(handles, labels, loc="upper center", bbox_to_anchor=(0.5, 0.0), ncol=ncol, fontsize=7)
+
+
 #: Plain-text names in labels that come from the data, and their mathtext (:func:`mathtext`).
 _MATHTEXT = (("eps=", r"$\varepsilon$="), ("p*", "$p^*$"), ("theta", r"$\theta$"), ("delta", r"$\delta$"))
 
@@ -77,19 +120,21 @@ def save(fig, pdf_path: str | Path, png_path: str | Path) -> None:
     plt.close(fig)
 
 
-def co_utility(summary, ylabel: str, title: str, references=(("opt", "k--", "OPT$_t$ (exact)"),)):
+def co_utility(summary, ylabel: str, title: str, references=None):
     """Utility over a continual-observation stream, BatchToCO against its baselines (Theorem 42, Sections 7-8).
 
     One panel per (stream, eps): rows are the streams in order of appearance, columns the sorted privacy budgets;
     panels of a row share their axes. Each method is drawn as its mean over runs with a 10-90% band, in the colour
-    :func:`color` gives it, and each reference curve (e.g. OPT_t) once per panel.
+    :func:`color` gives it (oracle-horizon references dashed), and each reference curve (e.g. OPT_t) once per panel.
 
     Args:
         summary: DataFrame with columns ``stream``, ``eps``, ``t``, ``method``, ``mean``, ``q10``, ``q90`` (one row
             per stream, eps, method and step t) and the reference columns (constant across methods at each t).
         ylabel: label of the utility axis (first column of panels).
-        title: figure title.
-        references: ``(column, matplotlib format, legend label)`` of each reference curve.
+        title: figure title (wrapped to the figure's width).
+        references: ``(column, matplotlib format, legend label)`` of each reference curve. Default: OPT_t from
+            column ``opt``, with dots at the steps where ``opt_kind`` is "exact" and labelled an upper bound between
+            them when some steps are not exact.
 
     Returns:
         The matplotlib Figure (save it with :func:`save`).
@@ -109,16 +154,98 @@ def co_utility(summary, ylabel: str, title: str, references=(("opt", "k--", "OPT
             ax = axes[i, j]
             sub = summary[(summary.stream == s) & (summary.eps == e)]
             for m, g in sub.groupby("method", sort=False):
-                ax.plot(g.t, g["mean"], lw=1.2, color=color(m), label=m)
-                ax.fill_between(g.t, g.q10, g.q90, color=color(m), alpha=0.2, lw=0)
+                top = m == "BatchToCO"  # drawn over the baselines it is compared with
+                ax.plot(g.t, g["mean"], lw=1.6 if top else 1.2, color=color(m), ls=linestyle(m), label=label(m),
+                        zorder=3 if top else 2)  # fmt: skip
+                ax.fill_between(g.t, g.q10, g.q90, color=color(m), alpha=0.15, lw=0)
             o = sub.drop_duplicates("t")
-            for column, fmt, label in references:
-                ax.plot(o.t, o[column], fmt, lw=1, label=label)
+            if references is None:
+                exact = o[o.opt_kind == "exact"] if "opt_kind" in o else o
+                if len(exact) == len(o):
+                    ax.plot(o.t, o.opt, "k--", lw=1, label="OPT$_t$ (exact)")
+                else:
+                    ax.plot(o.t, o.opt, "k--", lw=0.8, label="OPT$_t$: exact at dots, upper bound between")
+                    ax.plot(exact.t, exact.opt, "k.", ms=2.5)
+            else:
+                for column, fmt_, lab in references:
+                    ax.plot(o.t, o[column], fmt_, lw=1, label=lab)
             ax.set_title(f"{s}, $\\varepsilon$={e:g}")
             ax.set_xlabel("t (CO step)")
             if j == 0:
                 ax.set_ylabel(ylabel)
-    axes[0, 0].legend(loc="upper left", fontsize=6)
-    fig.suptitle(title, y=1.0)
+    suptitle(fig, title)
+    legend_below(fig, *axes[0, 0].get_legend_handles_labels())
+    return fig
+
+
+def co_crossover(summary, crossings, bursts=None, streams=None, zoom=None):
+    """f/OPT_t over a long stream on a log time axis, BatchToCO against each baseline, with the crossovers.
+
+    One panel per (stream, eps) (rows: streams, columns: sorted eps). Each method: mean over runs and 10-90% band
+    (oracle-horizon references dashed). For every baseline with a finite predicted crossover, a dotted vertical line
+    and a down-triangle at the top of the panel in the baseline's colour; a finite measured crossover is an up-triangle
+    at the bottom.
+
+    Args:
+        summary: DataFrame with stream, eps, method, t, mean, q10, q90 (f/OPT_t).
+        crossings: DataFrame with stream, eps, baseline, t_pred, t_meas (inf if none).
+        bursts: optional dict stream -> step of an unannounced jump (drawn as a grey band).
+        streams: row order (default: order of appearance in ``summary``).
+        zoom: optional dict stream -> (t_min, t_max): an extra row for that stream on a linear time axis over the
+            window (e.g. around a burst).
+
+    Returns:
+        The matplotlib Figure.
+    """
+    import numpy as np
+
+    streams = list(dict.fromkeys(summary["stream"])) if streams is None else list(streams)
+    rows = [(s, None) for s in streams] + [(s, w) for s, w in (zoom or {}).items() if s in streams]
+    epss = sorted(summary["eps"].unique())
+    fig, axes = plt.subplots(
+        len(rows), len(epss), figsize=(2.6 * len(epss), 2.3 * len(rows)), squeeze=False, sharey=True
+    )
+    for i, (s, window) in enumerate(rows):
+        for j, e in enumerate(epss):
+            ax = axes[i, j]
+            sub = summary[(summary.stream == s) & (summary.eps == e)]
+            if window is not None:
+                sub = sub[(sub.t >= window[0]) & (sub.t <= window[1])]
+            for m, g in sub.groupby("method", sort=False):
+                top = m == "BatchToCO"  # drawn over the baselines it is compared with
+                ax.plot(g.t, g["mean"], lw=1.6 if top else 1.1, color=color(m), ls=linestyle(m), label=label(m),
+                        zorder=3 if top else 2)  # fmt: skip
+                ax.fill_between(g.t, g.q10, g.q90, color=color(m), alpha=0.12, lw=0)
+            if bursts and s in bursts:
+                ax.axvline(bursts[s], color="0.6", lw=3, alpha=0.4, label="unannounced jump of OPT$_t$")
+            c = crossings[(crossings.stream == s) & (crossings.eps == e)]
+            for r in c.itertuples():
+                if np.isfinite(r.t_pred):
+                    ax.axvline(r.t_pred, color=color(r.baseline), ls=":", lw=1)
+                    ax.plot([r.t_pred], [1.02], marker="v", color=color(r.baseline), ms=5, clip_on=False)
+                if np.isfinite(r.t_meas):
+                    ax.plot([r.t_meas], [-0.02], marker="^", color=color(r.baseline), ms=5, clip_on=False)
+            if window is None:
+                ax.set_xscale("log")
+                ax.set_title(f"{s}, $\\varepsilon$={e:g}", fontsize=8)
+            else:
+                ax.set_xlim(*window)
+                ax.set_title(f"{s} (zoom, linear t), $\\varepsilon$={e:g}", fontsize=8)
+            ax.set_ylim(-0.05, 1.05)
+            ax.set_xlabel("t (CO step)")
+            if j == 0:
+                ax.set_ylabel("$f(X_t, Y_t)/\\mathrm{OPT}_t$")
+    handles, labels = [], []
+    for ax in axes.ravel():
+        for h, lab in zip(*ax.get_legend_handles_labels(), strict=True):
+            if lab not in labels:
+                handles.append(h)
+                labels.append(lab)
+    handles += [
+        plt.Line2D([], [], color="k", ls=":", marker="v", lw=1),
+        plt.Line2D([], [], color="k", ls="", marker="^"),
+    ]
+    labels += ["predicted crossover (in the baseline's colour)", "measured crossover"]
     fig.tight_layout()
+    legend_below(fig, handles, labels)
     return fig

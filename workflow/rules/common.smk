@@ -70,8 +70,9 @@ def rendered_claims(wildcards):
     return {}
 
 
-def notebook_outputs(kind):
-    """Files of a notebook job of this kind by notebook parameter name (the reported one in report()), and sidecars."""
+def notebook_outputs(kind, extra=()):
+    """Files of a notebook job of this kind (and extra data tables) by notebook parameter name (the reported one in
+    report()), and sidecars."""
     out = {}
     for name, pattern in catalogue.FILES[kind].items():
         out[name] = pattern.format("{id}")
@@ -82,6 +83,7 @@ def notebook_outputs(kind):
                 category=section,
                 labels={"output": "{id}"},
             )
+    out |= {f"data_{n}": catalogue.EXTRA_DATA.format("{id}", n) for n in extra}
     return out | {name: p.format("{id}") for name, p in catalogue.SIDECARS.items()}
 
 

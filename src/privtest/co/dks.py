@@ -20,7 +20,7 @@ import numpy as np
 from scipy import sparse
 
 from privtest import _validate
-from privtest.co.graphs import EdgeStream
+from privtest.co.graphs import EdgeStream, StreamState
 
 
 def dks_value(n: int, pairs: np.ndarray, w: np.ndarray, S: np.ndarray) -> np.ndarray:
@@ -110,8 +110,9 @@ def dks_opt_bounds(stream: EdgeStream, k: int, density_opt=None) -> tuple[np.nda
     _validate.step_index(k, "k")
     T, n = stream.T, stream.n
     up, lo = np.zeros(T), np.zeros(T)
+    state = StreamState(stream)
     for t in range(T):
-        w = stream.W[t]
+        w = state.at(t + 1).w
         on = w > 0
         p, ww = stream.pairs[on], w[on]
         if ww.size == 0:
@@ -152,15 +153,11 @@ class DensestKSubgraph:
         self._keys = keys[self._order]
         iu, ju = np.triu_indices(self.k, 1)
         self._iu, self._ju = iu, ju
-        self._active = {}
+        self._state = StreamState(stream)
 
     def _graph(self, t: int):
-        if t not in self._active:
-            w = self.stream.W[t - 1]
-            p = self.stream.pairs
-            deg = np.bincount(p[:, 0], w, self.n) + np.bincount(p[:, 1], w, self.n)
-            self._active = {t: (w[self._order], deg)}
-        return self._active[t]
+        st = self._state.at(t)
+        return st.w[self._order], st.deg
 
     def value(self, t: int, Y: np.ndarray) -> np.ndarray:
         w_sorted, _ = self._graph(t)
@@ -176,6 +173,15 @@ class DensestKSubgraph:
             b = min(size, a + 512)
             out[a:b] = noisy_degree_topk(deg, self.k, eps, b - a, rng)
         return out
+
+    def scores(self, t: int, eps: float, delta: float, size: int, rng: np.random.Generator) -> np.ndarray:
+        """f(X_t, Y) of ``size`` draws Y of A(X_t, eps): float (size,)."""
+        return self.value(t, self.sample(t, eps, delta, size, rng))
+
+    def sample_scored(self, t: int, eps: float, delta: float, size: int, rng: np.random.Generator):
+        """(Y, f(X_t, Y)) of ``size`` draws of A(X_t, eps)."""
+        Y = self.sample(t, eps, delta, size, rng)
+        return Y, self.value(t, Y)
 
     def upper(self, t: int) -> float:
         return float(self.opt[t - 1])

@@ -1,14 +1,20 @@
 """Graph streams and the densest-subgraph application (Section 8.2) for BatchToCO.
 
-Streams are insertion-only: at each CO step a batch of edges (CollegeMsg: each undirected pair at its first
-message) or contacts (primary school: every contact adds weight 1 to its pair, a weighted multigraph) is inserted.
-Neighbouring streams differ in one inserted edge / contact (edge-DP, as in Section 8.2); the objectives below
-change by at most 1 under that change and never decrease under insertions.
+Streams are insertion-only: at each CO step a batch of edges (CollegeMsg by day: each undirected pair at its first
+message) or contacts (primary school by 10-minute window: every contact adds weight 1 to its pair, a weighted
+multigraph) is inserted; the per-interaction streams insert exactly one message / contact per step. Neighbouring
+streams differ in one inserted edge / contact (edge-DP, as in Section 8.2); the objectives below change by at most 1
+under that change and never decrease under insertions.
+
+A stream is stored as its insertions (CSR by step: ``step_ptr``, ``ins_pair``, ``ins_w``), never as a dense
+(T, P) weight matrix: the primary school with one contact per step would need 125,773 x 8,317 float64 = 8.4 GB,
+its insertions take 2 MB. :class:`StreamState` replays them forward incrementally (O(1) per step for a
+per-interaction stream).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 import pandas as pd
@@ -19,25 +25,85 @@ from privtest import _validate, data
 
 @dataclass(frozen=True)
 class EdgeStream:
-    """An insertion-only weighted graph stream on nodes 0..n-1.
+    """An insertion-only weighted graph stream on nodes 0..n-1, stored as its insertions.
 
     Attributes:
         name: label.
         n: number of nodes (the public node universe).
-        pairs: int64 (P, 2), u < v, every pair that ever appears.
-        W: float64 (T, P): weight of each pair after step t (row t-1), non-decreasing in t.
+        pairs: int64 (P, 2), u < v, every pair that ever appears, in order of first insertion (so the pairs present
+            after step t are the prefix ``pairs[:active(t)]``).
+        step_ptr: int64 (T + 1,), non-decreasing, step_ptr[0] = 0: the insertions of step t (1-based) are rows
+            step_ptr[t-1]:step_ptr[t] of ``ins_pair`` / ``ins_w``.
+        ins_pair: int64 (M,), the pair index (row of ``pairs``) of each insertion.
+        ins_w: float64 (M,), > 0, the weight each insertion adds to its pair.
         labels: length-T list of step labels (e.g. the day).
+        n_active: int64 (T + 1,), number of pairs present after step t (derived).
     """
 
     name: str
     n: int
     pairs: np.ndarray
-    W: np.ndarray
+    step_ptr: np.ndarray
+    ins_pair: np.ndarray
+    ins_w: np.ndarray
     labels: list
+    n_active: np.ndarray = field(init=False, repr=False)
+
+    def __post_init__(self):
+        ptr = np.asarray(self.step_ptr, dtype=np.int64)
+        if ptr.ndim != 1 or ptr.size < 1 or ptr[0] != 0 or np.any(np.diff(ptr) < 0) or ptr[-1] != len(self.ins_pair):
+            raise ValueError("step_ptr must be non-decreasing from 0 to the number of insertions.")
+        if len(self.ins_w) != len(self.ins_pair) or np.any(np.asarray(self.ins_w) <= 0):
+            raise ValueError("ins_w must hold one weight > 0 per insertion.")
+        seen = np.maximum.accumulate(np.concatenate([[-1], np.asarray(self.ins_pair, dtype=np.int64)])) + 1
+        if len(self.ins_pair) and np.any(np.asarray(self.ins_pair) > seen[:-1]):
+            raise ValueError("pairs must be ordered by first insertion (ins_pair introduces pair p only after p-1).")
+        object.__setattr__(self, "n_active", seen[ptr])
 
     @property
     def T(self) -> int:
-        return self.W.shape[0]
+        return self.step_ptr.size - 1
+
+    @classmethod
+    def from_weights(cls, name: str, n: int, pairs: np.ndarray, W: np.ndarray, labels=None) -> EdgeStream:
+        """A stream from a dense cumulative weight matrix W (T, P) (row t-1 = weights after step t, non-decreasing):
+        a convenience for small tests. Pairs are reordered by first insertion.
+
+        Raises:
+            ValueError: if W decreases somewhere or its shape does not match ``pairs``.
+        """
+        W = np.asarray(W, dtype=float)
+        pairs = np.asarray(pairs, dtype=np.int64)
+        if W.ndim != 2 or W.shape[1] != len(pairs):
+            raise ValueError(f"W must have shape (T, {len(pairs)}). Found {W.shape}.")
+        inc = np.diff(np.vstack([np.zeros((1, W.shape[1])), W]), axis=0)
+        if np.any(inc < 0):
+            raise ValueError("W must be non-decreasing in t (insertion-only stream).")
+        step, pid = np.nonzero(inc)
+        return _from_insertions(name, n, pairs, step, pid, inc[step, pid], W.shape[0], labels)
+
+    def active(self, t: int) -> int:
+        """Number of pairs present after step t (0 <= t <= T): ``pairs[:active(t)]``."""
+        return int(self.n_active[t])
+
+    def weights(self, t: int) -> np.ndarray:
+        """Float64 (P,) weight of every pair after step t (0 <= t <= T); O(insertions up to t)."""
+        end = self.step_ptr[t]
+        return np.bincount(self.ins_pair[:end], self.ins_w[:end], len(self.pairs))
+
+
+def _from_insertions(name, n, pairs, step, pid, w, T, labels) -> EdgeStream:
+    """EdgeStream from insertions (0-based step, pair index into ``pairs``, weight), any order; pairs are renumbered
+    by first insertion (ties by original index) and pairs never inserted are dropped."""
+    order = np.lexsort((pid, step))
+    step, pid, w = np.asarray(step)[order], np.asarray(pid)[order], np.asarray(w, dtype=float)[order]
+    _, first = np.unique(pid, return_index=True)
+    by_first = pid[np.sort(first)]  # original pair ids in order of first insertion
+    new_id = np.full(len(pairs), -1, dtype=np.int64)
+    new_id[by_first] = np.arange(by_first.size)
+    ptr = np.concatenate([[0], np.cumsum(np.bincount(step, minlength=T))]).astype(np.int64)
+    labels = list(range(T)) if labels is None else list(labels)
+    return EdgeStream(name, int(n), np.asarray(pairs)[by_first], ptr, new_id[pid], w, labels)
 
 
 def edge_stream(u, v, step, n: int, name: str, labels=None, multigraph: bool = False) -> EdgeStream:
@@ -61,10 +127,47 @@ def edge_stream(u, v, step, n: int, name: str, labels=None, multigraph: bool = F
         step = step[first]
     uniq, pid = np.unique(key, return_inverse=True)
     T = int(step.max()) + 1 if labels is None else len(labels)
-    inc = np.zeros((T, uniq.size))
-    np.add.at(inc, (step, pid), 1.0)
     pairs = np.stack([uniq // n, uniq % n], axis=1)
-    return EdgeStream(name, n, pairs, np.cumsum(inc, axis=0), list(range(T)) if labels is None else list(labels))
+    return _from_insertions(name, n, pairs, step, pid, np.ones(pid.size), T, labels)
+
+
+class StreamState:
+    """Weights and weighted degrees of a stream after step t, replayed forward incrementally.
+
+    ``at(t)`` applies the insertions of steps (current, t]; a short step back removes those of (t, current] (exact for
+    the integer-valued weights of every stream here), a long one replays from step 0. Attributes
+    after ``at(t)``: ``t``, ``w`` (float64 (P,), zero for pairs not yet present), ``deg`` (float64 (n,)),
+    ``active`` (number of pairs present: ``w[:active]`` > 0, ``stream.pairs[:active]``).
+    """
+
+    def __init__(self, stream: EdgeStream):
+        self.stream = stream
+        self.t, self.active = 0, 0
+        self.w = np.zeros(len(stream.pairs))
+        self.deg = np.zeros(stream.n)
+
+    def at(self, t: int) -> StreamState:
+        s = self.stream
+        if not (0 <= t <= s.T):
+            raise ValueError(f"t must be in [0, T={s.T}]. Found {t!r}.")
+        lo, hi = s.step_ptr[min(t, self.t)], s.step_ptr[max(t, self.t)]
+        if t < self.t and 2 * (hi - lo) > hi:  # far back: replay from step 0
+            self.t, self.w[:], self.deg[:] = 0, 0.0, 0.0
+            lo, hi = 0, s.step_ptr[t]
+        if hi > lo:
+            sign = -1.0 if t < self.t else 1.0  # a short step back removes the insertions (exact: integer weights)
+            pid, w = s.ins_pair[lo:hi], sign * s.ins_w[lo:hi]
+            if hi - lo == 1:
+                p, x = int(pid[0]), float(w[0])
+                self.w[p] += x
+                self.deg[s.pairs[p, 0]] += x
+                self.deg[s.pairs[p, 1]] += x
+            else:
+                np.add.at(self.w, pid, w)
+                np.add.at(self.deg, s.pairs[pid, 0], w)
+                np.add.at(self.deg, s.pairs[pid, 1], w)
+        self.t, self.active = t, s.active(t)
+        return self
 
 
 def collegemsg_stream(df: pd.DataFrame, freq: str = "1D") -> EdgeStream:
@@ -78,6 +181,14 @@ def collegemsg_stream(df: pd.DataFrame, freq: str = "1D") -> EdgeStream:
     return edge_stream(u, v, step, ids.size, "CollegeMsg", [d.strftime("%Y-%m-%d") for d in days])
 
 
+def collegemsg_messages_stream(df: pd.DataFrame) -> EdgeStream:
+    """CollegeMsg with one CO step per message (59,835 steps, time order as shipped, ties in file order): a weighted
+    multigraph, every message adds weight 1 to its undirected pair (a self-message is a step that inserts nothing)."""
+    ids = np.unique(np.concatenate([df["src"], df["dst"]]))
+    u, v = np.searchsorted(ids, df["src"]), np.searchsorted(ids, df["dst"])
+    return edge_stream(u, v, np.arange(len(df)), ids.size, "CollegeMsg (one message per step)", multigraph=True)
+
+
 def primary_school_stream(df: pd.DataFrame, seconds: int = 600) -> EdgeStream:
     """Primary-school contacts as a weighted multigraph stream: every contact adds 1 to its pair; one step per
     ``seconds``-long window that contains at least one contact (nights and empty windows are not steps)."""
@@ -86,6 +197,46 @@ def primary_school_stream(df: pd.DataFrame, seconds: int = 600) -> EdgeStream:
     ids = np.unique(np.concatenate([df["i"], df["j"]]))
     u, v = np.searchsorted(ids, df["i"]), np.searchsorted(ids, df["j"])
     return edge_stream(u, v, step, ids.size, "primary school", [int(w) for w in wins], multigraph=True)
+
+
+def primary_school_contacts_stream(df: pd.DataFrame) -> EdgeStream:
+    """Primary-school contacts with one CO step per contact (125,773 steps, time order, ties in file order): a
+    weighted multigraph, every contact adds weight 1 to its pair."""
+    ids = np.unique(np.concatenate([df["i"], df["j"]]))
+    u, v = np.searchsorted(ids, df["i"]), np.searchsorted(ids, df["j"])
+    return edge_stream(u, v, np.arange(len(df)), ids.size, "primary school (one contact per step)", multigraph=True)
+
+
+def burst_stream(n: int, base_edges: int, T: int, t_burst: int, burst: int, clique: int, seed: int) -> EdgeStream:
+    """A *synthetic* bursty contact stream (not data), a weighted multigraph.
+
+    A public random base graph G0 on n nodes with ``base_edges`` distinct pairs (uniform, seeded by ``seed``) receives
+    one contact on a uniformly chosen pair of G0 at every step, so OPT_t grows slowly (about t/base_edges times G0's
+    density). At the single step ``t_burst`` (1-based, unannounced to the algorithms) ``burst`` contacts arrive at
+    once, spread evenly over the pairs of a fixed ``clique`` of nodes (clique = 2: one pair), so OPT jumps from the
+    background level to about burst/clique: by a large factor. Neighbouring streams still differ in one contact
+    (the privacy unit); only the step carries many.
+
+    Raises:
+        ValueError: on sizes out of range (2 <= clique <= n, 1 <= base_edges <= n(n-1)/2, 1 <= t_burst <= T,
+            burst >= 0).
+    """
+    if not (2 <= clique <= n and 1 <= base_edges <= n * (n - 1) // 2):
+        raise ValueError(f"need 2 <= clique <= n, 1 <= base_edges <= n(n-1)/2. Found {n=}, {base_edges=}, {clique=}.")
+    if not (1 <= t_burst <= T and burst >= 0):
+        raise ValueError(f"need 1 <= t_burst <= T = {T} and burst >= 0. Found t_burst={t_burst}, burst={burst}.")
+    rng = np.random.default_rng(seed)
+    iu, ju = np.triu_indices(n, 1)
+    base = rng.choice(iu.size, size=base_edges, replace=False)
+    pick = base[rng.integers(0, base_edges, T)]
+    cl = np.sort(rng.choice(n, size=clique, replace=False))
+    ci, cj = np.triu_indices(clique, 1)
+    extra = np.arange(burst) % ci.size
+    u = np.concatenate([iu[pick], cl[ci[extra]]])
+    v = np.concatenate([ju[pick], cl[cj[extra]]])
+    step = np.concatenate([np.arange(T), np.full(burst, t_burst - 1)])
+    order = np.argsort(step, kind="stable")
+    return edge_stream(u[order], v[order], step[order], n, "synthetic burst", multigraph=True)
 
 
 def densest_subgraph_lp(n: int, pairs: np.ndarray, w: np.ndarray) -> float:
@@ -123,40 +274,69 @@ def weighted_core(n: int, pairs: np.ndarray, w: np.ndarray, level: float) -> np.
         alive &= ~drop
 
 
-def densest_subgraph_opt(stream: EdgeStream, stride: int = 1) -> tuple[np.ndarray, np.ndarray]:
-    """OPT_t references for t = 1..T: exact at t = stride, 2 stride, ... and T (Charikar's LP on the weighted core
-    of level lb = max(previous exact OPT, w(E)/n)); in between, the next exact value, an upper bound because OPT_t is
-    non-decreasing (data monotonicity).
+def densest_subgraph_exact(stream: EdgeStream, steps) -> np.ndarray:
+    """Exact OPT_t = max_S w_t(E(S))/|S| at the increasing steps ``steps`` (1-based): Charikar's LP on the weighted
+    core of level lb = max(previous exact OPT, w(E)/n).
 
     Restricting the LP to that core is exact: every node of a densest subgraph S* has weighted degree >= OPT >= lb
     inside S* (removing it would not lower the density), so S* survives the peeling.
+
+    Raises:
+        ValueError: if ``steps`` is not increasing within [1, T].
+    """
+    steps = np.asarray(steps, dtype=np.int64)
+    if steps.size and (steps[0] < 1 or steps[-1] > stream.T or np.any(np.diff(steps) <= 0)):
+        raise ValueError(f"steps must be increasing in [1, T={stream.T}].")
+    state = StreamState(stream)
+    out = np.zeros(steps.size)
+    lb = 0.0
+    for k, t in enumerate(steps):
+        st = state.at(int(t))
+        pairs, w = stream.pairs[: st.active], st.w[: st.active]
+        lb = max(lb, w.sum() / stream.n)
+        core = weighted_core(stream.n, pairs, w, lb)
+        inside = core[pairs[:, 0]] & core[pairs[:, 1]]
+        ids = np.flatnonzero(core)
+        sub = np.searchsorted(ids, pairs[inside])
+        lb = max(lb, densest_subgraph_lp(ids.size, sub, w[inside])) if ids.size else lb
+        out[k] = lb
+    return out
+
+
+def upper_from_exact(T: int, steps, exact) -> tuple[np.ndarray, np.ndarray]:
+    """OPT_t references for t = 1..T from exact values at increasing ``steps`` (which must include T): exact there,
+    and in between the next exact value, an upper bound because OPT_t is non-decreasing (data monotonicity).
+
+    Returns:
+        (opt, kind): float (T,) and object (T,) array of "exact" / "upper bound".
+    """
+    steps = np.asarray(steps, dtype=np.int64)
+    if steps.size == 0 or steps[-1] != T:
+        raise ValueError(f"steps must end at T = {T}.")
+    nxt = np.searchsorted(steps, np.arange(1, T + 1))
+    kind = np.full(T, "upper bound", dtype=object)
+    kind[steps - 1] = "exact"
+    return np.asarray(exact, dtype=float)[nxt], kind
+
+
+def densest_subgraph_opt(stream: EdgeStream, stride: int = 1) -> tuple[np.ndarray, np.ndarray]:
+    """OPT_t references for t = 1..T: exact (:func:`densest_subgraph_exact`) at t = stride, 2 stride, ... and T; in
+    between, the next exact value (an upper bound, :func:`upper_from_exact`).
 
     Returns:
         (opt, kind): float (T,) and str (T,) array of "exact" / "upper bound".
     """
     _validate.step_index(stride, "stride")
-    T = stream.T
-    exact_at = sorted(set(range(stride - 1, T, stride)) | {T - 1})
-    opt = np.zeros(T)
-    lb = 0.0
-    for t in exact_at:
-        w = stream.W[t]
-        lb = max(lb, w.sum() / stream.n)
-        core = weighted_core(stream.n, stream.pairs, w, lb)
-        inside = core[stream.pairs[:, 0]] & core[stream.pairs[:, 1]] & (w > 0)
-        ids = np.flatnonzero(core)
-        sub = np.searchsorted(ids, stream.pairs[inside])
-        lb = max(lb, densest_subgraph_lp(ids.size, sub, w[inside])) if ids.size else lb
-        opt[t] = lb
-    kind = np.full(T, "upper bound", dtype=object)
-    kind[exact_at] = "exact"
-    nxt = np.searchsorted(exact_at, np.arange(T))
-    return opt[np.asarray(exact_at)[nxt]], kind
+    steps = np.array(sorted(set(range(stride, stream.T + 1, stride)) | {stream.T}))
+    return upper_from_exact(stream.T, steps, densest_subgraph_exact(stream, steps))
 
 
-def _gumbel_argmax(logits: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-    """Row-wise draw from softmax(logits) (exponential mechanism) by the Gumbel-max trick."""
-    return np.argmax(logits + rng.gumbel(size=logits.shape), axis=1)
+def _softmax_draw(logits: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """Row-wise draw from softmax(logits) (exponential mechanism) by inversion: one uniform per row."""
+    w = np.exp(logits - logits.max(axis=1, keepdims=True))
+    c = np.cumsum(w, axis=1)
+    u = rng.random(logits.shape[0])[:, None] * c[:, -1:]
+    return np.minimum((c <= u).sum(axis=1), logits.shape[1] - 1)
 
 
 class DensestSubgraph:
@@ -174,6 +354,9 @@ class DensestSubgraph:
     (exponential mechanism), with no worst-case multiplicative factor against OPT (degree order is a heuristic),
     so only Theorem 42's data-dependent V_A applies. ``delta`` is ignored (pure DP).
 
+    The graph after step t is replayed incrementally (:class:`StreamState`): calls with non-decreasing t are O(1)
+    per step of a per-interaction stream.
+
     Args:
         stream: the graph stream.
         opt: OPT_t or an upper bound of it (T,) (from :func:`densest_subgraph_opt`), used as the simulator's upper
@@ -186,16 +369,11 @@ class DensestSubgraph:
         self.stream, self.opt, self.chunk = stream, np.asarray(opt, dtype=float), int(chunk)
         self.opt_kind = np.full(stream.T, "exact", dtype=object) if opt_kind is None else np.asarray(opt_kind)
         self.T, self.name, self.n = stream.T, stream.name, stream.n
-        self._active = {}
+        self._state = StreamState(stream)
 
     def _graph(self, t: int):
-        if t not in self._active:
-            w = self.stream.W[t - 1]
-            on = np.flatnonzero(w > 0)
-            p = self.stream.pairs[on]
-            deg = np.bincount(p[:, 0], w[on], self.n) + np.bincount(p[:, 1], w[on], self.n)
-            self._active = {t: (p, w[on], deg)}
-        return self._active[t]
+        st = self._state.at(t)
+        return self.stream.pairs[: st.active], st.w[: st.active], st.deg
 
     def value(self, t: int, Y: np.ndarray) -> np.ndarray:
         p, w, _ = self._graph(t)
@@ -208,11 +386,12 @@ class DensestSubgraph:
             out[a : a + self.chunk] = np.where(size > 0, (inside @ w) / np.maximum(size, 1), 0.0)
         return out
 
-    def sample(self, t: int, eps: float, delta: float, size: int, rng: np.random.Generator) -> np.ndarray:
+    def _draw(self, t: int, eps: float, size: int, rng: np.random.Generator, sets: bool):
         _validate.positive("eps", eps)
         p, w, deg = self._graph(t)
         n = self.n
-        out = np.zeros((size, n), dtype=bool)
+        out = np.zeros((size, n), dtype=bool) if sets else None
+        score = np.empty(size)
         k = np.arange(1, n + 1, dtype=float)
         for a in range(0, size, self.chunk):
             B = min(self.chunk, size - a)
@@ -223,9 +402,24 @@ class DensestSubgraph:
             pos = np.maximum(rank[:, p[:, 0]], rank[:, p[:, 1]])  # edge enters the prefix of size pos+1
             flat = (pos + (np.arange(B) * n)[:, None]).ravel()
             E = np.cumsum(np.bincount(flat, np.broadcast_to(w, pos.shape).ravel(), B * n).reshape(B, n), axis=1)
-            kk = _gumbel_argmax(0.25 * eps * E / k[None, :], rng)
-            out[a : a + B] = rank <= kk[:, None]
-        return out
+            kk = _softmax_draw(0.25 * eps * E / k[None, :], rng)
+            score[a : a + B] = E[np.arange(B), kk] / (kk + 1.0)
+            if sets:
+                out[a : a + B] = rank <= kk[:, None]
+        return out, score
+
+    def sample(self, t: int, eps: float, delta: float, size: int, rng: np.random.Generator) -> np.ndarray:
+        """``size`` draws of A(X_t, eps): bool (size, n) node sets."""
+        return self._draw(t, eps, size, rng, sets=True)[0]
+
+    def scores(self, t: int, eps: float, delta: float, size: int, rng: np.random.Generator) -> np.ndarray:
+        """f(X_t, Y) of ``size`` draws Y of A(X_t, eps): float (size,) (the same law as ``value(t, sample(...))``,
+        without materialising the sets)."""
+        return self._draw(t, eps, size, rng, sets=False)[1]
+
+    def sample_scored(self, t: int, eps: float, delta: float, size: int, rng: np.random.Generator):
+        """(Y, f(X_t, Y)) of ``size`` draws of A(X_t, eps): the sets and their values at once."""
+        return self._draw(t, eps, size, rng, sets=True)
 
     def upper(self, t: int) -> float:
         return float(self.opt[t - 1])
@@ -234,17 +428,89 @@ class DensestSubgraph:
         return None
 
 
+class DensestPair(DensestSubgraph):
+    r"""Densest subgraph with the exponential mechanism over node pairs as batch algorithm (a stand-in whose score
+    law is exact, for the synthetic burst stream).
+
+    Objective as :class:`DensestSubgraph`: f(X_t, S) = w_t(E(S))/|S|. Batch algorithm A(X, eps): the exponential
+    mechanism over all C(n, 2) node pairs {u, v} (a public candidate family) with score f(X, {u, v}) = w_uv/2, whose
+    sensitivity is 1/2 (one contact adds 1 to one pair): Pr[{u, v}] ~ exp(eps w_uv/2), pure eps-edge-DP. W.p.
+    >= 1 - beta its pair has f >= max_uv w_uv/2 - (1/eps) ln(C(n, 2)/beta); no factor against OPT (a pair can be far
+    from the densest subgraph) except where a single heavy pair is densest, as after the burst. The law of
+    f(X_t, A(X_t)) is a finite histogram (``score_distribution``), so a GTM step's count is one binomial draw.
+    """
+
+    def _logits(self, t: int, eps: float):
+        _, w, _ = self._graph(t)
+        absent = self.n * (self.n - 1) // 2 - w.size
+        x = 0.5 * eps * w
+        top = max(float(x.max()) if x.size else 0.0, 0.0)
+        return x - top, absent * np.exp(-top)  # present pairs' logits, total weight of the absent pairs
+
+    def score_distribution(self, t, eps, delta):
+        _validate.positive("eps", eps)
+        _, w, _ = self._graph(t)
+        logit, absent = self._logits(t, eps)
+        pw = np.exp(logit)
+        z = pw.sum() + absent
+        return np.append(0.5 * w, 0.0), np.append(pw, absent) / z
+
+    def _draw(self, t: int, eps: float, size: int, rng: np.random.Generator, sets: bool):
+        _validate.positive("eps", eps)
+        p, w, _ = self._graph(t)
+        logit, absent = self._logits(t, eps)
+        cum = np.cumsum(np.append(np.exp(logit), absent))
+        idx = np.minimum(np.searchsorted(cum, rng.random(size) * cum[-1], side="right"), cum.size - 1)
+        uv = np.empty((size, 2), dtype=np.int64)
+        present = idx < w.size
+        uv[present] = p[idx[present]]
+        keys = set((p[:, 0] * self.n + p[:, 1]).tolist())
+        for r in np.flatnonzero(~present):  # a uniform absent pair: rejection from all pairs (few are present)
+            while True:
+                a, b = sorted(rng.choice(self.n, 2, replace=False).tolist())
+                if a * self.n + b not in keys:
+                    uv[r] = a, b
+                    break
+        score = np.where(present, 0.5 * w[np.minimum(idx, max(w.size - 1, 0))] if w.size else 0.0, 0.0)
+        out = None
+        if sets:
+            out = np.zeros((size, self.n), dtype=bool)
+            out[np.arange(size), uv[:, 0]] = True
+            out[np.arange(size), uv[:, 1]] = True
+        return out, score
+
+
 def truncate(stream: EdgeStream, T_max: int | None) -> EdgeStream:
     """The first ``T_max`` steps of ``stream`` (all of it if None)."""
     if T_max is None or T_max >= stream.T:
         return stream
-    return EdgeStream(stream.name, stream.n, stream.pairs, stream.W[:T_max], stream.labels[:T_max])
+    end, P = stream.step_ptr[T_max], stream.active(T_max)
+    return EdgeStream(
+        stream.name,
+        stream.n,
+        stream.pairs[:P],
+        stream.step_ptr[: T_max + 1],
+        stream.ins_pair[:end],
+        stream.ins_w[:end],
+        stream.labels[:T_max],
+    )
+
+
+#: Streams read from data wheels: name -> (wheel source, builder).
+STREAMS = {
+    "collegemsg": ("collegemsg", lambda w: collegemsg_stream(data.collegemsg(w))),
+    "primary_school": ("primary_school", lambda w: primary_school_stream(data.primary_school(w))),
+    "collegemsg_messages": ("collegemsg", lambda w: collegemsg_messages_stream(data.collegemsg(w))),
+    "primary_school_contacts": ("primary_school", lambda w: primary_school_contacts_stream(data.primary_school(w))),
+}
 
 
 def load_stream(name: str, wheel=None, T_max: int | None = None) -> EdgeStream:
-    """``"collegemsg"`` or ``"primary_school"`` from its wheel (see :mod:`privtest.data`), truncated to T_max."""
-    if name == "collegemsg":
-        return truncate(collegemsg_stream(data.collegemsg(wheel)), T_max)
-    if name == "primary_school":
-        return truncate(primary_school_stream(data.primary_school(wheel)), T_max)
-    raise ValueError(f"stream must be 'collegemsg' or 'primary_school'. Found {name!r}.")
+    """A stream of :data:`STREAMS` from its data wheel (see :mod:`privtest.data`), truncated to T_max.
+
+    Raises:
+        ValueError: for a name not in :data:`STREAMS`.
+    """
+    if name not in STREAMS:
+        raise ValueError(f"stream must be one of {sorted(STREAMS)}. Found {name!r}.")
+    return truncate(STREAMS[name][1](wheel), T_max)

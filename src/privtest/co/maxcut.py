@@ -86,6 +86,15 @@ class MaxCut:
         w = np.bincount(cut, weights=np.exp(self._logits(t, eps)), minlength=values.size)
         return values.astype(float), w / w.sum()
 
+    def scores(self, t: int, eps: float, delta: float, size: int, rng: np.random.Generator) -> np.ndarray:
+        """f(X_t, Y) of ``size`` draws Y of A(X_t, eps): float (size,)."""
+        return self.value(t, self.sample(t, eps, delta, size, rng))
+
+    def sample_scored(self, t: int, eps: float, delta: float, size: int, rng: np.random.Generator):
+        """(Y, f(X_t, Y)) of ``size`` draws of A(X_t, eps)."""
+        Y = self.sample(t, eps, delta, size, rng)
+        return Y, self.value(t, Y)
+
     def upper(self, t: int) -> float:
         return float(self._opt[t - 1])
 

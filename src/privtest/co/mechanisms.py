@@ -42,6 +42,13 @@ class COProblem(Protocol):
     def sample(self, t: int, eps: float, delta: float, size: int, rng: np.random.Generator) -> np.ndarray:
         """``size`` independent draws of A(X_t, eps, delta): solutions with first axis ``size``."""
 
+    def scores(self, t: int, eps: float, delta: float, size: int, rng: np.random.Generator) -> np.ndarray:
+        """f(X_t, Y) of ``size`` independent draws Y of A(X_t, eps, delta): float (size,) (the law of
+        ``value(t, sample(t, eps, delta, size, rng))``; may skip materialising the solutions)."""
+
+    def sample_scored(self, t: int, eps: float, delta: float, size: int, rng: np.random.Generator):
+        """(Y, f(X_t, Y)) of ``size`` independent draws Y of A(X_t, eps, delta)."""
+
     def upper(self, t: int) -> float:
         """A certified upper bound U_t >= OPT_t = max_Y f(X_t, Y) (used only by the simulator)."""
 
@@ -134,9 +141,8 @@ class ScoredMechanism:
         self.problem, self.t, self.eps, self.delta = problem, int(t), float(eps_t), float(delta_t)
 
     def draw(self, size: int, rng: np.random.Generator):
-        Y = self.problem.sample(self.t, 0.5 * self.eps, self.delta, size, rng)
-        v = self.problem.value(self.t, Y) + rng.laplace(0.0, 2.0 / self.eps, size)
-        return Y, v
+        Y, f = self.problem.sample_scored(self.t, 0.5 * self.eps, self.delta, size, rng)
+        return Y, f + rng.laplace(0.0, 2.0 / self.eps, size)
 
 
 def threshold_select_rounds(xi: float, eps0: float) -> int:
@@ -146,7 +152,7 @@ def threshold_select_rounds(xi: float, eps0: float) -> int:
     return math.ceil(max(math.log(2.0 / eps0) / xi, 1.0 + 1.0 / (math.e * xi)))
 
 
-def threshold_select(Q, tau: float, xi: float, eps0: float, rng: np.random.Generator, batch: int = 64):
+def threshold_select(Q, tau: float, xi: float, eps0: float, rng: np.random.Generator, batch: int = 16):
     """ThresholdSelect (Algorithm 2; Liu & Talwar's thresholding with a known threshold, Lemma 34).
 
     Draws (Y_j, v_j) from ``Q`` for j = 1..T: returns the first draw with v_j >= tau; after each failed draw stops

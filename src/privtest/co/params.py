@@ -13,7 +13,9 @@ Two different weights named omega appear in Section 7.3 (see the paper README):
 Erratum (ERRATA.md): Algorithm 3 prints ln(4/(omega_t beta)) with the global beta, but Corollary 35 is applied to
 GTM_i with beta_GTM = beta_i < beta, and its hypothesis (hence Lambda_t <= Lambda and the per-instance privacy
 (1 + C_H/C_1) eps(i) of eq. (19)) needs eps_t <= eps(i)/(C_1 ln(4/(omega_t beta_i))). ``log_beta="instance"``
-(default) uses beta_i there; ``log_beta="global"`` is the printed formula.
+(the *corrected constants*) uses beta_i there, for the GTM instances i >= 2 and the ThresholdSelect call of the
+checkpoint they declare (which reuses the halting step's eps_t); the initial call A(X_1, eps(1, 1)) has no GTM and
+keeps the printed formula. ``log_beta="global"`` is the printed formula everywhere (the paper's constants).
 """
 
 from __future__ import annotations
@@ -25,8 +27,7 @@ from functools import lru_cache
 import numpy as np
 
 from privtest import _validate
-from privtest.gtm import ExPostCalibration
-from privtest.schedule import log_inv_omega
+from privtest.gtm import ExPostCalibration, log4_over_beta_t
 
 #: Terms summed explicitly in :func:`weight_sum_bound`.
 _WEIGHT_TERMS = 1_000_000
@@ -66,7 +67,8 @@ class BatchToCOParams:
         C_beta: in (0, 1/3] (Lemma 41).
         C_eps: defaults to C_1/(C_1 + C_H + 3) (Lemma 38's largest admissible value); must not exceed it.
         C_delta: defaults to 1 + 3 e^3 / C_beta (Lemma 38's smallest admissible value); must not be below it.
-        log_beta: "instance" (ln(4/(omega_t beta_i)) in eps(i, t), the corrected form) or "global" (as printed).
+        log_beta: "instance" (ln(4/(omega_t beta_i)) in eps(i, t) for i >= 2: the corrected constants) or "global"
+            (as printed: the paper's constants).
 
     Raises:
         ValueError: on any parameter outside its range, or if eps(1, 1) > 1.
@@ -133,6 +135,12 @@ class BatchToCOParams:
             delta=delta,
         )
 
+    @property
+    def constants_label(self) -> str:
+        """How results computed with these parameters are labelled: "corrected constants" (``log_beta="instance"``,
+        the ERRATA.md correction of eps(i, t)) or "the paper's constants" (``log_beta="global"``, as printed)."""
+        return "corrected constants" if self.log_beta == "instance" else "the paper's constants"
+
     # --- Derived constants (Corollary 35) ---------------------------------------------------------------------
     @property
     def Lambda(self) -> float:
@@ -171,9 +179,15 @@ class BatchToCOParams:
 
     # --- Per-step quantities ----------------------------------------------------------------------------------
     def log4_over(self, i, t):
-        """ln(4/(omega_t b)) with omega_t of Definition 7 (global t) and b = beta_i or beta (``log_beta``)."""
-        b = self.beta_i(i) if self.log_beta == "instance" else self.beta
-        return math.log(4.0) - np.log(b) + log_inv_omega(t)
+        """ln(4/(omega_t b)) with omega_t of Definition 7 (global t) and b = beta (as printed) or, with
+        ``log_beta="instance"``, b = beta_i for the GTM instances i >= 2 (the erratum concerns only them: the initial
+        call A(X_1, eps(1, 1)) runs no GTM and keeps the printed beta)."""
+        if self.log_beta == "global":
+            b = self.beta
+        else:
+            ii = np.asarray(i)
+            b = np.where(ii >= 2, self.beta_i(np.maximum(ii, 1)), self.beta)
+        return log4_over_beta_t(t, b)
 
     def eps_it(self, i, t):
         """eps(i, t) = eps(i)/(C_1 ln(4/(omega_t b))): privacy of each test / scored evaluation at time t."""
@@ -221,7 +235,7 @@ class BatchToCOParams:
         # GTM: worst halting loss over t >= i; with s = t - i + 1 <= t, ln(4/beta_s) <= ln(4/(omega_t beta_i)),
         # so C_H eps(i,t) ln(4/beta_s) <= C_H eps(i) ln(4/(omega_t beta_i)) / (C_1 ln(4/(omega_t b))).
         # For log_beta="instance" this is exactly C_H eps(i)/C_1; for "global" the ratio of logs is largest at t=i.
-        ratio = (math.log(4.0) - np.log(self.beta_i(i)) + log_inv_omega(i)) / self.log4_over(i, i)
+        ratio = log4_over_beta_t(i, self.beta_i(i)) / self.log4_over(i, i)
         gtm = self.eps_i(i) * (1.0 + self.C_H / self.C_1 * ratio)
         e_t = self.eps_it(i, i)
         ts_eps = 2.0 * e_t + np.minimum(e_t, 1.0)
@@ -274,6 +288,24 @@ def theorem42_guarantee(params: BatchToCOParams, V, ell, t_ell, t):
         2.0 * np.log(1.0 / (params.weight(safe) * params.beta)) + math.log(4.0 / params.pbar)
     )
     return np.where(ell <= 1, V / k1 - k1 - cont, V / k1 - cont - lemma41)
+
+
+def calls_bound(params: BatchToCOParams, ell: int, s: int, t: int) -> float:
+    """Explicit bound on E[N_t] of GTM_ell's step s at time t (Theorem 42(3) via Corollary 35(3), with the proof of
+    Lemma 22(1)'s constants): rho_s e^{1/C_1}/(1 - 2/(C_H ln(4/beta_s))), beta_s = omega_s beta_ell."""
+    st = params.calibration(int(ell)).step(int(s), params.eps_it(int(ell), int(t)), params.pstar)
+    l4 = log4_over_beta_t(int(s), float(params.beta_i(int(ell))))
+    return st.rho * math.exp(1.0 / params.C_1) / (1.0 - 2.0 / (params.C_H * l4))
+
+
+def lemma39_margin(params: BatchToCOParams, ell, t, opt) -> np.ndarray:
+    """ln h_ell - ln(OPT_t + (2/eps(ell, t)) ln(1/pbar)) for a checkpoint declared by GTM_ell at time t: Lemma
+    39(2) says it is < 0 (on the GTM's good event), and Lemma 40's count bound follows from it at every checkpoint.
+    With an upper bound U_t >= OPT_t in place of OPT_t the margin only decreases (a weaker, still valid check).
+    Float ndarray (broadcast of ``ell``, ``t``, ``opt``)."""
+    ell = np.asarray(ell, dtype=np.int64)
+    rhs = np.asarray(opt, dtype=float) + 2.0 / params.eps_it(ell, t) * math.log(1.0 / params.pbar)
+    return ell * math.log1p(params.kappa) - np.log(rhs)
 
 
 def lemma40_max_checkpoints(params: BatchToCOParams, opt_t: float, t: int, ell_cap: int = 10_000) -> int:

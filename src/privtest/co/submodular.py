@@ -1,7 +1,12 @@
 """Decomposable monotone submodular maximisation under continual observation (Section 8.1): facility location on
 the 2017 Minneapolis police stops (the analogue of Mitrovic et al.'s Uber pickups).
 
-Data: each stop (time, lat, long) is one inserted element; one CO step per ``step_days`` calendar days (US/Central).
+Data: each stop (time, lat, long) is one inserted element; one CO step per ``step_days`` calendar days (US/Central)
+of a public calendar fixed before the data is seen (``start``..``end``, default the calendar year 2017 the dataset
+documents). The step schedule, the horizon T and the step labels depend on that calendar only, never on the stops'
+dates: were they derived from the first/last stop (as in an earlier version), one inserted stop outside that range
+would shift every step, so neighbouring streams would not be aligned step by step as Definition 7 requires. Stops
+outside the calendar are dropped, a per-record rule that keeps neighbours within one insertion.
 Neighbouring streams differ in one inserted stop. Points are snapped to a public 0.01-degree grid (about 1.1 km x
 0.8 km); a cell with c stops contributes c times its centre's utility.
 
@@ -33,6 +38,8 @@ from privtest import _validate
 #: Public bounding box of Minneapolis (degrees) and grid resolution for snapping stops.
 BOX = (44.89, 45.06, -93.33, -93.19)
 CELL_DEG = 0.01
+#: Time zone of the public calendar of CO steps.
+TZ = "America/Chicago"
 
 
 def _km(lat1, lon1, lat2, lon2):
@@ -53,11 +60,13 @@ class FacilityLocation:
         cap: candidates allowed per strip (matroid variant).
         T_max: keep the first T_max steps.
         step_days: days per CO step (1: one step per day).
+        start, end: first and last calendar day (ISO dates, US/Central, inclusive) of the public calendar; step t
+            covers days start + (t-1) step_days .. start + t step_days - 1; T = ceil(days / step_days) (or T_max).
         chunk: draws of A processed at once by :meth:`sample` (memory control; changes which draws a seed gives,
             not their law).
 
     Raises:
-        ValueError: k, step_days < 1; k > grid^2; k above the partition matroid's rank.
+        ValueError: k, step_days < 1; end before start; k > grid^2; k above the partition matroid's rank.
     """
 
     def __init__(
@@ -71,14 +80,20 @@ class FacilityLocation:
         T_max: int | None = None,
         chunk: int = 1024,
         step_days: int = 1,
+        start: str = "2017-01-01",
+        end: str = "2017-12-31",
     ):
         _validate.step_index(k, "k")
         _validate.step_index(step_days, "step_days")
-        day = stops["time"].dt.tz_convert("America/Chicago").dt.floor("D")
-        days = pd.date_range(day.min(), day.max(), freq=f"{int(step_days)}D")
-        step = ((day - day.min()) // pd.Timedelta(f"{int(step_days)}D")).to_numpy()
+        first, last = pd.Timestamp(start, tz=TZ), pd.Timestamp(end, tz=TZ)
+        if last < first:
+            raise ValueError(f"end = {end} must not precede start = {start}.")
+        # Public schedule: from the calendar only (module docstring), never from the stops' dates.
+        days = pd.date_range(first, last, freq=f"{int(step_days)}D")
         T = len(days) if T_max is None else min(int(T_max), len(days))
-        keep = step < T
+        day = stops["time"].dt.tz_convert(TZ).dt.floor("D")
+        step = ((day - first) // pd.Timedelta(f"{int(step_days)}D")).to_numpy()
+        keep = (day >= first).to_numpy() & (day <= last).to_numpy() & (step < T)
         cell = np.stack(
             [np.floor(stops["lat"].to_numpy()[keep] / CELL_DEG), np.floor(stops["long"].to_numpy()[keep] / CELL_DEG)],
             axis=1,
@@ -192,6 +207,15 @@ class FacilityLocation:
             c = int(np.argmax(g))
             cur = np.maximum(cur, self.sim[:, c][None, :])
         return best
+
+    def scores(self, t: int, eps: float, delta: float, size: int, rng: np.random.Generator) -> np.ndarray:
+        """f(X_t, Y) of ``size`` draws Y of A(X_t, eps): float (size,)."""
+        return self.value(t, self.sample(t, eps, delta, size, rng))
+
+    def sample_scored(self, t: int, eps: float, delta: float, size: int, rng: np.random.Generator):
+        """(Y, f(X_t, Y)) of ``size`` draws of A(X_t, eps)."""
+        Y = self.sample(t, eps, delta, size, rng)
+        return Y, self.value(t, Y)
 
     def upper(self, t: int) -> float:
         return float(self.opt[t - 1])

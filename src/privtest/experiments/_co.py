@@ -23,10 +23,9 @@ import pandas as pd
 from scipy import stats
 
 from privtest.co.batch_to_co import baselines, batch_to_co
+from privtest.co.frames import CHECKPOINT_RUNS, METHOD, covered, plotted
 from privtest.co.graphs import EdgeStream, load_stream
-from privtest.co.params import BatchToCOParams, theorem42_guarantee
-
-METHOD = "BatchToCO"
+from privtest.co.params import BatchToCOParams, lemma39_margin, theorem42_guarantee
 
 
 def expected_calls(params: BatchToCOParams, ell: np.ndarray, s: np.ndarray, t: np.ndarray) -> np.ndarray:
@@ -61,15 +60,17 @@ def run_problem(prob, name: str, cfg: dict, rng: np.random.Generator) -> pd.Data
     T = prob.T
     tt = np.arange(1, T + 1)
     kinds = np.broadcast_to(np.asarray(prob.opt_kind, dtype=object), (T,))
-    for eps in cfg["eps"]:
-        params = BatchToCOParams.from_config(cfg, eps)
-        res = batch_to_co(prob, params, cfg["runs"], rng)
-        R = cfg["runs"]
+    R = cfg["runs"]
+    plist = [BatchToCOParams.from_config(cfg, eps) for eps in cfg["eps"]]
+    res = batch_to_co(prob, plist, R, rng)
+    for j, (eps, params) in enumerate(zip(cfg["eps"], plist, strict=True)):
+        rows = slice(j * R, (j + 1) * R)
+        ell, t_ell = res.ell[rows], res.t_ell[rows]
         guar = np.full((R, T), np.nan)
-        guar[:, 1:] = theorem42_guarantee(params, opt[None, 1:], res.ell[:, 1:], res.t_ell[:, 1:], tt[None, 1:])
+        guar[:, 1:] = theorem42_guarantee(params, opt[None, 1:], ell[:, 1:], t_ell[:, 1:], tt[None, 1:])
         ecalls = np.zeros((R, T))
         keys = np.stack(
-            [res.gtm_ell[:, 1:].ravel(), res.gtm_s[:, 1:].ravel(), np.broadcast_to(tt[1:], (R, T - 1)).ravel()]
+            [res.gtm_ell[rows, 1:].ravel(), res.gtm_s[rows, 1:].ravel(), np.broadcast_to(tt[1:], (R, T - 1)).ravel()]
         )
         uniq, inv = np.unique(keys, axis=1, return_inverse=True)
         ecalls[:, 1:] = expected_calls(params, uniq[0], uniq[1], uniq[2])[inv.ravel()].reshape(R, T - 1)
@@ -86,22 +87,76 @@ def run_problem(prob, name: str, cfg: dict, rng: np.random.Generator) -> pd.Data
                 {
                     **base,
                     "method": METHOD,
-                    "value": res.value.ravel(),
-                    "ell": res.ell.ravel(),
-                    "t_ell": res.t_ell.ravel(),
-                    "eps_t": res.eps_t.ravel(),
-                    "gtm_calls": res.gtm_calls.ravel(),
+                    "value": res.value[rows].ravel(),
+                    "ell": ell.ravel(),
+                    "t_ell": t_ell.ravel(),
+                    "eps_t": res.eps_t[rows].ravel(),
+                    "gtm_calls": res.gtm_calls[rows].ravel(),
                     "expected_calls": ecalls.ravel(),
-                    "ts_calls": res.ts_calls.ravel(),
-                    "ts_failed": res.ts_failed.ravel(),
+                    "ts_calls": res.ts_calls[rows].ravel(),
+                    "ts_failed": res.ts_failed[rows].ravel(),
                     "guarantee": guar.ravel(),
-                    "halt_loss": np.repeat(res.halt_loss, T),
+                    "halt_loss": np.repeat(res.halt_loss[rows], T),
+                    "l39_margin": checkpoint_margins(params, res.checkpoints[rows], opt, tt).ravel(),
                 }
             )
         )
-        for method, vals in baselines(prob, eps, R, rng, cfg["delta_adv"]).items():
+        for method, vals in baselines(prob, eps, R, rng, cfg["kappa"], cfg["delta_adv"]).items():
             frames.append(pd.DataFrame({**base, "method": method, "value": vals.ravel()}))
+    if cfg["checkpoint_runs"] > 0:
+        frames.append(checkpoint_rows(prob, plist, cfg, name, rng, opt_kind=kinds[-1]))
     return add_va_guarantees(pd.concat(frames, ignore_index=True), prob, cfg, rng)
+
+
+def checkpoint_margins(params: BatchToCOParams, checkpoints: np.ndarray, U: np.ndarray, steps) -> np.ndarray:
+    """Per run and step t of ``steps``: the largest Lemma 39(2) margin over the checkpoints declared by t (with
+    U_{t(ell)} >= OPT_{t(ell)} at each checkpoint's time; -inf before the first). A margin > 0 violates Lemma 39(2),
+    from which Lemma 40's count bound follows at every step. Float (R, len(steps)).
+
+    Args:
+        params: Algorithm 3's parameters. checkpoints: int (R, L) checkpoint times t(2), t(3), ... (0-padded, as
+            :attr:`privtest.co.batch_to_co.CORun.checkpoints`). U: float (T,) upper bounds of OPT_t, t = 1..T.
+        steps: increasing steps (1-based).
+    """
+    steps = np.asarray(steps, dtype=np.int64)
+    out = np.full((checkpoints.shape[0], steps.size), -np.inf)
+    for r, cps in enumerate(checkpoints):
+        cps = cps[cps > 0]
+        if cps.size == 0:
+            continue
+        m = np.maximum.accumulate(lemma39_margin(params, np.arange(2, cps.size + 2), cps, U[cps - 1]))
+        k = np.searchsorted(cps, steps, side="right")  # checkpoints at or before each step
+        out[r] = np.where(k > 0, m[np.maximum(k - 1, 0)], -np.inf)
+    return out
+
+
+def checkpoint_rows(prob, plist, cfg: dict, name: str, rng: np.random.Generator, **extra) -> pd.DataFrame:
+    """``cfg["checkpoint_runs"]`` runs of BatchToCO per eps without ThresholdSelect (the checkpoint process has the
+    same law, :func:`privtest.co.batch_to_co.batch_to_co` with ``select=False``), one row per run at t = T (method
+    :data:`privtest.co.frames.CHECKPOINT_RUNS`): ell(T) and the largest Lemma 39(2) margin (``l39_margin``)."""
+    R, T = cfg["checkpoint_runs"], prob.T
+    res = batch_to_co(prob, plist, R, rng, record=[T], select=False)
+    U = np.array([prob.upper(t) for t in range(1, T + 1)])
+    frames = []
+    for j, params in enumerate(plist):
+        rows = slice(j * R, (j + 1) * R)
+        frames.append(
+            pd.DataFrame(
+                dict(
+                    stream=name,
+                    eps=params.eps,
+                    t=T,
+                    run=np.arange(R),
+                    method=CHECKPOINT_RUNS,
+                    value=np.nan,
+                    opt=U[T - 1],
+                    ell=res.ell[rows, -1],
+                    l39_margin=checkpoint_margins(params, res.checkpoints[rows], U, [T])[:, 0],
+                    **extra,
+                )
+            )
+        )
+    return pd.concat(frames, ignore_index=True)
 
 
 def va_bounds(values: np.ndarray, q: float, alpha: float, upper: float) -> tuple[float, float]:
@@ -129,11 +184,6 @@ def va_bounds(values: np.ndarray, q: float, alpha: float, upper: float) -> tuple
     v_lo = float(x[np.flatnonzero(lo_ok)[-1]]) if lo_ok.any() else 0.0
     v_hi = float(x[np.flatnonzero(hi_ok)[0]]) if hi_ok.any() else float(upper)
     return max(v_lo, 0.0), min(v_hi, float(upper))
-
-
-def covered(rows: pd.DataFrame) -> pd.DataFrame:
-    """The BatchToCO rows at which Theorem 42's proof applies: t >= 2 and t > t(ell(t)) (not a checkpoint step)."""
-    return rows[(rows.method == METHOD) & (rows.t >= 2) & (rows.t > rows.t_ell)]
 
 
 def add_va_guarantees(part: pd.DataFrame, prob, cfg: dict, rng: np.random.Generator) -> pd.DataFrame:
@@ -167,7 +217,7 @@ def add_va_guarantees(part: pd.DataFrame, prob, cfg: dict, rng: np.random.Genera
 
 def summarize(raw: pd.DataFrame) -> pd.DataFrame:
     """Per (stream, eps, method, t): mean, 10% and 90% quantiles of value, and opt (the figure's data)."""
-    g = raw.groupby(["stream", "eps", "method", "t"], sort=True)
+    g = plotted(raw).groupby(["stream", "eps", "method", "t"], sort=True)
     out = g["value"].agg(mean="mean", q10=lambda x: x.quantile(0.1), q90=lambda x: x.quantile(0.9)).reset_index()
     out["opt"] = g["opt"].first().to_numpy()
     out["opt_kind"] = g["opt_kind"].first().to_numpy()
@@ -181,10 +231,15 @@ def table_rows(
     (median and worst over t >= 2 and runs, at the steps where OPT_t is exact), the median additive gap OPT - f; over
     the :func:`covered` steps the median and largest Theorem 42 guarantee at V_A = U_t (>= OPT_t >= V_A), the largest
     guarantee at V_hi (the upper confidence bound on V_A; NaN where the guarantee at U_t is never positive) and the
-    number of (run, t) below it; for comparison, each baseline's median ratio.
+    number of (run, t) below it; for comparison, each baseline's median ratio, the best method of the CO model (no
+    horizon known: BatchToCO and the CO-model baselines) by median ratio and BatchToCO's median minus that best
+    (negative: BatchToCO loses); and the same at the last step T (``ratio_T[<method>]``: mean f/OPT_T over runs,
+    ``best_co_method_T``, ``batchtoco_minus_best_T``), the relevant figure on the long streams, whose recorded steps
+    are log-spaced.
     With ``exact_only=False`` (no exact OPT_t at all) the ratios are against the upper bound: lower bounds of the
     true ratios (column ``opt_kind``)."""
     rows = []
+    raw = plotted(raw if "source" not in raw else raw[raw.source == "run"])
     for (stream, eps), g in raw.groupby(["stream", "eps"], sort=True):
         if exact_only:
             g = g[g.opt_kind == "exact"]  # ratios and gaps only where OPT_t is exact
@@ -209,7 +264,17 @@ def table_rows(
             violations=int((c.value < c.guarantee_va_hi).sum()),
             opt_kind="/".join(sorted(set(b.opt_kind))),
         )
+        last = g[g.t == g.t.max()]
+        at_T = {m: float((x.value / x.opt).mean()) for m, x in last.groupby("method")}
+        medians = {METHOD: row["ratio_median"]}
         for method, m in g[(g.method != METHOD) & (g.t >= 2)].groupby("method"):
-            row[f"ratio_median[{method}]"] = (m.value / m.opt).median()
+            row[f"ratio_median[{method}]"] = medians[method] = (m.value / m.opt).median()
+        for name, stat in (("", medians), ("_T", at_T)):
+            co_model = {m: v for m, v in stat.items() if not m.startswith("oracle-horizon")}
+            best = max(co_model, key=co_model.get)
+            row[f"best_co_method{name}"] = best  # the best method needing no horizon (the CO model)
+            row[f"batchtoco_minus_best{name}"] = stat[METHOD] - co_model[best]
+        for method, v in at_T.items():
+            row[f"ratio_T[{method}]"] = v
         rows.append(row)
     return pd.DataFrame(rows)

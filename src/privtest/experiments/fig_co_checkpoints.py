@@ -1,8 +1,9 @@
 """fig_co_checkpoints: checkpoints ell(t) of BatchToCO vs t against Lemma 40's explicit bound, and calls of A per step
 against Theorem 42(3) / Corollary 35(3).
 
-No new simulation: the rows summarise the BatchToCO runs of ``fig_co_densest`` (two long streams) and
-``fig_co_maxcut`` (240 runs: the stream where Lemma 40's failure rate C_beta beta is resolved) (``inputs``).
+No new simulation: the rows summarise the BatchToCO runs of ``fig_co_densest`` (two streams, one step per day / per
+10-minute window), ``fig_co_maxcut`` (one step per edge) and ``fig_co_crossover`` (one step per contact / message, up
+to t = 125,773, recorded at log-spaced steps) (``inputs``).
 Per (stream, eps, t): the number of runs, mean and max of ell(t) over runs; ``ell_bound`` = max{ell: (1+kappa)^ell <
 OPT_t + (2/eps(ell, t)) ln(1/pbar)} (Lemma 39(2) with OPT_t in place of Lemma 40's bound t); mean GTM calls N_t,
 their exact expectation, and the explicit per-step bound rho_s e^{1/C_1}/(1 - 2/(C_H ln(4/beta_s))) at the largest
@@ -14,20 +15,11 @@ sections merge the shared ``co`` block of config/config.yaml); :func:`simulate` 
 
 from __future__ import annotations
 
-import math
-
 import numpy as np
 import pandas as pd
 
-from privtest.co.params import BatchToCOParams, lemma40_max_checkpoints
-from privtest.experiments._co import METHOD
-
-
-def calls_bound(params, ell: int, s: int, t: int) -> float:
-    """Explicit E[N_t] bound of a GTM_ell step: rho_s e^{1/C_1}/(1 - 2/(C_H ln(4/beta_s)))."""
-    st = params.calibration(int(ell)).step(int(s), params.eps_it(int(ell), int(t)), params.pstar)
-    l4 = math.log(4.0 / (st.beta_I * 6.0))
-    return st.rho * math.exp(1.0 / params.C_1) / (1.0 - 2.0 / (params.C_H * l4))
+from privtest.co.frames import METHOD
+from privtest.co.params import BatchToCOParams, calls_bound, lemma40_max_checkpoints
 
 
 def simulate(cfg: dict, rng: np.random.Generator, inputs: dict[str, str]) -> pd.DataFrame:
@@ -36,6 +28,8 @@ def simulate(cfg: dict, rng: np.random.Generator, inputs: dict[str, str]) -> pd.
     del rng  # summary of other experiments' runs
     raw = pd.concat([pd.read_csv(inputs[k]) for k in sorted(inputs) if k.startswith("raw_")])
     raw = raw[raw.method == METHOD]
+    if "source" in raw:  # fig_co_crossover: its runs, not its model rows
+        raw = raw[raw.source.isna() | (raw.source == "run")]
     rows = []
     for (stream, eps), g in raw.groupby(["stream", "eps"], sort=True):
         params = BatchToCOParams.from_config(cfg, float(eps))

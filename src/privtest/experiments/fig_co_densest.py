@@ -4,8 +4,10 @@ Streams (``privtest.data``, neighbouring = differ in one inserted edge / contact
 at its first message, one step per day: a small optimum) and the SocioPatterns primary school (weighted multigraph,
 one step per 10-minute window with contacts: a large optimum). Batch algorithm: the noisy-degree prefix algorithm
 of :class:`privtest.co.graphs.DensestSubgraph` (pure eps-edge-DP, a stand-in for the algorithms Section 8.2 cites).
-OPT_t is exact (Charikar's LP). For each eps of the sweep: ``runs`` runs of BatchToCO with the paper's constants, and
-the baselines of :func:`privtest.co.batch_to_co.baselines` on the same stream.
+OPT_t is exact (Charikar's LP) every ``co_data.opt_stride`` steps, the next exact value (an upper bound) in between. For
+each eps of the sweep: ``runs`` runs of BatchToCO with the corrected constants (ERRATA.md) and the baselines of
+:func:`privtest.co.batch_to_co.baselines` on the same stream, plus ``checkpoint_runs`` runs without ThresholdSelect for
+Lemma 40.
 
 Raw rows: :mod:`privtest.experiments._co`. Claims (:mod:`privtest.checks.fig_co_densest`): those of every CO
 experiment (checkpoints, calls per step, privacy ledger, Theorem 42's guarantee), plus the Algorithm 3 vs

@@ -17,6 +17,7 @@ import numpy as np
 import pandas as pd
 
 from privtest.co.dks import DensestKSubgraph, dks_opt_bounds
+from privtest.co.frames import plotted
 from privtest.experiments import _co
 
 
@@ -29,7 +30,7 @@ def simulate(cfg: dict, rng: np.random.Generator, inputs: dict[str, str]) -> pd.
         up, lo, kind = dks_opt_bounds(stream, cfg["k"], ref["opt"].to_numpy())
         prob = DensestKSubgraph(stream, cfg["k"], up, kind)
         part = _co.run_problem(prob, name, cfg, rng)
-        part["opt_lower"] = np.tile(lo, len(part) // stream.T)
+        part["opt_lower"] = lo[part.t.to_numpy() - 1]
         part["k"] = cfg["k"]
         frames.append(part)
     return pd.concat(frames, ignore_index=True)
@@ -38,6 +39,6 @@ def simulate(cfg: dict, rng: np.random.Generator, inputs: dict[str, str]) -> pd.
 def summarize(raw: pd.DataFrame) -> pd.DataFrame:
     """Per (stream, eps, method, t): mean, 10% and 90% quantiles of value, opt (U_t), opt_lower and opt_kind."""
     out = _co.summarize(raw)
-    lo = raw.groupby(["stream", "eps", "method", "t"], sort=True)["opt_lower"].first().to_numpy()
+    lo = plotted(raw).groupby(["stream", "eps", "method", "t"], sort=True)["opt_lower"].first().to_numpy()
     out["opt_lower"] = lo
     return out

@@ -23,6 +23,8 @@ FILES = {
     "figure": {"pdf": "figures/{}.pdf", "png": "figures/{}.png", "data": "figures/data/{}.csv"},
     "table": {"tex": "figures/{}.tex", "md": "figures/{}.md", "csv": "figures/{}.csv"},
 }
+#: Extra data tables an entry declares (``extra_data``), by notebook parameter ``data_<name>`` ({} = id, name).
+EXTRA_DATA = "figures/data/{}_{}.csv"
 #: The file of each kind that the Snakemake report shows.
 REPORTED = {"figure": "png", "table": "csv"}
 #: Every output also leaves its executed notebook and a provenance sidecar.
@@ -51,6 +53,7 @@ class Output:
             names listed under ``key`` in the output's config section.
         config: extra cfg keys: key -> dotted path of a config value (e.g. ``T_max: co_data.T_max``).
         renders_claims: the notebook renders the output's claims (it then reads ``results/claims/<id>.csv``).
+        extra_data: names of extra data tables the notebook writes (:data:`EXTRA_DATA`), e.g. ``("summary",)``.
         inherits: the shared config section (e.g. ``"gtm"``) whose keys the output's section inherits (its own keys
             win), or {sub-section: shared section} for a section made of sub-sections; resolved when the config is
             loaded (:func:`privtest_workflow.configuration.resolve`), so an override of the shared section reaches
@@ -63,11 +66,20 @@ class Output:
     inputs: dict
     config: dict
     renders_claims: bool = False
+    extra_data: tuple = ()
     inherits: str | dict | None = None
 
     def files(self) -> dict[str, str]:
-        """The output's files by notebook parameter name (``pdf``/``png``/``data`` or ``tex``/``md``/``csv``)."""
-        return {name: pattern.format(self.id) for name, pattern in FILES[self.kind].items()}
+        """The output's files by notebook parameter name (``pdf``/``png``/``data`` or ``tex``/``md``/``csv``, and
+        ``data_<name>`` for each extra data table)."""
+        out = {name: pattern.format(self.id) for name, pattern in FILES[self.kind].items()}
+        return out | {f"data_{n}": EXTRA_DATA.format(self.id, n) for n in self.extra_data}
+
+    @property
+    def job(self) -> str:
+        """Name of the notebook rule that builds this output: the kind, plus the extra data tables if any (outputs
+        with the same kind and extra tables share a rule, see :func:`notebook_jobs`)."""
+        return "_".join([self.kind, *self.extra_data])
 
     def targets(self) -> list[str]:
         """Every file the output's notebook job leaves (its files and the provenance sidecar)."""
@@ -154,6 +166,7 @@ def load(root: str | Path = ".") -> dict[str, Output]:
             inputs=entry.get("inputs", {}),
             config=entry.get("config", {}),
             renders_claims=entry.get("renders_claims", False),
+            extra_data=tuple(entry.get("extra_data", ())),
             inherits=entry.get("inherits"),
         )
     for o in out.values():
@@ -161,6 +174,16 @@ def load(root: str | Path = ".") -> dict[str, Output]:
         bad = [r for r in raw if r not in out or r == o.id] if isinstance(raw, list) else []
         if bad:
             raise ValueError(f"{PATH}: output {o.id}: raw inputs {bad} are not other outputs of the catalogue.")
+    return out
+
+
+def notebook_jobs(catalogue: dict[str, Output]) -> dict[str, tuple[str, tuple, list[str]]]:
+    """The notebook rules the workflow defines: rule name -> (kind, extra data names, output ids). A rule's outputs
+    are the same files for every id it builds, so outputs that declare extra data tables get a rule of their own
+    kind and tables (e.g. ``figure_summary``); the others share the rule named by their kind."""
+    out: dict[str, tuple[str, tuple, list[str]]] = {}
+    for o in catalogue.values():
+        out.setdefault(o.job, (o.kind, o.extra_data, []))[2].append(o.id)
     return out
 
 
