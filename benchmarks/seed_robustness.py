@@ -17,6 +17,7 @@ Prints one Markdown row per seed (claims, counts per verdict kind, wall time) an
 from __future__ import annotations
 
 import argparse
+import os
 import shutil
 import subprocess
 import sys
@@ -47,7 +48,9 @@ def run_seed(seed: int, cores: str, quick: bool, keep: Path | None) -> tuple[pd.
         if quick:
             cmd += ["--configfile", "config/quick.yaml"]
         start = time.perf_counter()
-        proc = subprocess.run(cmd, cwd=repo, capture_output=True, text=True)
+        # the copy's own library first on the path (the venv's editable install points at this checkout's src/)
+        env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(repo / "src"), os.environ.get("PYTHONPATH", "")])}
+        proc = subprocess.run(cmd, cwd=repo, capture_output=True, text=True, env=env)
         wall = time.perf_counter() - start
         if proc.returncode != 0:
             print(proc.stdout[-3000:], proc.stderr[-3000:], file=sys.stderr)

@@ -24,6 +24,7 @@ def claims(raw: pd.DataFrame, cfg: dict) -> list[Claim]:
         (printed.calibration(i).step(t, printed.eps_it(i, t), printed.pstar).log_Lambda, i, t)
         for i in range(2, 12)
         for t in (2, 3, 5, 10, 30, 100)
+        if t >= i  # GTM_i first runs at the step of checkpoint i >= i
     )
     erratum = exact(
         claim_id="co.cor35_erratum",
