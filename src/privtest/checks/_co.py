@@ -28,25 +28,28 @@ def claims(raw: pd.DataFrame, cfg: dict, prefix: str) -> list[Claim]:
     bco = raw[raw.method == METHOD]
     for eps in sorted(bco.eps.unique()):
         params = BatchToCOParams.from_config(cfg, float(eps))
-        led = params.privacy_budget()
-        ok = led["eps_total"] <= eps and led["delta_total"] <= params.delta
-        # the realised ex-post loss of a run is at most the worst-case ledger (Lemma 38's sum): shown, not a claim
-        realised = bco[bco.eps == eps].groupby(["stream", "run"])["halt_loss"].first()
-        out.append(
-            exact(
-                claim_id=f"{pre}.privacy_budget[eps={eps}]",
-                source="Lemma 38",
-                statement="worst-case privacy of BatchToCO sums to <= eps (and delta)",
-                measured=f"eps {fmt(led['eps_total'], 6)}, delta {fmt(led['delta_total'])}",
-                bound=f"eps {eps}, delta {params.delta}",
-                ok=ok,
-                note=f"exact sum over checkpoints 2..1e6 plus tail bound; Lemma 38's closed form "
-                f"{fmt(led['eps_bound'])}; "
-                f"max GTM_i cost / (1 + C_H/C_1) eps(i) = {fmt(led['gtm_excess'])} (log_beta={params.log_beta}); "
-                f"realised ex-post loss (Thm 23) max {fmt(realised.max())} over {len(realised)} runs",
-            )
-        )
+        out.append(privacy_claim(bco[bco.eps == eps], params, f"{pre}.privacy_budget[eps={eps}]"))
     return out + _stream_claims(raw, cfg, pre)
+
+
+def privacy_claim(rows: pd.DataFrame, params: BatchToCOParams, claim_id: str) -> Claim:
+    """Lemma 38, exact: BatchToCO's worst-case privacy ledger sums to <= eps (and delta). The realised ex-post loss
+    of the runs in ``rows`` (column ``halt_loss``, one value per (stream, run)), which cannot exceed the ledger, is
+    shown in the note."""
+    eps = params.eps
+    led = params.privacy_budget()
+    realised = rows.groupby(["stream", "run"])["halt_loss"].first()
+    return exact(
+        claim_id=claim_id,
+        source="Lemma 38",
+        statement="worst-case privacy of BatchToCO sums to <= eps (and delta)",
+        measured=f"eps {fmt(led['eps_total'], 6)}, delta {fmt(led['delta_total'])}",
+        bound=f"eps {eps:g}, delta {params.delta}",
+        ok=led["eps_total"] <= eps and led["delta_total"] <= params.delta,
+        note=f"exact sum over checkpoints 2..1e6 plus tail bound; Lemma 38's closed form {fmt(led['eps_bound'])}; "
+        f"max GTM_i cost / (1 + C_H/C_1) eps(i) = {fmt(led['gtm_excess'])} ({params.constants_label}); "
+        f"realised ex-post loss (Thm 23) max {fmt(realised.max())} over {len(realised)} runs",
+    )
 
 
 def checkpoint_claim(rows: pd.DataFrame, params: BatchToCOParams, claim_id: str) -> Claim:

@@ -29,18 +29,8 @@ def claims(raw: pd.DataFrame, cfg: dict) -> list[Claim]:
         cp = cps[(cps.stream == stream) & (cps.eps == eps)]
         out += _long_run_claims(g, cp, params, cfg, f"{stream},eps={eps}")
     for eps, g in bco.groupby("eps"):
-        realised = g.groupby(["stream", "run"])["halt_loss"].first()
-        out.append(
-            exact(
-                claim_id=f"{PREFIX}.privacy_realised[eps={eps}]",
-                source="Lemma 38, Thm 23 (ex-post)",
-                statement="realised ex-post privacy loss of every run <= eps",
-                measured=fmt(realised.max()),
-                bound=f"<= {eps}",
-                ok=bool(realised.max() <= eps),
-                note=f"max over {len(realised)} runs ({BatchToCOParams.from_config(cfg, float(eps)).constants_label})",
-            )
-        )
+        params = BatchToCOParams.from_config(cfg, float(eps))
+        out.append(_co.privacy_claim(g, params, f"{PREFIX}.privacy_budget[eps={eps}]"))
     return out
 
 
