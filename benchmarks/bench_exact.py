@@ -4,7 +4,7 @@ T = 1000 stream under Theorem 21's calibration, on one core (the issue's budget:
 Usage: python benchmarks/bench_exact.py [T] [eps_ratio]
 """
 
-import sys
+import argparse
 import time
 
 import numpy as np
@@ -12,8 +12,11 @@ import numpy as np
 from privtest.exact import Stream, transcript_log_probs
 from privtest.gtm import GlobalCalibration
 
-T = int(sys.argv[1]) if len(sys.argv) > 1 else 1000
-ratio = float(sys.argv[2]) if len(sys.argv) > 2 else 0.1
+parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+parser.add_argument("T", nargs="?", type=int, default=1000, help="stream length (default 1000)")
+parser.add_argument("eps_ratio", nargs="?", type=float, default=0.1, help="eps_t/eps (default 0.1)")
+args = parser.parse_args()
+T, ratio = args.T, args.eps_ratio
 cal = GlobalCalibration(1.0, 0.05, 1.0, 1.5)
 pstar = 0.2
 start = time.perf_counter()
