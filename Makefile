@@ -1,6 +1,6 @@
 # Two commands: `make reproduce` (everything in config/config.yaml) and `make test` (lint, unit + statistical tests,
 # then the quick workflow end to end). Both create .venv from requirements.lock if it is missing or stale.
-# `make test-fast` is the edit loop: unit tests without Snakemake runs, slow tests or the SLURM test (1-2 minutes).
+# `make test-fast` is the edit loop: unit tests without Snakemake runs, slow tests or the SLURM test (under a minute).
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin

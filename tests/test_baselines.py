@@ -41,6 +41,7 @@ def test_cohen_step_halting_probability_is_exact():
         assert samples.max() <= c.N
 
 
+@pytest.mark.slow  # seconds: run by make test, not test-fast
 def test_cohen_halts_at_pstar_and_continues_at_pbar():
     T, runs = 200, 20000
     c = make_tester("Cohen", CFG, 0.5, 0.1, T)

@@ -106,6 +106,7 @@ def test_certified_calibration_meets_beta_with_fewer_samples():
     assert mean(cal) < mean(paper)
 
 
+@pytest.mark.slow  # seconds: run by make test, not test-fast
 def test_fig_calibration_checks_lemma_20_conditional_type_ii_for_both_calibrations():
     # Review of issue 11, item 3: besides the unconditional Type II at beta/4 + beta_t/4, each step's
     # Pr[no halt at p* | eta_1 <= mu1] (exact, privtest.exact.step_log_probs) is claimed at Lemma 20's beta_t/4.

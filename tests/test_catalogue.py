@@ -203,6 +203,7 @@ def test_lazy_exports_and_computed_imports(tmp_path):
         g.of_notebook(nb)
 
 
+@pytest.mark.slow  # seconds: run by make test, not test-fast
 def test_real_jobs_plotting_only_in_notebooks(cat):
     # The property the workflow relies on: no simulation or check imports plotting; figure notebooks do.
     g = ImportGraph(ROOT / "src")
@@ -216,6 +217,7 @@ def test_real_jobs_plotting_only_in_notebooks(cat):
         assert (plotting in nb) == (o.kind == "figure"), o.id
 
 
+@pytest.mark.slow  # seconds: run by make test, not test-fast
 def test_plotting_mathtext_renders_data_labels():
     # review of issue 11, item 7: curve/scenario names from the data are drawn in mathtext, not plain "theta", "p*"
     from privtest.plotting import mathtext

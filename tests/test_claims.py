@@ -103,6 +103,7 @@ def _family_at_bound(rng, m, n, b, alpha):
     return any(c.verdict == "FAIL" for c in C.decide(family, alpha))
 
 
+@pytest.mark.slow  # seconds: run by make test, not test-fast
 def test_policy_false_fail_rate_at_the_bound_is_at_most_alpha():
     """A simulated family of 20 true claims at their bound: the fraction of replicates with any FAIL is <= alpha
     (Clopper-Pearson at ALPHA). Per-claim 95% intervals would show a FAIL in 1 - 0.975^20 = 40% of replicates, so

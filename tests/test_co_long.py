@@ -299,6 +299,7 @@ def test_geometric_steps_and_baseline_budgets():
     assert all(model in ("CO", "oracle horizon") for model, _ in engine.BASELINES.values())
 
 
+@pytest.mark.slow  # seconds: run by make test, not test-fast
 def test_baselines_draw_at_their_own_budgets():
     """On the exact-law pair problem, each baseline's mean value at a recorded step matches A's exact mean at that
     baseline's per-call eps (every step: eps omega_t; oracle: eps/T; never update: eps at t = 1, evaluated at t)."""

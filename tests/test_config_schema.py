@@ -55,6 +55,7 @@ def test_schema_is_valid_draft_2020_12():
     Draft202012Validator.check_schema(SCHEMA)
 
 
+@pytest.mark.slow  # seconds: run by make test, not test-fast
 @pytest.mark.parametrize("overrides", [(), (QUICK,)], ids=["config.yaml", "config.yaml+quick.yaml"])
 def test_shipped_configs_validate(overrides):
     load(merged(*overrides))
@@ -166,6 +167,7 @@ def test_the_issue_inputs_are_refused_with_the_key():
     assert rejection(merged({"fig_oc": {"runs": 2000.0}})).startswith("fig_oc.runs: 2000.0 is not an integer")
 
 
+@pytest.mark.slow  # seconds: run by make test, not test-fast
 def test_integral_float_is_refused_at_every_integer_key():
     config = merged(QUICK)
     integer_keys = 0

@@ -4,6 +4,8 @@ this test fails. The section stays within 25 lines."""
 import doctest
 from pathlib import Path
 
+import pytest
+
 README = Path(__file__).resolve().parents[1] / "README.md"
 
 
@@ -14,6 +16,7 @@ def _section() -> str:
     return text[start:end]
 
 
+@pytest.mark.slow  # seconds: run by make test, not test-fast
 def test_usage_section_runs_as_a_doctest():
     section = _section()
     assert len(section.strip().splitlines()) <= 25

@@ -142,6 +142,7 @@ def test_failing_check_keeps_its_traceback(tmp_path):
     assert "Traceback (most recent call last)" in text and "KeyError" in text, f"log: {text!r}\n{proc.stderr[-2000:]}"
 
 
+@pytest.mark.slow  # seconds: run by make test, not test-fast
 def test_failing_notebook_keeps_traceback_and_executed_copy(tmp_path):
     raw = tmp_path / "missing.csv"  # the notebook's pd.read_csv fails
     log = tmp_path / "results/logs/figures/fig_noise_penalty.log"
