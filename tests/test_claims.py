@@ -77,8 +77,9 @@ def test_pass_and_fail_thresholds_by_hand():
     assert C.Normal(10.5, 0.25, 100, "at_least", 10.0).established()
     assert not C.Normal(10.4, 0.25, 100, "at_least", 10.0).established()
     assert C.Normal(10.0, 0.25, 100, "within", (9.0, 11.0)).established()
-    assert C.Normal(9.0, 0.0, 5, "at_least", 10.0).p_against() == 0.0  # no sampling error: refuted exactly
-    assert C.Normal(11.0, 0.0, 5, "at_least", 10.0).p_against() == 1.0
+    # zero standard error: the bounded-range test on the span, not exactness (test_zero_se_* below)
+    assert C.Normal(9.0, 0.0, 5, "at_least", 10.0, span=(0.0, 20.0)).p_against() == pytest.approx((10 / 11) ** 5)
+    assert C.Normal(11.0, 0.0, 5, "at_least", 10.0, span=(0.0, 20.0)).p_against() == 1.0
     # a bracket (measured thresholds) establishes when it lies on the statement's side, never refutes by itself
     assert C.Bracket(1.2, 1.5, 0.95, 100, "at_least", 1.0).established()
     assert C.Bracket(0.5, 0.8, 0.95, 100, "at_least", 1.0).p_against() == pytest.approx(0.05)
@@ -203,3 +204,78 @@ def test_bracket_on_the_wrong_side_cannot_be_resolved_by_more_runs():
     assert c.note == "more runs cannot resolve it: why (now 5)."
     with pytest.raises(ValueError, match="runs must be inf"):
         C.runs_text(10, 5, reason="why")
+
+
+def test_zero_se_needs_span():
+    with pytest.raises(ValueError, match=r"se=0 needs span=\(lo, hi\).*cell 'f/OPT'"):
+        C.Normal(1.0, 0.0, 24, "within", (0.9, 1.1), cell="f/OPT")
+    with pytest.raises(ValueError, match="span must be"):
+        C.Normal(0.5, 0.0, 24, "at_most", 0.6, span=(1.0, 0.0))
+    with pytest.raises(ValueError, match="span must be"):
+        C.Normal(0.5, 0.0, 24, "at_most", 0.6, span=(math.nan, 1.0))
+    # an infinite end: that side cannot be used (evaluations per step >= lb is established from lo = 0 alone)
+    unbounded = C.Normal(5.0, 0.0, 24, "at_least", 2.0, span=(0.0, math.inf))
+    assert unbounded.p_for() == pytest.approx(0.4**24) and unbounded.p_against() == 1.0
+    assert C.Normal(1.0, 0.0, 24, "at_least", 2.0, span=(0.0, math.inf)).p_against() == 1.0
+    with pytest.raises(ValueError, match="must lie in span"):
+        C.Normal(1.5, 0.0, 24, "at_most", 0.6, span=(0.0, 1.0))
+    # with se > 0 the span is optional and does not change the normal test
+    with_span = C.Normal(0.5, 0.01, 24, "at_most", 0.6, span=(0.0, 1.0))
+    assert with_span.p_for() == C.Normal(0.5, 0.01, 24, "at_most", 0.6).p_for()
+
+
+def test_zero_se_bounded_range_test_by_hand():
+    # 'mean <= 0.5', 24 identical runs at 0: Pr[all runs <= 0 | mean > 0.5] <= (1 - 0.5)^24 = 6e-8: established
+    ev = C.Normal(0.0, 0.0, 24, "at_most", 0.5, span=(0.0, 1.0))
+    assert ev.p_for() == pytest.approx(0.5**24) and ev.established()
+    # a bound close to v: (1 - 0.1/1)^24 = 0.080 > 0.025, not established; ln(0.025)/ln(0.9) = 35.0 runs would
+    ev = C.Normal(0.0, 0.0, 24, "at_most", 0.1, span=(0.0, 1.0))
+    assert ev.p_for() == pytest.approx(0.9**24) and not ev.established()
+    assert ev.runs_needed(1e-3) == pytest.approx(math.log(0.025) / math.log(0.9), rel=0.011)
+    # 'mean >= b' uses the span's lower end: runs at 0.9, b = 0.8, span (0, 1): Pr[X >= 0.9 | mean < 0.8] <= 0.8/0.9
+    ev = C.Normal(0.9, 0.0, 24, "at_least", 0.8, span=(0.0, 1.0))
+    assert ev.p_for() == pytest.approx((0.8 / 0.9) ** 24)
+    # 'within' (two one-sided tests): the larger p-value
+    ev = C.Normal(0.0, 0.0, 24, "within", (-0.1, 0.1), span=(-1.0, 1.0))
+    assert ev.p_for() == pytest.approx((1 - 0.1 / 1.0) ** 24)
+    # a bound beyond the span's end cannot be crossed: established with any n
+    assert C.Normal(0.3, 0.0, 1, "at_most", 1.0, span=(0.0, 1.0)).established()
+    # on the bound: never established, runs cannot help
+    ev = C.Normal(0.5, 0.0, 24, "at_most", 0.5, span=(0.0, 1.0))
+    assert not ev.established() and math.isinf(ev.runs_needed(1e-3))
+    # refutation: every run at 1, 'mean <= 0.1': Pr[all runs >= 1 | mean <= 0.1] <= 0.1^24
+    ev = C.Normal(1.0, 0.0, 24, "at_most", 0.1, span=(0.0, 1.0))
+    assert ev.p_against() == pytest.approx(0.1**24)
+
+
+def test_zero_se_single_run_is_inconclusive_with_runs_needed():
+    text = dict(claim_id="x.z", source="Thm 0", statement="s", measured="m", bound="b")
+    one = C.statistical(**text, evidence=C.Normal(0.0, 0.0, 1, "within", (-0.05, 0.05), span=(-1.0, 1.0)))
+    (c,) = C.decide([one], alpha=0.05 / 22)
+    assert c.verdict == "INCONCLUSIVE"
+    # (1 - 0.05)^n <= 0.025 from n = ln(0.025)/ln(0.95) = 71.9 runs
+    m = re.match(r"(\d+) runs would resolve it", c.note)
+    assert m and 72 <= int(m.group(1)) <= 73, c.note
+    # identical values in 24 runs: PASS only when the bound is far enough from v
+    far = C.statistical(**text, evidence=C.Normal(0.0, 0.0, 24, "within", (-0.2, 0.2), span=(-1.0, 1.0)))
+    near = C.statistical(**text, evidence=C.Normal(0.0, 0.0, 24, "within", (-0.1, 0.1), span=(-1.0, 1.0)))
+    assert [c.verdict for c in C.decide([far, near], alpha=0.05 / 22)] == ["PASS", "INCONCLUSIVE"]
+    # every run contradicts the statement: FAIL (Holm at the output's level)
+    bad = C.statistical(**text, evidence=C.Normal(1.0, 0.0, 24, "at_most", 0.1, span=(0.0, 1.0)))
+    assert C.decide([bad], alpha=0.05 / 22)[0].verdict == "FAIL"
+
+
+def test_zero_se_test_is_valid_at_the_bound():
+    """The bounded-range test's false-PASS rate for the least favourable law: X in {v, hi} with mean b (Pr[X = v] =
+    (hi - b)/(hi - v)), b chosen so that 24 runs all at v just PASS. A false PASS needs all n runs at v: its simulated
+    frequency must match p_for (Markov is tight for two-point laws) and so stay <= 2.5% (Clopper-Pearson, seeded)."""
+    rng = np.random.default_rng(19)
+    v, hi, n, reps = 0.0, 1.0, 24, 200_000
+    q = 0.02 ** (1 / n)  # Pr[X = v]; the mean is b = hi - q (hi - v)
+    b = hi - q * (hi - v)
+    ev = C.Normal(v, 0.0, n, "at_most", b, span=(v, hi))
+    assert ev.established()
+    false_pass = int((rng.random((reps, n)) < q).all(axis=1).sum())
+    lo_ci, hi_ci = binom_interval(false_pass, reps)
+    assert lo_ci <= ev.p_for() <= hi_ci
+    assert lo_ci <= 1 - C.PASS_CONFIDENCE

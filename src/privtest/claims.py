@@ -15,7 +15,13 @@ Verdict kinds, one meaning each (:data:`VERDICTS`):
 - ``ERRATUM``: the paper's statement (the claim's ``statement``, as printed) is contradicted, and the contradiction
   is recorded in ``ERRATA.md``; the note names the entry. Decided like a FAIL.
 
-Identities of our own code that cannot fail are unit tests, not claims.
+Identities of our own code that cannot fail are unit tests, not claims. A claim whose check can never reach FAIL by
+design (e.g. the privacy audit's ``flags_broken``: it tests the auditor's power, not the paper) says so: its statement
+or note contains :data:`CANNOT_FAIL` followed by the reason (docs/claims.md lists these claims and why).
+
+**Zero standard error** is not exactness: a :class:`Normal` cell with se == 0 (all runs identical, or one run) is
+decided by a test valid for a quantity bounded in its ``span`` (:class:`Normal`), so a single run is INCONCLUSIVE
+with the runs that would resolve it; an exact number without sampling error is :func:`exact`.
 
 **Error policy** (:func:`decide`, the one place where statistical verdicts are made). A statistical claim carries its
 evidence (:class:`Binomial` counts k/n, or a :class:`Normal` mean and standard error) and the bound's direction.
@@ -59,6 +65,8 @@ NOTE_PATTERNS = {
     "ERRATUM": re.compile(r'ERRATA\.md entry "[^"]+"'),
 }
 _MAX_RUNS = 1e15
+#: Phrase that a claim whose check can never reach FAIL carries in its statement or note, followed by the reason.
+CANNOT_FAIL = "cannot be FAIL by design:"
 
 
 def family_alpha(n_outputs: int) -> float:
@@ -220,14 +228,28 @@ class Binomial(_Evidence):
 class Normal(_Evidence):
     """A mean over n independent runs with standard error se (normal approximation, e.g. mean evaluations per step).
 
+    A zero standard error (all n runs gave the same value v, or a single run whose spread is unknown) is not treated
+    as exact: the cell is then decided by the bounded-range test, which needs ``span``, the a-priori range [lo, hi]
+    of the quantity in one run (e.g. (0, 1) for a rate or f/OPT, (-1, 1) for a difference of two such). For the
+    statement "mean <= b" with v <= b: Pr[all n runs <= v | mean > b] <= ((hi - b) / (hi - v))**n (Markov's
+    inequality for hi - X >= 0, :meth:`_lower_tail`), symmetrically with lo for "mean >= b" and for a refutation
+    (:meth:`_upper_tail`); a "within" statement takes the larger of its two one-sided p-values as usual. A single
+    run (n = 1) is therefore INCONCLUSIVE (unless hi - b <= 2.5% of hi - v, a bound at the very end of the span),
+    with the runs that would resolve it from the same formula. A genuinely exact number (no sampling) is
+    :func:`exact`, not Normal(se=0).
+
     Attributes:
         mean: the estimate.
-        se: its standard error (>= 0; 0 = no sampling error).
+        se: its standard error (>= 0; 0 = all runs identical, decided by the bounded-range test on ``span``).
         n: runs the mean is over (>= 1; used to say how many runs would resolve the claim, se ~ 1/sqrt(n)).
         direction, bound, cell: as in :class:`Binomial` (bound any real, or (lo, hi)).
+        span: (lo, hi), lo < hi, the range of the quantity in one run (an end may be infinite, e.g. (0, inf) for
+            evaluations per step: the test then cannot use that side); required when se == 0, and the mean must lie
+            in it. None (default): no a-priori range (only valid with se > 0).
 
     Raises:
-        ValueError: if se < 0, n < 1 or a value is not finite.
+        ValueError: if se < 0, n < 1 or a value is not finite; if se == 0 and span is None ("se=0 needs
+            span=(lo, hi)"); if span is not (lo, hi) with lo < hi finite, or the mean lies outside it.
     """
 
     mean: float
@@ -236,6 +258,7 @@ class Normal(_Evidence):
     direction: str
     bound: object
     cell: str = ""
+    span: tuple[float, float] | None = None
 
     def __post_init__(self):
         if not (math.isfinite(self.mean) and math.isfinite(self.se) and self.se >= 0 and self.n >= 1):
@@ -244,6 +267,28 @@ class Normal(_Evidence):
                 f"n={self.n!r}."
             )
         self._bounds()
+        if self.span is not None:
+            try:
+                lo, hi = (float(x) for x in self.span)
+            except (TypeError, ValueError):
+                raise ValueError(f"span must be (lo, hi) with lo < hi. Found {self.span!r}.") from None
+            if not lo < hi:
+                raise ValueError(f"span must be (lo, hi) with lo < hi (an end may be infinite). Found {self.span!r}.")
+            slack = 1e-9 * (hi - lo) if math.isfinite(hi - lo) else 0.0
+            if not lo - slack <= self.mean <= hi + slack:
+                raise ValueError(
+                    f"Normal{self._label()}: the mean must lie in span = {self.span!r}. Found mean={self.mean!r}."
+                )
+            object.__setattr__(self, "span", (lo, hi))
+        elif self.se == 0:
+            raise ValueError(
+                f"se=0 needs span=(lo, hi), the quantity's a-priori range per run, for the bounded-range test "
+                f"(a genuinely exact number is claims.exact){self._label()}: mean={self.mean!r}, n={self.n!r}, "
+                f"{self.direction} {self.bound!r}."
+            )
+
+    def _label(self) -> str:
+        return f" [cell {self.cell!r}]" if self.cell else ""
 
     @property
     def runs(self) -> float:
@@ -256,15 +301,34 @@ class Normal(_Evidence):
         return dataclasses.replace(self, se=self.se * math.sqrt(self.n / n), n=n)
 
     def _upper_tail(self, b: float) -> float:
-        """Pr[mean' >= mean] when the true value is b."""
-        if self.se == 0:
-            return 1.0 if b >= self.mean else 0.0
-        return float(stats.norm.sf((self.mean - b) / self.se))
+        """Pr[mean' >= mean] when the true value is b. With se == 0 (all runs = v): Pr[all n runs >= v | true
+        mean <= b] <= ((b - lo) / (v - lo))**n for lo <= b < v (Markov for X - lo >= 0), 1 if v <= b."""
+        if self.se > 0:
+            return float(stats.norm.sf((self.mean - b) / self.se))
+        lo, _ = self.span
+        v = self.mean
+        if v <= b:
+            return 1.0
+        if b <= lo:
+            return 0.0
+        if not math.isfinite(lo):
+            return 1.0
+        return float(((b - lo) / (v - lo)) ** self.n)
 
     def _lower_tail(self, b: float) -> float:
-        if self.se == 0:
-            return 1.0 if b <= self.mean else 0.0
-        return float(stats.norm.cdf((self.mean - b) / self.se))
+        """Pr[mean' <= mean] when the true value is b. With se == 0 (all runs = v): Pr[all n runs <= v | true
+        mean >= b] <= ((hi - b) / (hi - v))**n for v < b <= hi (Markov for hi - X >= 0), 1 if v >= b."""
+        if self.se > 0:
+            return float(stats.norm.cdf((self.mean - b) / self.se))
+        _, hi = self.span
+        v = self.mean
+        if v >= b:
+            return 1.0
+        if b >= hi:
+            return 0.0
+        if not math.isfinite(hi):
+            return 1.0
+        return float(((hi - b) / (hi - v)) ** self.n)
 
 
 @dataclass(frozen=True)

@@ -142,8 +142,10 @@ def _score(raw, scenario, m) -> tuple[np.ndarray, np.ndarray]:
 
 
 def _diff(a: np.ndarray, b: np.ndarray) -> tuple[float, float, float]:
-    se = float(np.sqrt(a.var(ddof=1) / a.size + b.var(ddof=1) / b.size))
-    return float(a.mean() - b.mean()), se, float(min(a.size, b.size))
+    """(mean difference, its standard error, runs): se = 0 when every search gave the same value or there is a
+    single search (its variance unknown); the Normal cell then needs the quantity's span (bounded-range test)."""
+    var = sum(x.var(ddof=1) / x.size if x.size > 1 else 0.0 for x in (a, b))
+    return float(a.mean() - b.mean()), float(np.sqrt(var)), float(min(a.size, b.size))
 
 
 def _comparison_claim(raw, scenario, peer, ref) -> Claim:
@@ -159,8 +161,9 @@ def _comparison_claim(raw, scenario, peer, ref) -> Claim:
         measured=f"p: {fmt(ps.mean())} vs {fmt(rs.mean())}; trainings: {fmt(pt.mean())} vs {fmt(rt.mean())}",
         bound="difference in p > 0 and in trainings < 0",
         evidence=(
-            Normal(dq, sq, nq, "at_least", 0.0, cell="p of the output"),
-            Normal(dt, st, nt, "at_most", 0.0, cell="trainings"),
+            # p of an output in [0, 1], so a difference in [-1, 1]; trainings are unbounded (OpenDP's are geometric)
+            Normal(dq, sq, nq, "at_least", 0.0, cell="p of the output", span=(-1.0, 1.0)),
+            Normal(dt, st, nt, "at_most", 0.0, cell="trainings", span=(-np.inf, np.inf)),
         ),
         note=f"{peer.method} trains at eps_Q = {fmt(peer.eps_train)}, {ref.method} at eps_t = {fmt(ref.eps_train)}; "
         "p of each output from the non-private estimate (its own error ignored, 20,000 trainings per h by default)",

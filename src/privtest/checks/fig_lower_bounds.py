@@ -33,7 +33,8 @@ def claims(raw: pd.DataFrame, cfg: dict) -> list[Claim]:
         )
     b = raw[(raw.panel == "b") & (raw.kind == "measured")]
     for r in b.itertuples():
-        se = r.samples_sd / math.sqrt(r.runs)
+        # one run (std NaN) or identical counts: se = 0, the bounded-range test on evaluations per step >= 0
+        se = r.samples_sd / math.sqrt(r.runs) if math.isfinite(r.samples_sd) else 0.0
         out.append(
             statistical(
                 claim_id=f"lower_bounds.samples_vs_thm31[{r.method},beta={r.beta}]",
@@ -41,7 +42,9 @@ def claims(raw: pd.DataFrame, cfg: dict) -> list[Claim]:
                 statement=f"{r.method}: mean evaluations per step >= e^-eps1/(4 p* (2 beta)^(eps1/eps))",
                 measured=f"{fmt(r.samples)} +- {fmt(1.96 * se)}",
                 bound=f">= {fmt(r.lower_bound)}",
-                evidence=Normal(float(r.samples), float(se), int(r.runs), "at_least", float(r.lower_bound)),
+                evidence=Normal(
+                    float(r.samples), float(se), int(r.runs), "at_least", float(r.lower_bound), span=(0.0, math.inf)
+                ),
                 note=f"p* = {cfg['pstar']}, T = {int(r.T)}, {int(r.runs)} runs",
             )
         )

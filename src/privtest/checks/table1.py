@@ -29,7 +29,8 @@ def _aggregate(claim_id, source, statement, cells, bound_text, note="", erratum=
     """One claim over several cells, measured shows the worst cell. ``cells``: list of (check, measured_text, score,
     cell) with larger score = worse, where check is an evidence cell (:class:`privtest.claims.Binomial`,
     :class:`~privtest.claims.Normal`, :class:`~privtest.claims.Bracket`; the claim is decided by the policy: FAIL if
-    any cell is refuted, PASS if every cell is established) or a bool (exact cell)."""
+    any cell is refuted, PASS if every cell is established) or a bool (exact cell: a False one makes the claim an
+    exact FAIL, True ones leave it to the evidence cells)."""
     worst = max(cells, key=lambda c: c[2])
     text = dict(
         claim_id=claim_id,
@@ -40,9 +41,13 @@ def _aggregate(claim_id, source, statement, cells, bound_text, note="", erratum=
         note=f"{len(cells)} cells. {note}".strip(),
         erratum=erratum,
     )
-    if all(isinstance(c[0], bool) for c in cells):
-        return exact(**text, ok=all(c[0] for c in cells))
-    return statistical(**text, evidence=[c[0] for c in cells])
+    exact_cells = [c for c in cells if isinstance(c[0], bool)]
+    if len(exact_cells) == len(cells) or not all(c[0] for c in exact_cells):
+        # all cells exact, or an exact cell refutes the statement (no sampling error: FAIL whatever the others say)
+        return exact(**text, ok=all(c[0] for c in exact_cells))
+    if exact_cells:
+        text["note"] += f" {len(exact_cells)} exact cells hold; the others are decided from the data."
+    return statistical(**text, evidence=[c[0] for c in cells if not isinstance(c[0], bool)])
 
 
 def _ci_text(k, n):
@@ -99,11 +104,18 @@ def claims(raw: pd.DataFrame, cfg: dict) -> list[Claim]:
                     )
             if r.pstar <= 0.5:
                 lb = bounds.lower_bound_sample_complexity(r.pstar, r.eps, r.eps1, beta)
-                se = r.samples_sd / math.sqrt(r.runs)
-                lo, hi = r.samples_measured - 1.96 * se, r.samples_measured + 1.96 * se
+                if str(r.samples_measured_kind).startswith("computed"):
+                    # a deterministic count (Liu-Talwar: exactly N of eq. 25 per step): exact, no sampling error
+                    check = bool(r.samples_measured >= lb)
+                else:
+                    # one run (std NaN) or identical counts: se = 0, the bounded-range test on evaluations >= 0
+                    se = r.samples_sd / math.sqrt(r.runs) if math.isfinite(r.samples_sd) else 0.0
+                    check = Normal(
+                        float(r.samples_measured), float(se), int(r.runs), "at_least", lb, cell, span=(0.0, math.inf)
+                    )
                 samp.append(
                     (
-                        Normal(float(r.samples_measured), float(se), int(r.runs), "at_least", lb, cell),
+                        check,
                         f"{fmt(r.samples_measured)} (lb {fmt(lb)})",
                         -r.samples_measured / lb,
                         cell,
