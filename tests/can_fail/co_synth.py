@@ -4,6 +4,8 @@ Theorem 42(2) and Theorem 42(3), and the output's config section resolved the wa
 
 from __future__ import annotations
 
+import copy
+import functools
 from pathlib import Path
 
 import numpy as np
@@ -20,18 +22,25 @@ from privtest.experiments.fig_co_crossover import METHOD_L40
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def section(name: str) -> dict:
-    """Output ``name``'s config section as the workflow passes it to its check for config.yaml + quick.yaml."""
+@functools.cache
+def _sections() -> tuple[dict, int]:
     config: dict = {}
     for path in ("config/config.yaml", "config/quick.yaml"):
         update_config(config, yaml.safe_load((ROOT / path).read_text()))
     cat = catalogue.load(ROOT)
-    return dict(cat[name].cfg(configuration.load(config, cat, ROOT)))
+    resolved = configuration.load(config, cat, ROOT)
+    return {name: dict(entry.cfg(resolved)) for name, entry in cat.items()}, len(cat)
+
+
+def section(name: str) -> dict:
+    """Output ``name``'s config section as the workflow passes it to its check for config.yaml + quick.yaml (a
+    copy)."""
+    return copy.deepcopy(_sections()[0][name])
 
 
 def decided(module, raw: pd.DataFrame, cfg: dict) -> dict[str, Claim]:
     """``module.claims(raw, cfg)`` decided at the output's family-wise level (workflow/scripts/check.py), by id."""
-    level = family_alpha(len(catalogue.load(ROOT)))
+    level = family_alpha(_sections()[1])
     return {c.claim_id: c for c in decide(module.claims(raw, cfg), level)}
 
 
@@ -166,3 +175,19 @@ def check_co_safe(module, output: str, prefix: str) -> None:
     one = decided(module, bco_runs(runs=1), section(output))
     for part in ("checkpoints", "calls_per_step", "utility"):
         assert set(verdicts(one, f"{prefix}.{part}[").values()) == {"INCONCLUSIVE"}, part
+
+
+def check_privacy_fail(module, output: str, monkeypatch) -> None:
+    """Lemma 38's ledger is exact on the config's constants (no data can contradict it); a ledger above eps (the
+    code's accounting patched to report 2 eps) makes every privacy_budget claim FAIL."""
+    from privtest.co.params import BatchToCOParams
+
+    real = BatchToCOParams.privacy_budget
+
+    def doubled(self, *args, **kw):
+        return {**real(self, *args, **kw), "eps_total": 2.0 * self.eps}
+
+    monkeypatch.setattr(BatchToCOParams, "privacy_budget", doubled)
+    raw = crossover_raw(lead=0.0, predicted=0.0) if output == "fig_co_crossover" else bco_runs(runs=2, T=3)
+    got = decided(module, raw, section(output))
+    assert set(verdicts(got, ".privacy_budget[").values()) == {"FAIL"}

@@ -3,9 +3,10 @@ Theorem 42(3)'s explicit per-step bound make the claim FAIL; rows below it PASS.
 
 import numpy as np
 import pandas as pd
-from co_synth import decided, section
 
 from privtest.checks import fig_co_checkpoints as check
+
+from .co_synth import decided, section
 
 
 def raw(expected_over_bound: float) -> pd.DataFrame:

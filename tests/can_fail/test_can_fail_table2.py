@@ -4,10 +4,11 @@ every run falls below the guarantee at V_lo make the row FAIL, rows with no viol
 
 import numpy as np
 import pandas as pd
-from co_synth import bco_runs, decided, section
 
 from privtest.checks import table2 as check
 from privtest.experiments.table2 import run_counts
+
+from .co_synth import bco_runs, decided, section
 
 
 def rows(runs_violating: int, runs_violating_va_lo: int, runs: int = 24, guarantee_va_hi_max: float = 10.0):

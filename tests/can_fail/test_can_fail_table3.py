@@ -3,9 +3,10 @@ exponent than Theorem 42's substitution gives, or whose privacy ledger exceeds e
 the recorded erratum row); rows that meet the substitution and the ledger PASS."""
 
 import pandas as pd
-from co_synth import decided, section
 
 from privtest.checks import table3 as check
+
+from .co_synth import decided, section
 
 
 def rows(shown=(3, 1, 1), ledger_eps: float = 0.13) -> pd.DataFrame:

@@ -17,6 +17,9 @@ from privtest.co.params import BatchToCOParams
 from privtest.experiments.fig_co_crossover import crossovers, differences
 
 PREFIX = "co.crossover"
+#: A-priori range of one run's lead (a difference of two f/OPT_t in [0, 1]): where every run gives the same lead
+#: (standard error 0) the cell is decided by :class:`privtest.claims.Normal`'s bounded-range test on it.
+LEAD_SPAN = (-1.0, 1.0)
 
 
 def claims(raw: pd.DataFrame, cfg: dict) -> list[Claim]:
@@ -38,7 +41,9 @@ def _crossover_claims(raw: pd.DataFrame, cfg: dict) -> list[Claim]:
     """One claim per (stream, eps, baseline): at every recorded step where the prediction is not a tie, BatchToCO's
     measured lead has the predicted sign (cells: Normal evidence of the measured lead, at_least 0 where predicted
     ahead, at_most 0 where predicted behind); where the prediction is a tie everywhere, the measured lead at T lies
-    within +-equivalence_margin."""
+    within +-equivalence_margin. A cell whose runs all give the same lead (standard error 0, e.g. both methods at
+    f = 0 or at f = OPT_t in every run) is decided by the bounded-range test on :data:`LEAD_SPAN`, not as exact: a
+    tie of 4 identical runs is INCONCLUSIVE, with the runs that would resolve it."""
     diffs = differences(raw, cfg)
     summary = crossovers(raw, cfg).set_index(["stream", "eps", "baseline"])
     margin = float(cfg["equivalence_margin"])
@@ -48,12 +53,30 @@ def _crossover_claims(raw: pd.DataFrame, cfg: dict) -> list[Claim]:
         n = float(f.runs.iloc[0])
         f2 = f[(f.t >= 2) & (f.state_pred != 0)]
         cells = [
-            Normal(float(r.d_meas), float(r.se_meas), n, "at_least" if r.state_pred > 0 else "at_most", 0.0, f"t={r.t}")
+            Normal(
+                float(r.d_meas),
+                float(r.se_meas),
+                n,
+                "at_least" if r.state_pred > 0 else "at_most",
+                0.0,
+                f"t={r.t}",
+                span=LEAD_SPAN,
+            )
             for r in f2.itertuples()
         ]
         last = f.iloc[-1]
         if not cells:
-            cells = [Normal(float(last.d_meas), float(last.se_meas), n, "within", (-margin, margin), f"t={last.t}")]
+            cells = [
+                Normal(
+                    float(last.d_meas),
+                    float(last.se_meas),
+                    n,
+                    "within",
+                    (-margin, margin),
+                    f"t={last.t}",
+                    span=LEAD_SPAN,
+                )
+            ]
             bound = f"|lead at T| <= {margin} (predicted: tie at every step, no crossover)"
         else:
             ahead, behind = int((f2.state_pred > 0).sum()), int((f2.state_pred < 0).sum())
@@ -113,7 +136,7 @@ def _long_run_claims(g: pd.DataFrame, cp: pd.DataFrame, params: BatchToCOParams,
             measured=f"sum N / sum E[N] over the recorded steps = {fmt(m)} +- {fmt(1.96 * se)}; mean N_t at T "
             f"{fmt(float(steps[steps.t == T].gtm_calls.mean()))}",
             bound="in [0.9, 1.1]",
-            evidence=Normal(m, se, len(ratio), "within", (0.9, 1.1)),
+            evidence=Normal(m, se, len(ratio), "within", (0.9, 1.1), span=_co.CALLS_RATIO_SPAN),
             note=f"{len(steps) // max(R, 1)} recorded steps per run",
         )
     )
