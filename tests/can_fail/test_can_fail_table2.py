@@ -6,7 +6,7 @@ import numpy as np
 import pandas as pd
 
 from privtest.checks import table2 as check
-from privtest.experiments.table2 import run_counts
+from privtest.experiments import table2
 
 from .co_synth import bco_runs, decided, section
 
@@ -38,12 +38,34 @@ def test_fail_guarantee_violated_in_every_run():
     assert {c.verdict for c in got.values()} == {"FAIL"}
 
 
-def test_fail_counts_from_runs_below_the_guarantee():
-    """The counts the check reads come from the CO raw rows: every run below the guarantee at V_lo -> FAIL."""
-    counts = run_counts(bco_runs(below=True))
-    assert counts[["runs_violating", "runs_violating_va_lo"]].to_numpy().tolist() == [[24, 24]]
-    safe = run_counts(bco_runs())
-    assert safe[["runs_violating", "runs_violating_va_lo"]].to_numpy().tolist() == [[0, 0]]
+def test_fail_from_co_raw_tables_below_the_guarantee(tmp_path):
+    """table2's rows built by its simulation from CO raw tables (densest subgraph and Max-Cut; no submodular or long
+    stream rows) in which every run is below the guarantee at V_lo: every row FAILs; the same runs above it PASS."""
+    cfg = section("table2")
+
+    def table(**kw):
+        inputs = {}
+        for name in ("fig_co_densest", "fig_co_maxcut", "fig_co_submodular", "fig_co_crossover"):
+            raw = bco_runs(**kw).assign(source="run")
+            if name in ("fig_co_submodular", "fig_co_crossover"):
+                raw["stream"] = "not a stream of this output"
+            raw.to_csv(tmp_path / f"{name}.csv", index=False)
+            inputs[f"raw_{name}"] = str(tmp_path / f"{name}.csv")
+        return pd.read_csv(_csv(table2.simulate(cfg, np.random.default_rng(0), inputs), tmp_path))
+
+    bad = table(below=True)
+    assert len(bad) == 2 and (bad.runs_violating_va_lo == 24).all()
+    assert {c.verdict for c in decided(check, bad, cfg).values()} == {"FAIL"}
+    good = table()
+    assert (good.runs_violating == 0).all()
+    assert {c.verdict for c in decided(check, good, cfg).values()} == {"PASS"}
+
+
+def _csv(frame: pd.DataFrame, tmp_path) -> str:
+    """Written and read back like results/raw/table2.csv."""
+    path = tmp_path / "table2.csv"
+    frame.to_csv(path, index=False)
+    return str(path)
 
 
 def test_safe_no_violating_run_passes_and_a_bracket_does_not_refute():
