@@ -219,6 +219,10 @@ def test_zero_se_needs_span():
     assert C.Normal(1.0, 0.0, 24, "at_least", 2.0, span=(0.0, math.inf)).p_against() == 1.0
     with pytest.raises(ValueError, match="must lie in span"):
         C.Normal(1.5, 0.0, 24, "at_most", 0.6, span=(0.0, 1.0))
+    # the computed spread of identical values is rounding noise, not a standard error
+    assert C.Normal(-0.01, 4e-19, 20, "at_least", 0.0, span=(-1.0, 1.0)).se == 0.0
+    with pytest.raises(ValueError, match="se=0 needs span"):
+        C.Normal(-0.01, 4e-19, 20, "at_least", 0.0)
     # with se > 0 the span is optional and does not change the normal test
     with_span = C.Normal(0.5, 0.01, 24, "at_most", 0.6, span=(0.0, 1.0))
     assert with_span.p_for() == C.Normal(0.5, 0.01, 24, "at_most", 0.6).p_for()
