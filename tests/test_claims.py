@@ -283,3 +283,14 @@ def test_zero_se_test_is_valid_at_the_bound():
     lo_ci, hi_ci = binom_interval(false_pass, reps)
     assert lo_ci <= ev.p_for() <= hi_ci
     assert lo_ci <= 1 - C.PASS_CONFIDENCE
+
+
+def test_zero_se_on_an_unbounded_side_says_why_runs_cannot_resolve():
+    text = dict(claim_id="x.u", source="Thm 0", statement="s", measured="m", bound="b")
+    below = C.statistical(**text, evidence=C.Normal(5.0, 0.0, 24, "at_least", 10.0, span=(0.0, math.inf)))
+    (c,) = C.decide([below], alpha=0.05 / 22)
+    assert c.verdict == "INCONCLUSIVE" and "more runs cannot resolve it: all 24 runs gave 5" in c.note, c.note
+    assert "no a-priori upper end" in c.note
+    # the finite side still decides: identical counts twice the bound are established
+    assert C.Normal(20.0, 0.0, 24, "at_least", 10.0, span=(0.0, math.inf)).unresolvable() == ""
+    assert C.Normal(20.0, 0.1, 24, "at_least", 30.0, span=(0.0, math.inf)).unresolvable() == ""  # se > 0

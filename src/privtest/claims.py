@@ -295,6 +295,30 @@ class Normal(_Evidence):
     def _label(self) -> str:
         return f" [cell {self.cell!r}]" if self.cell else ""
 
+    def unresolvable(self) -> str:
+        """Non-empty when se == 0 and the span end the bounded-range test needs is infinite (e.g. identical
+        evaluation counts below a lower bound: a count has no a-priori upper end): identical values can then never
+        decide the cell, only runs that differ (se > 0) could."""
+        if self.se > 0:
+            return ""
+        lo, hi = self._bounds()
+        v, (s_lo, s_hi) = self.mean, self.span
+        ends = set()
+        if lo < v < hi:  # to establish: hi needs the span's upper end, lo its lower end
+            ends |= {"upper"} if math.isfinite(hi) and not math.isfinite(s_hi) else set()
+            ends |= {"lower"} if math.isfinite(lo) and not math.isfinite(s_lo) else set()
+        elif v > hi and not math.isfinite(s_lo):  # to refute "<= hi" from above
+            ends.add("lower")
+        elif v < lo and not math.isfinite(s_hi):  # to refute ">= lo" from below
+            ends.add("upper")
+        if not ends:
+            return ""
+        return (
+            f"all {fmt(self.n)} runs gave {fmt(v)} and the quantity has no a-priori {' or '.join(sorted(ends))} end "
+            f"(span {self.span}), so identical values cannot decide it; only runs that differ (a standard error > 0) "
+            "could"
+        )
+
     @property
     def runs(self) -> float:
         return float(self.n)
