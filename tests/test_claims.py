@@ -219,6 +219,10 @@ def test_zero_se_needs_span():
     assert C.Normal(1.0, 0.0, 24, "at_least", 2.0, span=(0.0, math.inf)).p_against() == 1.0
     with pytest.raises(ValueError, match="must lie in span"):
         C.Normal(1.5, 0.0, 24, "at_most", 0.6, span=(0.0, 1.0))
+    # the computed spread of identical values is rounding noise, not a standard error
+    assert C.Normal(-0.01, 4e-19, 20, "at_least", 0.0, span=(-1.0, 1.0)).se == 0.0
+    with pytest.raises(ValueError, match="se=0 needs span"):
+        C.Normal(-0.01, 4e-19, 20, "at_least", 0.0)
     # with se > 0 the span is optional and does not change the normal test
     with_span = C.Normal(0.5, 0.01, 24, "at_most", 0.6, span=(0.0, 1.0))
     assert with_span.p_for() == C.Normal(0.5, 0.01, 24, "at_most", 0.6).p_for()
@@ -279,3 +283,14 @@ def test_zero_se_test_is_valid_at_the_bound():
     lo_ci, hi_ci = binom_interval(false_pass, reps)
     assert lo_ci <= ev.p_for() <= hi_ci
     assert lo_ci <= 1 - C.PASS_CONFIDENCE
+
+
+def test_zero_se_on_an_unbounded_side_says_why_runs_cannot_resolve():
+    text = dict(claim_id="x.u", source="Thm 0", statement="s", measured="m", bound="b")
+    below = C.statistical(**text, evidence=C.Normal(5.0, 0.0, 24, "at_least", 10.0, span=(0.0, math.inf)))
+    (c,) = C.decide([below], alpha=0.05 / 22)
+    assert c.verdict == "INCONCLUSIVE" and "more runs cannot resolve it: all 24 runs gave 5" in c.note, c.note
+    assert "no a-priori upper end" in c.note
+    # the finite side still decides: identical counts twice the bound are established
+    assert C.Normal(20.0, 0.0, 24, "at_least", 10.0, span=(0.0, math.inf)).unresolvable() == ""
+    assert C.Normal(20.0, 0.1, 24, "at_least", 30.0, span=(0.0, math.inf)).unresolvable() == ""  # se > 0

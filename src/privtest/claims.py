@@ -65,6 +65,8 @@ NOTE_PATTERNS = {
     "ERRATUM": re.compile(r'ERRATA\.md entry "[^"]+"'),
 }
 _MAX_RUNS = 1e15
+#: A Normal standard error at most this fraction of |mean| is the rounding noise of identical values: se = 0.
+_SE_ROUNDING = 1e-12
 #: Phrase that a claim whose check can never reach FAIL carries in its statement or note, followed by the reason.
 CANNOT_FAIL = "cannot be FAIL by design:"
 
@@ -240,7 +242,8 @@ class Normal(_Evidence):
 
     Attributes:
         mean: the estimate.
-        se: its standard error (>= 0; 0 = all runs identical, decided by the bounded-range test on ``span``).
+        se: its standard error (>= 0; 0 = all runs identical, decided by the bounded-range test on ``span``; an se
+            <= 1e-12 |mean|, the rounding noise of the spread of identical values, counts as 0).
         n: runs the mean is over (>= 1; used to say how many runs would resolve the claim, se ~ 1/sqrt(n)).
         direction, bound, cell: as in :class:`Binomial` (bound any real, or (lo, hi)).
         span: (lo, hi), lo < hi, the range of the quantity in one run (an end may be infinite, e.g. (0, inf) for
@@ -267,6 +270,8 @@ class Normal(_Evidence):
                 f"n={self.n!r}."
             )
         self._bounds()
+        if self.se <= _SE_ROUNDING * abs(self.mean):  # identical values: their computed spread is rounding noise
+            object.__setattr__(self, "se", 0.0)
         if self.span is not None:
             try:
                 lo, hi = (float(x) for x in self.span)
@@ -289,6 +294,30 @@ class Normal(_Evidence):
 
     def _label(self) -> str:
         return f" [cell {self.cell!r}]" if self.cell else ""
+
+    def unresolvable(self) -> str:
+        """Non-empty when se == 0 and the span end the bounded-range test needs is infinite (e.g. identical
+        evaluation counts below a lower bound: a count has no a-priori upper end): identical values can then never
+        decide the cell, only runs that differ (se > 0) could."""
+        if self.se > 0:
+            return ""
+        lo, hi = self._bounds()
+        v, (s_lo, s_hi) = self.mean, self.span
+        ends = set()
+        if lo < v < hi:  # to establish: hi needs the span's upper end, lo its lower end
+            ends |= {"upper"} if math.isfinite(hi) and not math.isfinite(s_hi) else set()
+            ends |= {"lower"} if math.isfinite(lo) and not math.isfinite(s_lo) else set()
+        elif v > hi and not math.isfinite(s_lo):  # to refute "<= hi" from above
+            ends.add("lower")
+        elif v < lo and not math.isfinite(s_hi):  # to refute ">= lo" from below
+            ends.add("upper")
+        if not ends:
+            return ""
+        return (
+            f"all {fmt(self.n)} runs gave {fmt(v)} and the quantity has no a-priori {' or '.join(sorted(ends))} end "
+            f"(span {self.span}), so identical values cannot decide it; only runs that differ (a standard error > 0) "
+            "could"
+        )
 
     @property
     def runs(self) -> float:

@@ -13,11 +13,17 @@ import numpy as np
 import pandas as pd
 
 from privtest import audit
-from privtest.claims import PASS_CONFIDENCE, Binomial, Claim, exact, fmt, inconclusive, statistical
+from privtest.claims import CANNOT_FAIL, PASS_CONFIDENCE, Binomial, Claim, exact, fmt, inconclusive, statistical
 from privtest.stats import clopper_pearson
 
 #: Level of the upper limit on Pr_b[E] that turns an approximate-DP audit (delta > 0) into a one-sample test.
 DELTA_ALPHA = 1e-4
+#: Why ``audit.flags_broken`` claims are PASS or INCONCLUSIVE only (the policy's stated exception, docs/claims.md).
+BROKEN_CANNOT_FAIL = (
+    f"{CANNOT_FAIL} the variant is known not to be private (Lyu, Su, Li), so a missed flag says the auditor's power "
+    "at this sample size is too low, not that the paper or the published analysis is wrong (INCONCLUSIVE with the "
+    "runs that would flag it)"
+)
 
 
 def _cells(row, claimed: float) -> list[Binomial]:
@@ -86,7 +92,7 @@ def claims(raw: pd.DataFrame, cfg: dict) -> list[Claim]:
             note = (
                 f"flagged when the lower bound at the claims policy's one-sided {pass_conf} (union bound over the "
                 f"carried witnesses) exceeds the claimed eps; {test}, over {row.searched} witnesses searched on a "
-                f"pilot; {witness}"
+                f"pilot; {witness}. {BROKEN_CANNOT_FAIL}"
             )
             if lower > row.claimed_eps:
                 out.append(
