@@ -204,6 +204,9 @@ def test_bracket_on_the_wrong_side_cannot_be_resolved_by_more_runs():
     assert c.note == "more runs cannot resolve it: why (now 5)."
     with pytest.raises(ValueError, match="runs must be inf"):
         C.runs_text(10, 5, reason="why")
+    # below 10 runs, two significant digits of 5.33 are 5.4: the note must say 6, the runs that resolve it
+    assert C.runs_text(5.33, 4).startswith("6 runs would resolve it")
+    assert C.runs_text(9000.5, 4).startswith("9100 runs would resolve it")
 
 
 def test_zero_se_needs_span():

@@ -568,7 +568,7 @@ def runs_text(runs: float, now: float, reason: str = "") -> str:
     if not math.isfinite(runs):
         return f"more than {_MAX_RUNS:.0e} runs would resolve it at the observed rate (now {fmt(now)})"
     r = _round_up(runs)
-    return f"{int(r) if r < 1e6 else f'{r:.2g}'} runs would resolve it at the observed rate (now {fmt(now)})"
+    return f"{math.ceil(r) if r < 1e6 else f'{r:.2g}'} runs would resolve it at the observed rate (now {fmt(now)})"
 
 
 def _round_up(x: float) -> float:
