@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from privtest import _validate
-from privtest.mechanisms import Mechanism, Negated, purify
+from privtest.mechanisms import Mechanism, purify
 from privtest.poisson import count_threshold, lambda_left, lambda_right
 from privtest.schedule import beta_t as _beta_t
 from privtest.schedule import log_inv_omega
@@ -469,7 +469,7 @@ class GTM:
             _validate.sign("s", s)
             _validate.integer("c", c, 0)
             self.params.append((t, eps_t, float(tau2), int(c), float(rho), int(s)))
-        halted, N, K = run_step(self.eta1, self.mu1, eps_t, tau2, c, rho, s, mechanism, self.rng)
+        halted, N, K = run_step(self.eta1, self.mu1, eps_t, tau2, c, rho, s, mechanism, self.rng, step=t)
         halted, N, K = bool(halted), int(N), int(K)
         self.t, self.halted = t, halted
         self.samples.append(N)
@@ -477,7 +477,7 @@ class GTM:
         return self.halted
 
 
-def run_step(eta1, mu1, eps_t, tau2, c, rho, s, mechanism: Mechanism, rng: np.random.Generator):
+def run_step(eta1, mu1, eps_t, tau2, c, rho, s, mechanism: Mechanism, rng: np.random.Generator, step=None):
     """GTM.Step of Algorithm 1, vectorized over independent instances sharing the step's parameters.
 
     Args:
@@ -485,17 +485,23 @@ def run_step(eta1, mu1, eps_t, tau2, c, rho, s, mechanism: Mechanism, rng: np.ra
         mu1, eps_t, tau2, c, rho, s: the step's parameters (scalars, as in Algorithm 1).
         mechanism: M_t; purified first if its delta > 0 (Corollary 25), negated when s = -1.
         rng: numpy Generator.
+        step: the step index t, named in the error when the mechanism breaks its contract.
 
     Returns:
         (halted, N, K): arrays with the shape of ``eta1``: halting flags (bool), evaluations N_t and +1 counts K_t.
+
+    Raises:
+        ValueError: naming the step if the mechanism's counts are not integers 0 <= K <= N_t
+            (:func:`privtest._validate.counts`).
     """
+    rng = _validate.generator(rng)
     eta1 = np.asarray(eta1, dtype=float)
     m = purify(mechanism)
-    if s == -1:
-        m = Negated(m)
     eta2 = rng.exponential(tau2, size=eta1.shape)
     N = rng.poisson(checked_exp(log_lambda(math.log(rho), eps_t, s, mu1, eta1, eta2)))
-    K = m.count_plus(N, rng)
+    K = _validate.counts(m.count_plus(N, rng), N, step)
+    if s == -1:  # the flipped variant counts the +1s of -M_t (Negated, the same draws)
+        K = np.asarray(N, dtype=np.int64) - K
     return s * (K - c - 0.5) > 0, N, K
 
 

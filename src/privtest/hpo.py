@@ -454,6 +454,7 @@ def private_selection(Q: RandomSearchCandidate, target: float, stop_probability:
         (choice, draws): int64 arrays (runs,): the index + 1 of the released h (0 = no release) and the number of
         candidates drawn (models trained).
     """
+    rng = _validate.generator(rng)
     _validate.step_index(runs)
     choice = np.zeros(int(runs), dtype=np.int64)
     draws = np.zeros(int(runs), dtype=np.int64)

@@ -100,6 +100,7 @@ class SVTVariant:
             (answers, values): int8 array (n, m) with 1 (top), 0 (bottom), -1 (aborted), and float array (n, m) of the
             released noisy answers (Alg. 3 only; NaN elsewhere).
         """
+        rng = _validate.generator(rng)
         q = np.asarray(queries, dtype=float)
         m, D, eps, c = len(q), self.sensitivity, self.eps, self.c
         v = self.variant

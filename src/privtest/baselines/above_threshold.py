@@ -49,8 +49,21 @@ class AboveThreshold(StationaryTester):
     def __post_init__(self):
         _validate.positive("eps", self.eps)
         _validate.open_unit("beta", self.beta)
-        _validate.step_index(self.T, "T")
+        object.__setattr__(self, "T", _validate.step_index(self.T, "T"))
         _validate.finite("tau", self.tau)
+
+    def admit(self, mechanisms) -> np.ndarray:
+        """The query answers as a float array (T',) if T' <= T (Dwork-Roth's guarantee covers T queries).
+
+        Raises:
+            ValueError: naming ``mechanisms`` (not a 1-d array of finite reals) or T (more than T answers).
+        """
+        _validate.finite("mechanisms", mechanisms, scalar=False)
+        values = np.asarray(mechanisms, dtype=float)
+        if values.ndim != 1:
+            raise ValueError(f"mechanisms must be a 1-d array of query answers. Found shape {values.shape}.")
+        _validate.admit_stream(values, self.T, None, what="AboveThreshold tester")
+        return values
 
     @property
     def alpha(self) -> float:

@@ -99,7 +99,7 @@ class CohenTester(StationaryTester):
 
     def __post_init__(self):
         theta = theta_C(self.eps, self.eps1)
-        _validate.step_index(self.T, "T")
+        object.__setattr__(self, "T", _validate.step_index(self.T, "T"))
         object.__setattr__(self, "theta", theta)
         object.__setattr__(self, "N", cohen_calls_per_step(self.pstar, self.beta, theta))
 
@@ -193,7 +193,7 @@ class CohenTester(StationaryTester):
             if active.size == 0:
                 break
             E = rng.binomial(self.N, pdag[active])
-            K = np.asarray(m.count_plus(E, rng), dtype=np.int64)
+            K = _validate.counts(m.count_plus(E, rng), E, t)
             halted = K > 0
             used = E.copy()
             if np.any(halted):

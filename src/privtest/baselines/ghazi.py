@@ -71,7 +71,7 @@ class GhaziSelection(StationaryTester):
         samples = np.zeros((runs, len(mechanisms)), dtype=np.int64)
         for t, m in enumerate(mechanisms, start=1):
             y = (rng.random(runs) < keep).astype(np.int64)  # random drop
-            o = np.asarray(m.count_plus(y, rng), dtype=np.int64)  # 1 iff evaluated and +1
+            o = _validate.counts(m.count_plus(y, rng), y, t)  # 1 iff evaluated and +1
             samples[:, t - 1] = y
             positives += o
             replace = (o == 1) & (rng.random(runs) * np.maximum(positives, 1) < 1.0)

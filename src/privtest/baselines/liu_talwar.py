@@ -87,6 +87,7 @@ class LiuTalwarTester(StationaryTester):
     N: float = field(init=False)
 
     def __post_init__(self):
+        object.__setattr__(self, "T", _validate.step_index(self.T, "T"))
         args = (self.pstar, self.eps, self.eps1, self.beta, self.delta, self.eps0, self.T)
         liu_talwar_check_params(*args)
         object.__setattr__(self, "sigma", sigma_LT(self.eps, self.eps1, self.eps0))
@@ -204,7 +205,8 @@ class LiuTalwarTester(StationaryTester):
             active = np.flatnonzero(halt_step == 0)
             if active.size == 0:
                 break
-            K = np.asarray(m.count_plus(np.full(active.size, n_eval, dtype=np.int64), rng))
+            n_t = np.full(active.size, n_eval, dtype=np.int64)
+            K = _validate.counts(m.count_plus(n_t, rng), n_t, t)
             xi = rng.laplace(0.0, self.b_xi, active.size)
             halted = xi + self.log_phi(K / self.N) >= nu[active] + self.log_phi(self.pstar)
             samples[active, t - 1] = n_eval

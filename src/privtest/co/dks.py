@@ -44,6 +44,7 @@ def noisy_degree_topk(deg: np.ndarray, k: int, eps: float, size: int, rng: np.ra
     Raises:
         ValueError: eps <= 0 or k outside [1, n].
     """
+    rng = _validate.generator(rng)
     _validate.positive("eps", eps)
     n = deg.size
     _validate.integer("k", k, 1)
