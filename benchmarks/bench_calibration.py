@@ -58,8 +58,9 @@ def step_calls(make):
 
 def certified_calls():
     for eps, beta, T, pstar in itertools.product((0.1, 1.0, 10.0), (0.05, 1e-6, 1e-12), (1, 10), (0.1, 0.5)):
-        yield (eps, beta, T, 0.1, pstar), (
-            lambda e=eps, b=beta, T=T, p=pstar: certified_calibration(e, b, 1.0, 1.5, T, 0.1 * e, p, tol=0.1)
+        yield (
+            (eps, beta, T, 0.1, pstar),
+            (lambda e=eps, b=beta, T=T, p=pstar: certified_calibration(e, b, 1.0, 1.5, T, 0.1 * e, p, tol=0.1)),
         )
 
 
@@ -71,7 +72,9 @@ CALIBRATIONS = {
 }
 
 slow = 0
-print(f"{'calibration':34s} {'calls':>6s} {'values':>7s} {'refused':>8s} {'max s':>7s} {'total s':>8s}  slowest input")
+HEADER = ("calibration", "calls", "values", "refused", "max s", "total s")
+print(f"{HEADER[0]:34s} {HEADER[1]:>6s} {HEADER[2]:>7s} {HEADER[3]:>8s} {HEADER[4]:>7s} {HEADER[5]:>8s}  slowest input")
+print(f"{'':34s} {'':>6s} {'':>7s} {'':>8s} {'':>7s} {'':>8s}  (eps, beta, t or T, eps_t/eps, p*)")
 for name, calls in CALIBRATIONS.items():
     n = ok = refused = 0
     worst, worst_args, total = 0.0, None, 0.0
@@ -85,6 +88,6 @@ for name, calls in CALIBRATIONS.items():
         if seconds > args.limit or outcome == "timeout":
             slow += 1
             print(f"  SLOW {name}: {params} took {seconds:.2f} s ({outcome})")
-    print(f"{name:34s} {n:6d} {ok:7d} {refused:8d} {worst:7.3f} {total:8.2f}  (eps, beta, t|T, eps_t/eps, p*)={worst_args}")
+    print(f"{name:34s} {n:6d} {ok:7d} {refused:8d} {worst:7.3f} {total:8.2f}  {worst_args}")
 print(f"{slow} call(s) over {args.limit:g} s")
 sys.exit(1 if slow else 0)

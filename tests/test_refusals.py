@@ -276,3 +276,9 @@ def test_targets_are_read_from_the_snakemake_command_line():
 def test_readme_says_default_resources_replace_the_profile_list():
     text = " ".join((ROOT / "README.md").read_text().split())
     assert "--default-resources" in text and "whole" in text.split("--default-resources", 1)[1][:300]
+
+
+@pytest.mark.parametrize("cal", [GlobalCalibration, ExactTailCalibration])
+def test_underflowing_budget_names_beta_and_t(cal):
+    with within(10), pytest.raises(ValueError, match=r"beta = 1e-300 at t = 10+"):
+        cal(0.01, 1e-300, 1.0, 1.5).step(10**18, 0.01, 0.5)

@@ -25,7 +25,7 @@ from scipy import special
 
 from privtest import _validate
 from privtest.exact import Stream, transcript_log_probs
-from privtest.gtm import GlobalCalibration, StepParams, flip_direction, rejection_threshold
+from privtest.gtm import GlobalCalibration, StepParams, flip_direction, reachable_budget, rejection_threshold
 from privtest.schedule import beta_t as _beta_t
 
 #: Bound on every search loop of this module: the nudges of the quantiles (the step doubles from 1e-15, so 60 nudges
@@ -135,7 +135,7 @@ class ExactTailCalibration(GlobalCalibration):
 
     def step(self, t: int, eps_t: float, pstar: float) -> StepParams:
         base = super().step(t, eps_t, pstar)
-        err = min(self.budget_scale * float(_beta_t(int(t), self.beta)) / 4.0, 0.5)
+        err = reachable_budget(min(self.budget_scale * float(_beta_t(int(t), self.beta)) / 4.0, 0.5), t, self.beta)
         log_gl = math.log(self.gamma) + base.log_Lambda
         s = flip_direction(pstar, log_gl) if self.variant == "auto" else base.s
         c = count_threshold_exact(err, err, self.gamma)

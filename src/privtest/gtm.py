@@ -150,6 +150,17 @@ def _calibrate(t, eps_t, pstar, gamma, tau1, mu1, tau2, log_Lambda, err, variant
     return StepParams(t, eps_t, pstar, tau1, mu1, tau2, s, c, rho, log_Lambda, pbar, err, err)
 
 
+def reachable_budget(err: float, t: int, beta: float) -> float:
+    """The step's error budget ``err`` if it is a positive float; a ValueError naming beta and t where beta_t
+    underflows (beta_t = omega_t beta < ~1e-308: out of numerical reach, no Poisson threshold exists in floats)."""
+    if not err > 0:
+        raise ValueError(
+            f"beta = {beta!r} at t = {t}: the step's error budget (beta_t/4 or beta_t/6) underflows to 0, out of "
+            "numerical reach; raise beta or lower t."
+        )
+    return err
+
+
 def _check_step(t, eps_t, pstar) -> None:
     _validate.step_index(t)
     _validate.nonnegative("eps_t", eps_t)
@@ -266,7 +277,7 @@ class GlobalCalibration:
 
     @functools.lru_cache(maxsize=65536)  # noqa: B019  (frozen, hashable; steps are pure and reused across runs)
     def _step(self, t: int, eps_t: float, pstar: float) -> StepParams:
-        err = float(_beta_t(t, self.beta)) / 4.0
+        err = reachable_budget(float(_beta_t(t, self.beta)) / 4.0, t, self.beta)
         return _calibrate(
             int(t),
             float(eps_t),
@@ -369,7 +380,7 @@ class ExPostCalibration:
     def _step(self, t: int, eps_t: float, pstar: float) -> StepParams:
         tau2 = self.tau2_at(t, eps_t)
         log_Lambda = self.log_Lambda(eps_t)
-        err = float(self.step_budget(t))
+        err = reachable_budget(float(self.step_budget(t)), t, self.beta)
         return _calibrate(
             int(t), float(eps_t), float(pstar), self.gamma, self.tau1, self.mu1, tau2, log_Lambda, err, self.variant
         )
