@@ -121,7 +121,8 @@ def integer(name: str, value, minimum: int = 1, *, scalar: bool = True):
     if isinstance(x, numbers.Integral) and x >= minimum:  # fast path
         return int(x)
     arr = np.asarray(x)
-    ok = np.issubdtype(arr.dtype, np.integer) or bool(np.all(np.isfinite(arr) & (np.mod(arr, 1) == 0)))
+    with np.errstate(invalid="ignore"):
+        ok = np.issubdtype(arr.dtype, np.integer) or bool(np.all(np.isfinite(arr) & (np.mod(arr, 1) == 0)))
     if not ok or np.any(arr < minimum):
         raise ValueError(f"{name} must be an integer >= {minimum}. Found {_fmt(value)}.")
     return int(arr) if arr.ndim == 0 else arr.astype(np.int64)
@@ -199,7 +200,9 @@ def counts(K, n, step: int | None = None):
             f"{where}: count_plus must return integer counts shaped like n {n_arr.shape}. "
             f"Found {kind} of shape {shape}."
         )
-    if arr.dtype.kind == "f" and not bool(np.all(np.isfinite(arr) & (np.mod(arr, 1) == 0))):
+    with np.errstate(invalid="ignore"):
+        fractional = arr.dtype.kind == "f" and not bool(np.all(np.isfinite(arr) & (np.mod(arr, 1) == 0)))
+    if fractional:
         raise ValueError(f"{where}: count_plus must return integer counts. Found {_fmt(arr[:3] if arr.ndim else arr)}.")
     if not bool(np.all((arr >= 0) & (arr <= n_arr))):
         bad = np.flatnonzero(~((arr >= 0) & (arr <= n_arr)).ravel())[0]

@@ -184,6 +184,9 @@ def certified_calibration(
     """
 
     _validate.positive("tol", tol)
+    T = _validate.step_index(T, "T")
+    _validate.nonnegative("eps_t", eps_t)
+    _validate.open_unit("pstar", pstar)
 
     def err(kappa):
         return whole_run_error(ExactTailCalibration(eps, beta, theta, gamma, variant, kappa), T, eps_t, pstar)[0]

@@ -419,7 +419,7 @@ class GTM:
     Args:
         calibration: a :class:`GlobalCalibration` / :class:`ExPostCalibration` (anything with ``tau1``, ``mu1``
             and ``step(t, eps_t, pstar)``), or None to supply tau1, mu1 and every step's parameters explicitly.
-        rng: numpy Generator or seed.
+        rng: anything :func:`numpy.random.default_rng` accepts (None, an int seed, a SeedSequence, a Generator).
         tau1, mu1: explicit shared-noise scale (> 0) and offset (> 0), only when ``calibration`` is None.
 
     Attributes:
@@ -442,7 +442,7 @@ class GTM:
         _validate.positive("tau1", tau1)
         _validate.positive("mu1", mu1)
         self.calibration, self.tau1, self.mu1 = calibration, float(tau1), float(mu1)
-        self.rng = np.random.default_rng(rng)
+        self.rng = _validate.generator(rng)
         self.eta1 = self.rng.exponential(self.tau1)
         self.t, self.halted = 0, False
         self.samples: list[int] = []

@@ -345,7 +345,14 @@ def _halts(problem, tt, eps_t, h, N, need, which, ell, upper, rng) -> tuple[np.n
 def advanced_composition_eps(eps: float, delta: float, T: int) -> float:
     r"""Largest per-step eps_0 with T-fold advanced composition (Dwork, Rothblum, Vadhan 2010) at most eps:
     :math:`\varepsilon_0\sqrt{2T\ln(1/\delta)} + T\varepsilon_0(e^{\varepsilon_0}-1) \le \varepsilon`
-    (overall (eps, delta)-DP; bisection, rounded down)."""
+    (overall (eps, delta)-DP; bisection, rounded down).
+
+    Raises:
+        ValueError: naming eps (not > 0), delta (not in (0, 1)) or T (not an integer >= 1).
+    """
+    _validate.positive("eps", eps)
+    _validate.open_unit("delta", delta)
+    T = _validate.step_index(T, "T")
     lo, hi = 0.0, eps
     for _ in range(200):
         mid = 0.5 * (lo + hi)
