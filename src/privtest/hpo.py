@@ -197,13 +197,15 @@ def _round_robin_fix(counts: np.ndarray, n_total: int) -> np.ndarray:
     """
     counts = counts.copy()
     K = counts.shape[1]
+    if n_total < K:  # every class keeps a count >= 1: no row could reach the sum, the loop would never end
+        raise ValueError(f"n_total must be >= the number of classes K = {K}. Found {n_total!r}.")
     # numpy's default (unstable) argsort, exactly as diffprivlib calls it: ties then break the same way.
     order = np.argsort(counts, axis=1)
     total = counts.sum(1)
     sgn = np.sign(n_total - total)
     i = np.where(total > n_total, 0, K - 1)
     rows = np.flatnonzero(total != n_total)
-    while rows.size:
+    while rows.size:  # bounded: a row's distance to n_total drops by 1 per pass (no clipping once n_total >= K)
         cls = order[rows, i[rows]]
         s = sgn[rows]
         counts[rows, cls] = np.clip(counts[rows, cls] + s, 1, n_total)

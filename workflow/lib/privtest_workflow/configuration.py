@@ -226,6 +226,7 @@ def _brief(schema: dict, root: dict) -> str:
 def _describe(error: jsonschema.ValidationError, root: dict) -> list[str]:
     """One line per fault: the key path, then what is wrong and what is allowed."""
     where = path_str(error.absolute_path)
+    hint = _string_hint(error.instance, list(error.absolute_path))
     if error.validator in ("additionalProperties", "unevaluatedProperties"):
         allowed = _allowed_keys(error.schema, root)
         # keys of a failing allOf branch count as unevaluated: only the keys no branch allows are unknown
@@ -243,13 +244,13 @@ def _describe(error: jsonschema.ValidationError, root: dict) -> list[str]:
     if error.validator == "type":
         if error.validator_value == "integer" and isinstance(error.instance, float):
             return [f"{where}: {error.instance!r} is not an integer (write {int(error.instance)}, without '.0')"]
-        return [f"{where}: {error.instance!r} is not of type {error.validator_value}{_string_hint(error.instance)}"]
+        return [f"{where}: {error.instance!r} is not of type {error.validator_value}{hint}"]
     if error.validator in ("anyOf", "oneOf"):
         integral = isinstance(error.instance, float) and error.instance.is_integer()
         if integral and any(c.validator == "type" and c.validator_value == "integer" for c in error.context):
             return [f"{where}: {error.instance!r} is not an integer (write {int(error.instance)}, without '.0')"]
         options = " or ".join(_brief(sub, root) for sub in error.validator_value)
-        return [f"{where}: {error.instance!r} is not allowed; expected {options}{_string_hint(error.instance)}"]
+        return [f"{where}: {error.instance!r} is not allowed; expected {options}{hint}"]
     if error.validator == "required":
         missing = error.message.split("'")[1] if "'" in error.message else error.message
         return [f"{where}: missing key {missing!r}"]
@@ -257,9 +258,10 @@ def _describe(error: jsonschema.ValidationError, root: dict) -> list[str]:
     return [f"{where}: {error.message}" + (f" ({description})" if description else "")]
 
 
-def _string_hint(instance) -> str:
-    """For a string that reads as a number or a list ('2000', '[1, 2]'): the likely cause, a nested ``--config``."""
-    if not isinstance(instance, str):
+def _string_hint(instance, path=()) -> str:
+    """For a string that reads as a number or a list ('2000', '[1, 2]') at key ``path``: the likely cause, a nested
+    ``--config`` (shown for that key)."""
+    if not isinstance(instance, str) or len(path) < 2:
         return ""
     try:
         parsed = yaml.safe_load(instance)
@@ -267,8 +269,9 @@ def _string_hint(instance) -> str:
         return ""
     if isinstance(parsed, (int, float, list, dict, bool)):
         return (
-            " (a string: values nested in a --config mapping, e.g. --config \"fig_oc={'runs': 2000}\", arrive as "
-            "strings; put the override in a YAML file and pass it with --configfile)"
+            " (a string: values nested in a --config mapping, as in "
+            f"--config \"{path[0]}={{'{path[1]}': {instance}}}\", arrive as strings; put the override in a YAML file "
+            "and pass it with --configfile)"
         )
     return ""
 
