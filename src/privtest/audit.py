@@ -249,12 +249,12 @@ def _text(conditions: tuple, features: tuple[str, ...]) -> str:
 
 
 def _check_common(n, confidence, delta, pilot, candidates) -> tuple[int, int]:
-    _validate.step_index(n, "n")
+    n = _validate.step_index(n, "n")
     _validate.open_unit("confidence", confidence)
     _validate.delta_range("delta", delta)
-    _validate.step_index(candidates, "candidates")
+    candidates = _validate.step_index(candidates, "candidates")
     if pilot is not None:
-        _validate.step_index(pilot, "pilot")
+        pilot = _validate.step_index(pilot, "pilot")
     return int(n), int(candidates)
 
 

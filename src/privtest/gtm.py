@@ -162,7 +162,7 @@ def reachable_budget(err: float, t: int, beta: float) -> float:
 
 
 def _check_step(t, eps_t, pstar) -> None:
-    _validate.step_index(t)
+    t = _validate.step_index(t)
     _validate.nonnegative("eps_t", eps_t)
     _validate.open_unit("pstar", pstar)
 
@@ -226,7 +226,7 @@ class GlobalCalibration:
     def max_loss(self, T: int, eps_t: float) -> float:
         """Worst privacy loss of a transcript of at most T steps: eps (Theorem 21: 1/tau1 + 2/tau2 = eps at halting,
         1/tau1 on continuation), whatever T and eps_t."""
-        _validate.step_index(T, "T")
+        T = _validate.step_index(T, "T")
         return self.eps
 
     def amortized_bound(self, T: int, eps1: float, pstar: float) -> tuple[float, float]:
@@ -252,7 +252,7 @@ class GlobalCalibration:
         Raises:
             ValueError: if T < 1, eps1 <= 0 or pstar is outside (0, 1).
         """
-        _validate.step_index(T)
+        T = _validate.step_index(T)
         _validate.positive("eps1", eps1)
         _validate.open_unit("pstar", pstar)
         sigma = self.eps / (eps1 * (self.theta + 2))
@@ -352,7 +352,7 @@ class ExPostCalibration:
         Raises:
             ValueError: if T < 1 or eps_t <= 0.
         """
-        _validate.step_index(T, "T")
+        T = _validate.step_index(T, "T")
         _validate.positive("eps_t", eps_t)
         return 1.0 / self.tau1 + 2.0 / self.tau2_at(T, eps_t)
 
@@ -478,7 +478,7 @@ class GTM:
             _validate.positive("tau2", tau2)
             _validate.positive("rho", rho)
             _validate.sign("s", s)
-            _validate.integer("c", c, 0)
+            c = _validate.integer("c", c, 0)
             self.params.append((t, eps_t, float(tau2), int(c), float(rho), int(s)))
         halted, N, K = run_step(self.eta1, self.mu1, eps_t, tau2, c, rho, s, mechanism, self.rng, step=t)
         halted, N, K = bool(halted), int(N), int(K)

@@ -457,7 +457,7 @@ def private_selection(Q: RandomSearchCandidate, target: float, stop_probability:
         candidates drawn (models trained).
     """
     rng = _validate.generator(rng)
-    _validate.step_index(runs)
+    runs = _validate.step_index(runs)
     choice = np.zeros(int(runs), dtype=np.int64)
     draws = np.zeros(int(runs), dtype=np.int64)
     for i in range(int(runs)):

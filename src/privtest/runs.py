@@ -57,8 +57,8 @@ def run_streams(
         ValueError: on T or runs < 1, or an invalid p*.
     """
     rng = _validate.generator(rng)
-    _validate.step_index(T, "T")
-    _validate.step_index(runs, "runs")
+    T = _validate.step_index(T, "T")
+    runs = _validate.step_index(runs, "runs")
     pstars = np.broadcast_to(np.asarray(pstar, dtype=float), (T,))
     get = mechanisms.__getitem__ if isinstance(mechanisms, list) else None
     eta1 = rng.exponential(calibration.tau1, size=runs)

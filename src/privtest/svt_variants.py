@@ -52,8 +52,8 @@ def actual_epsilon(variant: str, eps: float, c: int, m: int) -> float:
     if variant not in PRIVATE:
         raise ValueError(f"variant must be one of {sorted(PRIVATE)}. Found {variant!r}.")
     _validate.positive("eps", eps)
-    _validate.step_index(c, "c")
-    _validate.step_index(m, "m")
+    c = _validate.step_index(c, "c")
+    m = _validate.step_index(m, "m")
     return {
         "alg1": eps,
         "alg2": eps,
@@ -154,7 +154,7 @@ def witness_pairs(m: int) -> dict[str, tuple[np.ndarray, np.ndarray]]:
     Raises:
         ValueError: if m < 2.
     """
-    _validate.integer("m", m, 2)
+    m = _validate.integer("m", m, 2)
     h = m // 2
     zero, ones = np.zeros(m), np.ones(m)
 

@@ -223,7 +223,7 @@ class StationaryTester(Tester):
     def halts_at_step(self, t: int, p, runs: int, rng: np.random.Generator) -> np.ndarray:
         """A fresh run of one step (:meth:`critical_p` with T = 1), coupled across p; the same for every t (validated
         only)."""
-        _validate.step_index(t)
+        t = _validate.step_index(t)
         return self.critical_p(1, runs, rng).halts(p)
 
 
@@ -271,7 +271,7 @@ class GTMTester(Tester):
 
     def _pstar(self, t: int) -> float:
         """p*_t; a schedule is defined for t <= T only (ValueError beyond)."""
-        _validate.step_index(t)
+        t = _validate.step_index(t)
         if np.ndim(self.pstar) == 0:
             return self.pstar
         if t > self.T:
@@ -354,8 +354,8 @@ class GTMTester(Tester):
         step (s = +1): halt iff K >= c+1, critical p ~ Beta(c+1, N-c) (inf if N <= c). Flipped step (s = -1, halt iff
         N - K <= c): critical p ~ Beta(N-c, c+1) (0 if N <= c). Steps are drawn in blocks of (steps x runs).
         """
-        _validate.step_index(T, "T")
-        _validate.step_index(runs, "runs")
+        T = _validate.step_index(T, "T")
+        runs = _validate.step_index(runs, "runs")
         cal, eps1 = self.cal, self.eps1
         steps = [self.step(t) for t in range(1, T + 1)]
         log_rho = np.log([st.rho for st in steps])

@@ -132,7 +132,7 @@ class LiuTalwarTester(StationaryTester):
         t: the value is the same at every step (t is only validated).
 
         Solving (N p + Delta)/(N (1-p) + Delta) = R gives p = (R (N + Delta) - Delta)/(N (1 + R))."""
-        _validate.step_index(t)
+        t = _validate.step_index(t)
         log_R = self.eps0 - self.sigma * math.log(self.beta) + float(self.log_phi(self.pstar))
         x = float(expit(log_R))  # R/(1+R), stable for huge R
         p = (x * (self.N + self.Delta) - (1.0 - x) * self.Delta) / self.N
@@ -156,7 +156,7 @@ class LiuTalwarTester(StationaryTester):
 
     def sample_bound(self, t: int) -> float:
         """Evaluations per step: exactly N (eq. 25, rounded up)."""
-        _validate.step_index(t)
+        t = _validate.step_index(t)
         return self.N
 
     def sample_budget(self, T: int) -> float:
@@ -165,12 +165,12 @@ class LiuTalwarTester(StationaryTester):
 
     def expected_samples(self, t: int) -> float:
         """N: every step evaluates M_t exactly N times."""
-        _validate.step_index(t)
+        t = _validate.step_index(t)
         return self.N
 
     def amortized_sample_bound(self, T: int) -> float:
         """N: the same deterministic count at every step."""
-        _validate.step_index(T, "T")
+        T = _validate.step_index(T, "T")
         return self.N
 
     def _threshold_fraction(self, nu, xi):
@@ -188,7 +188,7 @@ class LiuTalwarTester(StationaryTester):
         Raises:
             ValueError: if N exceeds int64 (use :meth:`critical_p` for Bernoulli inputs), or an input has delta > 0.
         """
-        _validate.step_index(runs, "runs")
+        runs = _validate.step_index(runs, "runs")
         if not self.N <= MAX_EVALUATIONS:
             raise ValueError(
                 f"N = exp({self.log_N:.1f}) evaluations per step exceed int64; Liu-Talwar is infeasible here "
@@ -223,8 +223,8 @@ class LiuTalwarTester(StationaryTester):
         Returns:
             :class:`privtest.measure.CriticalP` (evaluations per step = N).
         """
-        _validate.step_index(T, "T")
-        _validate.step_index(runs, "runs")
+        T = _validate.step_index(T, "T")
+        runs = _validate.step_index(runs, "runs")
         nu = rng.laplace(0.0, self.b_nu, runs)
         p_crit = np.full(runs, np.inf)
         for t0, t1 in blocks(T, runs):

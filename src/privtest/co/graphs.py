@@ -330,7 +330,7 @@ def densest_subgraph_opt(stream: EdgeStream, stride: int = 1) -> tuple[np.ndarra
     Returns:
         (opt, kind): float (T,) and str (T,) array of "exact" / "upper bound".
     """
-    _validate.step_index(stride, "stride")
+    stride = _validate.step_index(stride, "stride")
     steps = np.array(sorted(set(range(stride, stream.T + 1, stride)) | {stream.T}))
     return upper_from_exact(stream.T, steps, densest_subgraph_exact(stream, steps))
 
