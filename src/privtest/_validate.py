@@ -171,7 +171,10 @@ def admit_stream(mechanisms, T: int | None, eps_t: float | None, *, what: str = 
         )
     if eps_t is not None:
         for t, m in enumerate(ms, start=1):
-            e = getattr(m, "eps", None)
+            try:
+                e = m.eps
+            except AttributeError:
+                raise ValueError(f"mechanisms: item {t} is not a mechanism (it has no eps). Found {m!r}.") from None
             if not (is_finite_real(e) and e <= eps_t):
                 raise ValueError(
                     f"eps_t: mechanism {t} promises eps = {e!r}, above the eps_t = {eps_t!r} the {what} was "

@@ -103,9 +103,9 @@ class Tester(ABC):
 
     @property
     def eps_t_limit(self) -> float | None:
-        """The largest eps a stream's mechanism may promise: the input privacy eps_1 the tester was calibrated for
-        (None: not checked, e.g. AboveThreshold's inputs are query values)."""
-        return getattr(self, "eps1", None)
+        """The largest eps a stream's mechanism may promise: the input privacy eps_1 the tester was calibrated for.
+        None here (not checked: AboveThreshold's inputs are query values); every tester with an eps_1 returns it."""
+        return None
 
     def admit(self, mechanisms) -> list:
         """The stream ``mechanisms`` as a list if the tester's privacy statement covers it: at most T mechanisms, each
@@ -268,6 +268,11 @@ class GTMTester(Tester):
             for x in schedule:
                 _validate.open_unit("pstar", x)
             object.__setattr__(self, "pstar", schedule)
+
+    @property
+    def eps_t_limit(self) -> float:
+        """eps_1: the calibration's steps are computed for eps_t = eps_1; a mechanism promising more is refused."""
+        return self.eps1
 
     def _pstar(self, t: int) -> float:
         """p*_t; a schedule is defined for t <= T only (ValueError beyond)."""

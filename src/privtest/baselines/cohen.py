@@ -104,6 +104,11 @@ class CohenTester(StationaryTester):
         object.__setattr__(self, "N", cohen_calls_per_step(self.pstar, self.beta, theta))
 
     @property
+    def eps_t_limit(self) -> float:
+        """eps_1, the input privacy the tester was built for (:meth:`privtest.testers.Tester.admit`)."""
+        return self.eps1
+
+    @property
     def privacy(self) -> Privacy:
         """Proposition 48(1): pure (2 + theta_C) eps_1 = eps (:func:`privtest.bounds.cohen_privacy`)."""
         return cohen_privacy(self.eps, self.eps1)

@@ -84,6 +84,11 @@ class GhaziSelection(StationaryTester):
         return (1.0 - q) / (1.0 - q * math.exp(-self.eps1))
 
     @property
+    def eps_t_limit(self) -> float:
+        """eps_1, the input privacy the tester was built for (:meth:`privtest.testers.Tester.admit`)."""
+        return self.eps1
+
+    @property
     def privacy(self) -> Privacy:
         """Theorem 52(1): ex-post 2 eps_1 + theta_G = eps on a selected output (0 on ⊥): pure eps-DP, worst case."""
         return Privacy(float(self.eps), 0.0)

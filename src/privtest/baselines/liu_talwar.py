@@ -96,6 +96,11 @@ class LiuTalwarTester(StationaryTester):
         object.__setattr__(self, "N", liu_talwar_sample_complexity(*args))
 
     @property
+    def eps_t_limit(self) -> float:
+        """eps_1, the input privacy the tester was built for (:meth:`privtest.testers.Tester.admit`)."""
+        return self.eps1
+
+    @property
     def privacy(self) -> Privacy:
         """Theorem 46(1): (eps, delta)-DP (:func:`privtest.bounds.liu_talwar_privacy`)."""
         return liu_talwar_privacy(self.eps, self.delta)
