@@ -77,7 +77,7 @@ class CohenTester(StationaryTester):
         eps1: input privacy eps_1 > 0 of every M_t.
         beta: failure probability in (0, 1) (the guarantee holds with probability 1 - 2 beta).
         pstar: acceptance threshold p* in (0, 1).
-        T: stream length >= 1 (only used by callers; the algorithm itself runs for any length).
+        T: stream length >= 1: the guarantees are stated for T steps and ``run`` refuses a longer stream.
 
     Attributes:
         theta: theta_C = eps/eps_1 - 2.
