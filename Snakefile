@@ -19,3 +19,16 @@ rule all:
         "figures/claims.md",
         "figures/claims.csv",
         "figures/benchmarks.md",
+
+
+# A requested target no rule builds is refused here with the valid targets listed (Snakemake's own message names
+# none of them): configuration.unknown_targets.
+UNKNOWN_TARGETS = configuration.unknown_targets(
+    configuration.requested_targets(sys.argv),
+    CATALOGUE,
+    workflow.basedir,
+    rules=[r.name for r in workflow.rules],
+    produced=lambda f: any(r.is_producer(f) for r in workflow.rules),
+)
+if UNKNOWN_TARGETS:
+    raise WorkflowError(UNKNOWN_TARGETS)

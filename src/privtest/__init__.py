@@ -3,7 +3,10 @@
 Public API (the one list; ``tests/test_api.py`` checks it against ``__all__`` and that every name below exists).
 Units: eps, eps_t, eps_C are privacy parameters in nats; beta, delta, p, p* are probabilities; t, T count steps
 (t >= 1); N_t counts evaluations of M_t. Every constructor and function raises ``ValueError`` naming the parameter
-and its range on bad input. Names marked ``module.name`` are imported from that module. The top-level names are
+and its range on bad input. The argument contract, once for the whole library (docs/library.md): every ``rng`` takes
+what ``numpy.random.default_rng`` takes; integers may be integral floats, never bools or fractions; a tester runs at
+most its T steps, on mechanisms promising eps <= the eps_t it was calibrated for, whose counts are 0 <= K <= n.
+Names marked ``module.name`` are imported from that module. The top-level names are
 loaded on first access (PEP 562): importing one submodule (``privtest.exact``, say) does not execute the rest of the
 library, so the workflow's derived dependencies (``workflow/lib/privtest_workflow/deps.py``, which reads
 :data:`_EXPORTS`) stay precise.

@@ -249,12 +249,12 @@ def _text(conditions: tuple, features: tuple[str, ...]) -> str:
 
 
 def _check_common(n, confidence, delta, pilot, candidates) -> tuple[int, int]:
-    _validate.step_index(n, "n")
+    n = _validate.step_index(n, "n")
     _validate.open_unit("confidence", confidence)
     _validate.delta_range("delta", delta)
-    _validate.step_index(candidates, "candidates")
+    candidates = _validate.step_index(candidates, "candidates")
     if pilot is not None:
-        _validate.step_index(pilot, "pilot")
+        pilot = _validate.step_index(pilot, "pilot")
     return int(n), int(candidates)
 
 
@@ -291,6 +291,7 @@ def audit(
     Raises:
         ValueError: on an argument out of range, no pair or coding, or a coding returning other than integers.
     """
+    rng = _validate.generator(rng)
     n, candidates = _check_common(n, confidence, delta, pilot, candidates)
     if not pairs or not codings:
         raise ValueError("pairs and codings must be non-empty.")
@@ -401,6 +402,7 @@ def estimate_epsilon(
         ValueError: on n < 1, confidence outside (0, 1), delta outside [0, 1) or candidates < 1, or if a run returns
             other than n integer-coded outputs (real values are refused: discretize them first).
     """
+    rng = _validate.generator(rng)
     n, candidates = _check_common(n, confidence, delta, pilot, candidates)
     runs = {"a": run_a, "b": run_b}
     names = {"a": "run_a", "b": "run_b"}

@@ -125,7 +125,7 @@ def gtm_noise_penalty(t: int, eps: float, eps1: float, beta: float, theta: float
 def gtm_theta_opt(t: int, beta: float) -> float:
     r"""The theta minimising Lambda_t: d/dtheta [(1 + 2/theta) ln(4/beta) + (2 + theta) ln(4/beta_t)] = 0 gives
     theta* = sqrt(2 ln(4/beta) / ln(4/beta_t)) (independent of eps_1/eps)."""
-    _validate.step_index(t)
+    t = _validate.step_index(t)
     _validate.open_unit("beta", beta)
     l4b = math.log(4.0 / beta)
     return math.sqrt(2.0 * l4b / (l4b + float(log_inv_omega(t))))
@@ -260,13 +260,13 @@ def liu_talwar_check_params(pstar, eps, eps1, beta, delta, eps0, T) -> None:
     _validate.open_unit("eps0", eps0)
     _validate.positive("eps", eps)
     _validate.positive("eps1", eps1)
-    _validate.step_index(T, "T")
+    T = _validate.step_index(T, "T")
 
 
 def liu_talwar_noise_penalty(t: int, eps: float, eps1: float, beta: float, eps0: float) -> float:
     """Lambda_t = 2 e^eps_0 ((t+1)/beta)^sigma_LT, sigma_LT = 12 (eps_1 + eps_0)/eps: the factor of Theorem 46(2)
     (pbar_t = p*/Lambda_t). Table 1 prints (t/beta^2)^{12(eps_1+eps_0)/eps} (see ERRATA.md)."""
-    _validate.step_index(t)
+    t = _validate.step_index(t)
     _validate.open_unit("beta", beta)
     _validate.open_unit("eps0", eps0)
     x = math.log(2.0) + eps0 + sigma_LT(eps, eps1, eps0) * math.log((t + 1.0) / beta)
@@ -278,7 +278,7 @@ def liu_talwar_rejection_threshold(t: int, pstar: float, eps: float, eps1: float
     Equals p*/Lambda_t (:func:`liu_talwar_noise_penalty`), evaluated as the product, which does not underflow where
     Lambda_t overflows. Table 1 prints the odds form p*/(Lambda (1-p*) + p*), which is >= this value (see
     :func:`liu_talwar_rejection_threshold_table`)."""
-    _validate.step_index(t)
+    t = _validate.step_index(t)
     _validate.open_unit("pstar", pstar)
     _validate.open_unit("beta", beta)
     _validate.open_unit("eps0", eps0)
@@ -315,7 +315,7 @@ def thm29_alpha_sum(T: int, eps: float, beta: float, delta: float = 0.0) -> floa
     Raises:
         ValueError: unless beta + delta' < 1/2.
     """
-    _validate.step_index(T, "T")
+    T = _validate.step_index(T, "T")
     _validate.open_unit("beta", beta)
     dp = delta_prime(eps, delta)
     if not beta + dp < 0.5:

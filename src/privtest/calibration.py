@@ -25,34 +25,63 @@ from scipy import special
 
 from privtest import _validate
 from privtest.exact import Stream, transcript_log_probs
-from privtest.gtm import GlobalCalibration, StepParams, flip_direction, rejection_threshold
+from privtest.gtm import GlobalCalibration, StepParams, flip_direction, reachable_budget, rejection_threshold
 from privtest.schedule import beta_t as _beta_t
+
+#: Bound on every search loop of this module: the nudges of the quantiles (the step doubles from 1e-15, so 60 nudges
+#: move by more than the whole value) and the doubling of c (2^60 evaluations are far beyond any simulation).
+MAX_ITERATIONS = 60
+
+
+def _nudged(lam: float, holds, direction: float, c: int, alpha: float, name: str) -> float:
+    """Move ``lam`` by relative steps 1e-15, 2e-15, ... in ``direction`` (+1 up, -1 down) until ``holds(lam)``; a
+    ValueError naming ``name`` if the quantile is nan/inf or no nudge within :data:`MAX_ITERATIONS` succeeds."""
+    step = 1e-15
+    for _ in range(MAX_ITERATIONS):
+        if not math.isfinite(lam) or lam < 0:
+            break
+        if holds(lam):
+            return lam
+        lam, step = lam * (1 + direction * step), step * 2
+    raise ValueError(
+        f"{name} = {alpha!r} is out of numerical reach for the Poisson tail at c = {c}: no mean representable in "
+        "floating point meets it (raise beta or lower t)."
+    )
 
 
 def lambda_left_exact(c: int, alpha: float) -> float:
-    """L(c, alpha): the smallest Poisson mean with Pr[Po(L) <= c] <= alpha (scipy ``pdtri``, nudged up until the
-    inequality holds in floating point, so the guarantee is never lost to rounding)."""
+    """L(c, alpha): the smallest Poisson mean with Pr[Po(L) <= c] <= alpha (scipy ``pdtri``, the inverse upper
+    regularized gamma function Q(c + 1, .) without cancellation, nudged up until the inequality holds in floating
+    point, so the guarantee is never lost to rounding).
+
+    Raises:
+        ValueError: naming alpha if it is outside (0, 1) or out of numerical reach (no float mean meets it).
+    """
     _validate.open_unit("alpha", alpha)
-    lam, step = float(special.pdtri(c, alpha)), 1e-15
-    while not special.pdtr(c, lam) <= alpha:
-        lam, step = lam * (1 + step), step * 2
-    return lam
+    c = _validate.integer("c", c, 0)
+    return _nudged(float(special.pdtri(c, alpha)), lambda lam: special.pdtr(c, lam) <= alpha, 1.0, c, alpha, "alpha")
 
 
 def lambda_right_exact(c: int, alpha: float) -> float:
-    """R(c, alpha): the largest Poisson mean with Pr[Po(R) >= c + 1] <= alpha (nudged down until it holds)."""
+    """R(c, alpha): the largest Poisson mean with Pr[Po(R) >= c + 1] <= alpha. Pr[Po(lam) >= c + 1] is the lower
+    regularized gamma function P(c + 1, lam), so R = ``gammaincinv(c + 1, alpha)`` exactly (no ``1 - alpha``, which
+    is 1.0 once alpha < 2^-53), nudged down until the inequality holds in floating point.
+
+    Raises:
+        ValueError: naming alpha if it is outside (0, 1) or out of numerical reach (no float mean meets it).
+    """
     _validate.open_unit("alpha", alpha)
-    lam, step = float(special.pdtri(c, 1.0 - alpha)), 1e-15
-    while not special.pdtrc(c, lam) <= alpha:
-        lam, step = lam * (1 - step), step * 2
-    return lam
+    c = _validate.integer("c", c, 0)
+    lam = float(special.gammaincinv(c + 1, alpha))
+    return _nudged(lam, lambda x: special.pdtrc(c, x) <= alpha, -1.0, c, alpha, "alpha")
 
 
 def count_threshold_exact(alpha: float, beta: float, gamma: float) -> int:
     """Smallest integer c >= 0 with L(c, alpha) <= gamma R(c, beta) (the exact-tail Lemma 11 gap condition).
 
     Raises:
-        ValueError: on alpha, beta outside (0, 1) or gamma outside (1, 2].
+        ValueError: on alpha, beta outside (0, 1) or gamma outside (1, 2], or naming alpha if no c <= 2^60 meets
+            the condition (the budgets are out of numerical reach).
     """
     _validate.open_unit("alpha", alpha)
     _validate.open_unit("beta", beta)
@@ -62,17 +91,27 @@ def count_threshold_exact(alpha: float, beta: float, gamma: float) -> int:
         return lambda_left_exact(c, alpha) <= gamma * lambda_right_exact(c, beta)
 
     hi = 1
-    while not ok(hi):
+    for _ in range(MAX_ITERATIONS):
+        if ok(hi):
+            break
         hi *= 2
+    else:
+        raise ValueError(
+            f"alpha = {alpha!r}, beta = {beta!r}: no count threshold c <= 2^{MAX_ITERATIONS} meets Lemma 11's gap "
+            f"condition at gamma = {gamma!r} (out of numerical reach; raise gamma or the budgets)."
+        )
     lo = hi // 2  # ok fails at every c < lo checked by doubling; bisect for the first c that passes
-    while lo < hi:
+    while lo < hi:  # bounded: hi - lo halves every pass
         mid = (lo + hi) // 2
         if ok(mid):
             hi = mid
         else:
             lo = mid + 1
-    # L/R is not guaranteed monotone in c at tiny c: walk down while the condition still holds.
-    while lo > 0 and ok(lo - 1):
+    # L/R is not guaranteed monotone in c at tiny c: walk down while the condition still holds (at most lo steps,
+    # and lo < 2^MAX_ITERATIONS only matters near c = 0 where the walk is short).
+    for _ in range(lo):
+        if not ok(lo - 1):
+            break
         lo -= 1
     return lo
 
@@ -96,7 +135,7 @@ class ExactTailCalibration(GlobalCalibration):
 
     def step(self, t: int, eps_t: float, pstar: float) -> StepParams:
         base = super().step(t, eps_t, pstar)
-        err = min(self.budget_scale * float(_beta_t(int(t), self.beta)) / 4.0, 0.5)
+        err = reachable_budget(min(self.budget_scale * float(_beta_t(int(t), self.beta)) / 4.0, 0.5), t, self.beta)
         log_gl = math.log(self.gamma) + base.log_Lambda
         s = flip_direction(pstar, log_gl) if self.variant == "auto" else base.s
         c = count_threshold_exact(err, err, self.gamma)
@@ -144,15 +183,20 @@ def certified_calibration(
         (calibration, error): the :class:`ExactTailCalibration` and its certified whole-run error (<= beta).
     """
 
+    _validate.positive("tol", tol)
+    T = _validate.step_index(T, "T")
+    _validate.nonnegative("eps_t", eps_t)
+    _validate.open_unit("pstar", pstar)
+
     def err(kappa):
         return whole_run_error(ExactTailCalibration(eps, beta, theta, gamma, variant, kappa), T, eps_t, pstar)[0]
 
     lo, hi = 1.0, 2.0
     if err(lo) > beta:
         raise ValueError("the exact-tail calibration with Theorem 21's budgets already exceeds beta")
-    while err(hi) <= beta and hi < 4.0 / beta:
+    while err(hi) <= beta and hi < 4.0 / beta:  # bounded: hi doubles up to 4/beta
         lo, hi = hi, hi * 2.0
-    while hi / lo > 1.0 + tol:
+    while hi / lo > 1.0 + tol:  # bounded: ln(hi/lo) halves every pass
         mid = math.sqrt(lo * hi)
         lo, hi = (mid, hi) if err(mid) <= beta else (lo, mid)
     cal = ExactTailCalibration(eps, beta, theta, gamma, variant, lo)

@@ -507,8 +507,10 @@ def step_log_probs(
         (log_halt, log_continue), ndarrays with the shape of ``p``.
 
     Raises:
-        ValueError: if eta1_max <= 0.
+        ValueError: if p is outside [0, 1], delta outside [0, 1) or eta1_max <= 0 (naming the parameter).
     """
+    _validate.interval("p", p, 0.0, 1.0, lo_open=False, hi_open=False, scalar=False)
+    _validate.delta_range("delta", delta)
     p = np.atleast_1d(np.asarray(p, dtype=float))
     h = panel_width(st.tau1, st.tau2, st.eps_t, st.c) / float(refine)
     x, log_w, X = x_nodes(st.tau1, st.mu1, h, log_floor)

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from privtest import _validate
-from privtest.mechanisms import Mechanism, Negated, purify
+from privtest.mechanisms import Mechanism, purify
 from privtest.poisson import count_threshold, lambda_left, lambda_right
 from privtest.schedule import beta_t as _beta_t
 from privtest.schedule import log_inv_omega
@@ -150,8 +150,19 @@ def _calibrate(t, eps_t, pstar, gamma, tau1, mu1, tau2, log_Lambda, err, variant
     return StepParams(t, eps_t, pstar, tau1, mu1, tau2, s, c, rho, log_Lambda, pbar, err, err)
 
 
+def reachable_budget(err: float, t: int, beta: float) -> float:
+    """The step's error budget ``err`` if it is a positive float; a ValueError naming beta and t where beta_t
+    underflows (beta_t = omega_t beta < ~1e-308: out of numerical reach, no Poisson threshold exists in floats)."""
+    if not err > 0:
+        raise ValueError(
+            f"beta = {beta!r} at t = {t}: the step's error budget (beta_t/4 or beta_t/6) underflows to 0, out of "
+            "numerical reach; raise beta or lower t."
+        )
+    return err
+
+
 def _check_step(t, eps_t, pstar) -> None:
-    _validate.step_index(t)
+    t = _validate.step_index(t)
     _validate.nonnegative("eps_t", eps_t)
     _validate.open_unit("pstar", pstar)
 
@@ -215,7 +226,7 @@ class GlobalCalibration:
     def max_loss(self, T: int, eps_t: float) -> float:
         """Worst privacy loss of a transcript of at most T steps: eps (Theorem 21: 1/tau1 + 2/tau2 = eps at halting,
         1/tau1 on continuation), whatever T and eps_t."""
-        _validate.step_index(T, "T")
+        T = _validate.step_index(T, "T")
         return self.eps
 
     def amortized_bound(self, T: int, eps1: float, pstar: float) -> tuple[float, float]:
@@ -241,7 +252,7 @@ class GlobalCalibration:
         Raises:
             ValueError: if T < 1, eps1 <= 0 or pstar is outside (0, 1).
         """
-        _validate.step_index(T)
+        T = _validate.step_index(T)
         _validate.positive("eps1", eps1)
         _validate.open_unit("pstar", pstar)
         sigma = self.eps / (eps1 * (self.theta + 2))
@@ -266,7 +277,7 @@ class GlobalCalibration:
 
     @functools.lru_cache(maxsize=65536)  # noqa: B019  (frozen, hashable; steps are pure and reused across runs)
     def _step(self, t: int, eps_t: float, pstar: float) -> StepParams:
-        err = float(_beta_t(t, self.beta)) / 4.0
+        err = reachable_budget(float(_beta_t(t, self.beta)) / 4.0, t, self.beta)
         return _calibrate(
             int(t),
             float(eps_t),
@@ -341,7 +352,7 @@ class ExPostCalibration:
         Raises:
             ValueError: if T < 1 or eps_t <= 0.
         """
-        _validate.step_index(T, "T")
+        T = _validate.step_index(T, "T")
         _validate.positive("eps_t", eps_t)
         return 1.0 / self.tau1 + 2.0 / self.tau2_at(T, eps_t)
 
@@ -369,7 +380,7 @@ class ExPostCalibration:
     def _step(self, t: int, eps_t: float, pstar: float) -> StepParams:
         tau2 = self.tau2_at(t, eps_t)
         log_Lambda = self.log_Lambda(eps_t)
-        err = float(self.step_budget(t))
+        err = reachable_budget(float(self.step_budget(t)), t, self.beta)
         return _calibrate(
             int(t), float(eps_t), float(pstar), self.gamma, self.tau1, self.mu1, tau2, log_Lambda, err, self.variant
         )
@@ -408,7 +419,7 @@ class GTM:
     Args:
         calibration: a :class:`GlobalCalibration` / :class:`ExPostCalibration` (anything with ``tau1``, ``mu1``
             and ``step(t, eps_t, pstar)``), or None to supply tau1, mu1 and every step's parameters explicitly.
-        rng: numpy Generator or seed.
+        rng: anything :func:`numpy.random.default_rng` accepts (None, an int seed, a SeedSequence, a Generator).
         tau1, mu1: explicit shared-noise scale (> 0) and offset (> 0), only when ``calibration`` is None.
 
     Attributes:
@@ -431,7 +442,7 @@ class GTM:
         _validate.positive("tau1", tau1)
         _validate.positive("mu1", mu1)
         self.calibration, self.tau1, self.mu1 = calibration, float(tau1), float(mu1)
-        self.rng = np.random.default_rng(rng)
+        self.rng = _validate.generator(rng)
         self.eta1 = self.rng.exponential(self.tau1)
         self.t, self.halted = 0, False
         self.samples: list[int] = []
@@ -467,9 +478,9 @@ class GTM:
             _validate.positive("tau2", tau2)
             _validate.positive("rho", rho)
             _validate.sign("s", s)
-            _validate.integer("c", c, 0)
+            c = _validate.integer("c", c, 0)
             self.params.append((t, eps_t, float(tau2), int(c), float(rho), int(s)))
-        halted, N, K = run_step(self.eta1, self.mu1, eps_t, tau2, c, rho, s, mechanism, self.rng)
+        halted, N, K = run_step(self.eta1, self.mu1, eps_t, tau2, c, rho, s, mechanism, self.rng, step=t)
         halted, N, K = bool(halted), int(N), int(K)
         self.t, self.halted = t, halted
         self.samples.append(N)
@@ -477,7 +488,7 @@ class GTM:
         return self.halted
 
 
-def run_step(eta1, mu1, eps_t, tau2, c, rho, s, mechanism: Mechanism, rng: np.random.Generator):
+def run_step(eta1, mu1, eps_t, tau2, c, rho, s, mechanism: Mechanism, rng: np.random.Generator, step=None):
     """GTM.Step of Algorithm 1, vectorized over independent instances sharing the step's parameters.
 
     Args:
@@ -485,17 +496,23 @@ def run_step(eta1, mu1, eps_t, tau2, c, rho, s, mechanism: Mechanism, rng: np.ra
         mu1, eps_t, tau2, c, rho, s: the step's parameters (scalars, as in Algorithm 1).
         mechanism: M_t; purified first if its delta > 0 (Corollary 25), negated when s = -1.
         rng: numpy Generator.
+        step: the step index t, named in the error when the mechanism breaks its contract.
 
     Returns:
         (halted, N, K): arrays with the shape of ``eta1``: halting flags (bool), evaluations N_t and +1 counts K_t.
+
+    Raises:
+        ValueError: naming the step if the mechanism's counts are not integers 0 <= K <= N_t
+            (:func:`privtest._validate.counts`).
     """
+    rng = _validate.generator(rng)
     eta1 = np.asarray(eta1, dtype=float)
     m = purify(mechanism)
-    if s == -1:
-        m = Negated(m)
     eta2 = rng.exponential(tau2, size=eta1.shape)
     N = rng.poisson(checked_exp(log_lambda(math.log(rho), eps_t, s, mu1, eta1, eta2)))
-    K = m.count_plus(N, rng)
+    K = _validate.counts(m.count_plus(N, rng), N, step)
+    if s == -1:  # the flipped variant counts the +1s of -M_t (Negated, the same draws)
+        K = np.asarray(N, dtype=np.int64) - K
     return s * (K - c - 0.5) > 0, N, K
 
 

@@ -197,13 +197,15 @@ def _round_robin_fix(counts: np.ndarray, n_total: int) -> np.ndarray:
     """
     counts = counts.copy()
     K = counts.shape[1]
+    if n_total < K:  # every class keeps a count >= 1: no row could reach the sum, the loop would never end
+        raise ValueError(f"n_total must be >= the number of classes K = {K}. Found {n_total!r}.")
     # numpy's default (unstable) argsort, exactly as diffprivlib calls it: ties then break the same way.
     order = np.argsort(counts, axis=1)
     total = counts.sum(1)
     sgn = np.sign(n_total - total)
     i = np.where(total > n_total, 0, K - 1)
     rows = np.flatnonzero(total != n_total)
-    while rows.size:
+    while rows.size:  # bounded: a row's distance to n_total drops by 1 per pass (no clipping once n_total >= K)
         cls = order[rows, i[rows]]
         s = sgn[rows]
         counts[rows, cls] = np.clip(counts[rows, cls] + s, 1, n_total)
@@ -454,7 +456,8 @@ def private_selection(Q: RandomSearchCandidate, target: float, stop_probability:
         (choice, draws): int64 arrays (runs,): the index + 1 of the released h (0 = no release) and the number of
         candidates drawn (models trained).
     """
-    _validate.step_index(runs)
+    rng = _validate.generator(rng)
+    runs = _validate.step_index(runs)
     choice = np.zeros(int(runs), dtype=np.int64)
     draws = np.zeros(int(runs), dtype=np.int64)
     for i in range(int(runs)):

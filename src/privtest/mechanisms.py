@@ -38,7 +38,10 @@ class Mechanism(ABC):
             rng: numpy Generator supplying all randomness.
 
         Returns:
-            int64 ndarray with the shape of ``n`` (0-d for scalar ``n``): the counts K, 0 <= K <= n.
+            int64 ndarray with the shape of ``n`` (0-d for scalar ``n``): the counts K, 0 <= K <= n. Every tester
+            checks this contract in one place (:func:`privtest._validate.counts`: integers, no bools, 0 <= K <= n, the
+            shape of n) and refuses a count that breaks it with a ValueError naming the step. ``rng`` is anything
+            :func:`numpy.random.default_rng` accepts (the library's seed rule).
         """
 
     @property
@@ -74,6 +77,7 @@ class BernoulliMechanism(Mechanism):
         return self._p
 
     def count_plus(self, n, rng):
+        rng = _validate.generator(rng)
         return rng.binomial(np.asarray(n, dtype=np.int64), self._p)
 
     def __repr__(self) -> str:
@@ -116,6 +120,7 @@ class LaplaceThresholdMechanism(Mechanism):
         return self._p
 
     def count_plus(self, n, rng):
+        rng = _validate.generator(rng)
         return rng.binomial(np.asarray(n, dtype=np.int64), self._p)
 
 
@@ -139,6 +144,7 @@ class SampledMechanism(Mechanism):
         self.sample, self.eps, self.delta = sample, float(eps), float(delta)
 
     def count_plus(self, n, rng):
+        rng = _validate.generator(rng)
         n_arr = np.asarray(n, dtype=np.int64)
         out = np.empty(n_arr.shape, dtype=np.int64)
         for idx, ni in np.ndenumerate(n_arr):
@@ -174,11 +180,12 @@ class CountingMechanism(Mechanism):
         self.count, self.eps, self.delta = count, float(eps), float(delta)
 
     def count_plus(self, n, rng):
+        rng = _validate.generator(rng)
         n_arr = np.asarray(n, dtype=np.int64)
         out = np.empty(n_arr.shape, dtype=np.int64)
         for idx, ni in np.ndenumerate(n_arr):
             k = self.count(int(ni), rng)
-            if int(k) != k or not (0 <= k <= ni):
+            if isinstance(k, (bool, np.bool_)) or not _validate.is_finite_real(k) or int(k) != k or not (0 <= k <= ni):
                 raise ValueError(f"count must return an integer in [0, {int(ni)}]. Found {k!r}.")
             out[idx] = int(k)
         return out
@@ -195,8 +202,9 @@ class Negated(Mechanism):
         return 1.0 - self.base.p
 
     def count_plus(self, n, rng):
+        rng = _validate.generator(rng)
         n_arr = np.asarray(n, dtype=np.int64)
-        return n_arr - self.base.count_plus(n_arr, rng)
+        return n_arr - _validate.counts(self.base.count_plus(n_arr, rng), n_arr)
 
 
 def purification_phi(eps: float, delta: float) -> float:
@@ -249,8 +257,9 @@ class Purified(Mechanism):
         return p + self.phi * (1.0 - 2.0 * p)
 
     def count_plus(self, n, rng):
+        rng = _validate.generator(rng)
         n_arr = np.asarray(n, dtype=np.int64)
-        k = self.base.count_plus(n_arr, rng)
+        k = _validate.counts(self.base.count_plus(n_arr, rng), n_arr)
         # Each +1 survives w.p. 1 - phi, each -1 becomes +1 w.p. phi: two binomials instead of n coin flips.
         return k - rng.binomial(k, self.phi) + rng.binomial(n_arr - k, self.phi)
 

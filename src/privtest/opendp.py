@@ -159,7 +159,8 @@ def make_gtm(measurements: Sequence, calibration, pstar, *, d_in=1, rng=None):
             :class:`~privtest.calibration.ExactTailCalibration` or the certified calibration's result.
         pstar: acceptance threshold p* in (0, 1), or a sequence p*_t of length T.
         d_in: the input distance at which eps_t = M_t.map(d_in) are read (the neighbouring relation; default 1).
-        rng: numpy Generator or seed of the GTM's noise (None: fresh entropy).
+        rng: the GTM's noise: anything :func:`numpy.random.default_rng` accepts (None: fresh entropy; an int seed, a
+            SeedSequence or a Generator).
 
     Returns:
         opendp Measurement: input domain and metric of the M_t, output measure max_divergence, release an int (the
@@ -167,7 +168,8 @@ def make_gtm(measurements: Sequence, calibration, pstar, *, d_in=1, rng=None):
 
     Raises:
         ValueError: on an empty sequence, mismatched domains / metrics, a measure other than max_divergence, an
-            eps_t = 0 paired with a positive map at some distance, or p* outside (0, 1).
+            eps_t = 0 paired with a positive map at some distance, p* outside (0, 1), or a p* schedule whose length is
+            not T (naming T).
     """
     dp = _opendp()
     ms = list(measurements)
@@ -183,12 +185,18 @@ def make_gtm(measurements: Sequence, calibration, pstar, *, d_in=1, rng=None):
                 "inputs first (privtest.Purified, Lemma 24)."
             )
     T = len(ms)
+    _validate.real("pstar", pstar, scalar=False)
+    if np.ndim(pstar) > 1 or (np.ndim(pstar) == 1 and len(pstar) != T):
+        raise ValueError(
+            f"pstar must be a number or a schedule of T = {T} thresholds (one per measurement); a schedule of other "
+            f"length would run steps the privacy map does not cover. Found shape {np.shape(pstar)}."
+        )
     pstars = [float(x) for x in np.broadcast_to(np.asarray(pstar, dtype=float), (T,))]
     for x in pstars:
         _validate.open_unit("pstar", x)
     eps_t = _eps_list(ms, d_in)
     L = gtm_privacy_loss(calibration, eps_t)
-    gen = np.random.default_rng(rng)
+    gen = _validate.generator(rng)
 
     def function(x):
         gtm = GTM(calibration, gen)

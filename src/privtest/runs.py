@@ -56,8 +56,9 @@ def run_streams(
     Raises:
         ValueError: on T or runs < 1, or an invalid p*.
     """
-    _validate.step_index(T, "T")
-    _validate.step_index(runs, "runs")
+    rng = _validate.generator(rng)
+    T = _validate.step_index(T, "T")
+    runs = _validate.step_index(runs, "runs")
     pstars = np.broadcast_to(np.asarray(pstar, dtype=float), (T,))
     get = mechanisms.__getitem__ if isinstance(mechanisms, list) else None
     eta1 = rng.exponential(calibration.tau1, size=runs)
@@ -71,7 +72,7 @@ def run_streams(
         active = np.flatnonzero(halt_step == 0)
         if active.size == 0:
             continue
-        halted, N, _ = run_step(eta1[active], st.mu1, st.eps_t, st.tau2, st.c, st.rho, st.s, m, rng)
+        halted, N, _ = run_step(eta1[active], st.mu1, st.eps_t, st.tau2, st.c, st.rho, st.s, m, rng, step=t)
         samples[active, t - 1] = N
         halt_step[active[halted]] = t
     return StreamResult(halt_step, samples, params)
@@ -105,6 +106,7 @@ def halting_counts(st: StepParams, p, runs: int, rng: np.random.Generator, delta
         rng: numpy Generator.
         delta: delta_t of the Bernoulli inputs (purified inside the step when > 0).
     """
+    rng = _validate.generator(rng)
     p = np.atleast_1d(np.asarray(p, dtype=float))
     out = {k: np.zeros(p.shape, dtype=np.int64) for k in ("halts", "samples", "good_runs", "good_halts")}
     for i, pi in enumerate(p):

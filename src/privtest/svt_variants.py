@@ -52,8 +52,8 @@ def actual_epsilon(variant: str, eps: float, c: int, m: int) -> float:
     if variant not in PRIVATE:
         raise ValueError(f"variant must be one of {sorted(PRIVATE)}. Found {variant!r}.")
     _validate.positive("eps", eps)
-    _validate.step_index(c, "c")
-    _validate.step_index(m, "m")
+    c = _validate.step_index(c, "c")
+    m = _validate.step_index(m, "m")
     return {
         "alg1": eps,
         "alg2": eps,
@@ -100,6 +100,7 @@ class SVTVariant:
             (answers, values): int8 array (n, m) with 1 (top), 0 (bottom), -1 (aborted), and float array (n, m) of the
             released noisy answers (Alg. 3 only; NaN elsewhere).
         """
+        rng = _validate.generator(rng)
         q = np.asarray(queries, dtype=float)
         m, D, eps, c = len(q), self.sensitivity, self.eps, self.c
         v = self.variant
@@ -153,7 +154,7 @@ def witness_pairs(m: int) -> dict[str, tuple[np.ndarray, np.ndarray]]:
     Raises:
         ValueError: if m < 2.
     """
-    _validate.integer("m", m, 2)
+    m = _validate.integer("m", m, 2)
     h = m // 2
     zero, ones = np.zeros(m), np.ones(m)
 

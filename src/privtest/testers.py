@@ -41,12 +41,14 @@ from privtest.measure import CriticalP, blocks
 from privtest.mechanisms import BernoulliMechanism, Mechanism
 from privtest.runs import halting_probability, run_streams
 
-#: The interface's arguments, checked for every tester before its own code runs (:meth:`Tester.__init_subclass__`).
+#: The interface's arguments, checked (and converted: integral floats to int, seeds to Generators) for every tester
+#: before its own code runs (:meth:`Tester.__init_subclass__`).
 _ARGUMENT_CHECKS = {
     "t": lambda v: _validate.step_index(v, "t"),
     "T": lambda v: _validate.step_index(v, "T"),
     "runs": lambda v: _validate.step_index(v, "runs"),
-    "p": lambda v: _validate.interval("p", v, 0.0, 1.0, lo_open=False, hi_open=False, scalar=False),
+    "p": lambda v: (_validate.interval("p", v, 0.0, 1.0, lo_open=False, hi_open=False, scalar=False), v)[1],
+    "rng": _validate.generator,
 }
 _CHECKED_METHODS = (
     "pbar",
@@ -62,16 +64,21 @@ _CHECKED_METHODS = (
 
 
 def _checked(method):
-    """``method`` with its interface arguments (t, T, runs, p) validated first (ValueError naming the argument)."""
-    names = [n for n in inspect.signature(method).parameters if n in _ARGUMENT_CHECKS]
-    positions = {n: i for i, n in enumerate(list(inspect.signature(method).parameters)[1:])}
+    """``method`` with its interface arguments (t, T, runs, p, rng) validated and converted first (ValueError naming
+    the argument), and for ``run`` the stream admitted by :meth:`Tester.admit`."""
+    params = list(inspect.signature(method).parameters)[1:]
+    names = [n for n in params if n in _ARGUMENT_CHECKS or (method.__name__ == "run" and n == "mechanisms")]
 
     @functools.wraps(method)
     def wrapper(self, *args, **kwargs):
+        args = list(args)
         for name in names:
-            i = positions[name]
-            if name in kwargs or i < len(args):
-                _ARGUMENT_CHECKS[name](kwargs[name] if name in kwargs else args[i])
+            i = params.index(name)
+            check = self.admit if name == "mechanisms" else _ARGUMENT_CHECKS[name]
+            if name in kwargs:
+                kwargs[name] = check(kwargs[name])
+            elif i < len(args):
+                args[i] = check(args[i])
         return method(self, *args, **kwargs)
 
     return wrapper
@@ -86,9 +93,28 @@ class Tester(ABC):
     whose ``name`` and ``source`` fields have defaults.
 
     Every implementation's interface methods check their arguments the same way, before their own code runs: t
-    and T integers >= 1, runs an integer >= 1, p in [0, 1] (ValueError naming the argument; see
-    :meth:`__init_subclass__`).
+    and T integers >= 1 (integral floats converted once), runs an integer >= 1, p in [0, 1], rng anything
+    :func:`numpy.random.default_rng` accepts (ValueError naming the argument; see :meth:`__init_subclass__`), and
+    ``run`` admits only streams its privacy statement covers (:meth:`admit`).
     """
+
+    #: Stream length the tester's guarantees are stated for (None: any length; the testers below all have one).
+    T: int | None = None
+
+    @property
+    def eps_t_limit(self) -> float | None:
+        """The largest eps a stream's mechanism may promise: the input privacy eps_1 the tester was calibrated for.
+        None here (not checked: AboveThreshold's inputs are query values); every tester with an eps_1 returns it."""
+        return None
+
+    def admit(self, mechanisms) -> list:
+        """The stream ``mechanisms`` as a list if the tester's privacy statement covers it: at most T mechanisms, each
+        promising eps <= :attr:`eps_t_limit` (:func:`privtest._validate.admit_stream`).
+
+        Raises:
+            ValueError: naming T (a longer stream) or eps_t (a mechanism above the calibrated eps_t).
+        """
+        return _validate.admit_stream(mechanisms, self.T, self.eps_t_limit, what=f"{self.name} tester")
 
     def __init_subclass__(cls, **kwargs):
         """Wrap the interface methods a subclass defines so that t, T, runs and p are validated first."""
@@ -197,7 +223,7 @@ class StationaryTester(Tester):
     def halts_at_step(self, t: int, p, runs: int, rng: np.random.Generator) -> np.ndarray:
         """A fresh run of one step (:meth:`critical_p` with T = 1), coupled across p; the same for every t (validated
         only)."""
-        _validate.step_index(t)
+        t = _validate.step_index(t)
         return self.critical_p(1, runs, rng).halts(p)
 
 
@@ -230,7 +256,7 @@ class GTMTester(Tester):
     source: str = "Thm 21"
 
     def __post_init__(self):
-        _validate.step_index(self.T, "T")
+        object.__setattr__(self, "T", _validate.step_index(self.T, "T"))
         _validate.positive("eps1", self.eps1)
         if np.ndim(self.pstar) == 0:
             _validate.open_unit("pstar", self.pstar)
@@ -243,9 +269,14 @@ class GTMTester(Tester):
                 _validate.open_unit("pstar", x)
             object.__setattr__(self, "pstar", schedule)
 
+    @property
+    def eps_t_limit(self) -> float:
+        """eps_1: the calibration's steps are computed for eps_t = eps_1; a mechanism promising more is refused."""
+        return self.eps1
+
     def _pstar(self, t: int) -> float:
         """p*_t; a schedule is defined for t <= T only (ValueError beyond)."""
-        _validate.step_index(t)
+        t = _validate.step_index(t)
         if np.ndim(self.pstar) == 0:
             return self.pstar
         if t > self.T:
@@ -328,8 +359,8 @@ class GTMTester(Tester):
         step (s = +1): halt iff K >= c+1, critical p ~ Beta(c+1, N-c) (inf if N <= c). Flipped step (s = -1, halt iff
         N - K <= c): critical p ~ Beta(N-c, c+1) (0 if N <= c). Steps are drawn in blocks of (steps x runs).
         """
-        _validate.step_index(T, "T")
-        _validate.step_index(runs, "runs")
+        T = _validate.step_index(T, "T")
+        runs = _validate.step_index(runs, "runs")
         cal, eps1 = self.cal, self.eps1
         steps = [self.step(t) for t in range(1, T + 1)]
         log_rho = np.log([st.rho for st in steps])

@@ -49,8 +49,21 @@ class AboveThreshold(StationaryTester):
     def __post_init__(self):
         _validate.positive("eps", self.eps)
         _validate.open_unit("beta", self.beta)
-        _validate.step_index(self.T, "T")
+        object.__setattr__(self, "T", _validate.step_index(self.T, "T"))
         _validate.finite("tau", self.tau)
+
+    def admit(self, mechanisms) -> np.ndarray:
+        """The query answers as a float array (T',) if T' <= T (Dwork-Roth's guarantee covers T queries).
+
+        Raises:
+            ValueError: naming ``mechanisms`` (not a 1-d array of finite reals) or T (more than T answers).
+        """
+        _validate.finite("mechanisms", mechanisms, scalar=False)
+        values = np.asarray(mechanisms, dtype=float)
+        if values.ndim != 1:
+            raise ValueError(f"mechanisms must be a 1-d array of query answers. Found shape {values.shape}.")
+        _validate.admit_stream(values, self.T, None, what="AboveThreshold tester")
+        return values
 
     @property
     def alpha(self) -> float:
@@ -85,17 +98,17 @@ class AboveThreshold(StationaryTester):
     def pbar(self, t: int) -> float:
         """tau - alpha, a query value (not a probability): the run continues at every query with f_t(X) <= tau - alpha,
         except with probability beta."""
-        _validate.step_index(t)
+        t = _validate.step_index(t)
         return self.tau - self.alpha
 
     def halt_p(self, t: int) -> float:
         """tau + alpha, a query value: the run halts at a query with f_t(X) >= tau + alpha, except w.p. beta."""
-        _validate.step_index(t)
+        t = _validate.step_index(t)
         return self.tau + self.alpha
 
     def sample_bound(self, t: int) -> float:
         """One evaluation of the query per step (deterministic)."""
-        _validate.step_index(t)
+        t = _validate.step_index(t)
         return 1.0
 
     def sample_budget(self, T: int) -> float:
@@ -104,12 +117,12 @@ class AboveThreshold(StationaryTester):
 
     def expected_samples(self, t: int) -> float:
         """1: every step answers its query once."""
-        _validate.step_index(t)
+        t = _validate.step_index(t)
         return 1.0
 
     def amortized_sample_bound(self, T: int) -> float:
         """1: one evaluation per step."""
-        _validate.step_index(T, "T")
+        T = _validate.step_index(T, "T")
         return 1.0
 
     def run(self, mechanisms, runs: int, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
@@ -124,7 +137,7 @@ class AboveThreshold(StationaryTester):
             (halt_step, samples): int64 (runs,), the halting step (1-based, 0 if no query was above the noisy
             threshold), and int64 (runs, T), 1 at every step a run answered (up to and including its halt).
         """
-        _validate.step_index(runs, "runs")
+        runs = _validate.step_index(runs, "runs")
         values = np.asarray(mechanisms, dtype=float)
         rho = rng.laplace(0.0, 2.0 / self.eps, runs)
         halt_step = np.zeros(runs, dtype=np.int64)
@@ -141,8 +154,8 @@ class AboveThreshold(StationaryTester):
     def critical_p(self, T: int, runs: int, rng: np.random.Generator) -> CriticalP:
         """Exact T-step simulation with the same query value f at every step, coupled across f: a run halts within T
         iff f >= tau + rho - max_{t<=T} nu_t, its critical value (in query units, not a probability)."""
-        _validate.step_index(T, "T")
-        _validate.step_index(runs, "runs")
+        T = _validate.step_index(T, "T")
+        runs = _validate.step_index(runs, "runs")
         rho = rng.laplace(0.0, 2.0 / self.eps, runs)
         nu = rng.laplace(0.0, 4.0 / self.eps, (T, runs))
         return CriticalP(self.tau + rho - nu.max(axis=0), np.ones(runs))

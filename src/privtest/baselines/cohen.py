@@ -77,7 +77,7 @@ class CohenTester(StationaryTester):
         eps1: input privacy eps_1 > 0 of every M_t.
         beta: failure probability in (0, 1) (the guarantee holds with probability 1 - 2 beta).
         pstar: acceptance threshold p* in (0, 1).
-        T: stream length >= 1 (only used by callers; the algorithm itself runs for any length).
+        T: stream length >= 1: the guarantees are stated for T steps and ``run`` refuses a longer stream.
 
     Attributes:
         theta: theta_C = eps/eps_1 - 2.
@@ -99,9 +99,14 @@ class CohenTester(StationaryTester):
 
     def __post_init__(self):
         theta = theta_C(self.eps, self.eps1)
-        _validate.step_index(self.T, "T")
+        object.__setattr__(self, "T", _validate.step_index(self.T, "T"))
         object.__setattr__(self, "theta", theta)
         object.__setattr__(self, "N", cohen_calls_per_step(self.pstar, self.beta, theta))
+
+    @property
+    def eps_t_limit(self) -> float:
+        """eps_1, the input privacy the tester was built for (:meth:`privtest.testers.Tester.admit`)."""
+        return self.eps1
 
     @property
     def privacy(self) -> Privacy:
@@ -120,7 +125,7 @@ class CohenTester(StationaryTester):
 
     def halt_p(self, t: int) -> float:
         """Smallest p_t at which Proposition 48 guarantees halting: p* (every t)."""
-        _validate.step_index(t)
+        t = _validate.step_index(t)
         return self.pstar
 
     @property
@@ -142,7 +147,7 @@ class CohenTester(StationaryTester):
 
     def sample_bound(self, t: int) -> float:
         """Evaluations of M_t at any step are at most N_t (Algorithm 4; deterministic)."""
-        _validate.step_index(t)
+        t = _validate.step_index(t)
         return float(self.N)
 
     def sample_budget(self, T: int) -> float:
@@ -152,12 +157,12 @@ class CohenTester(StationaryTester):
     def expected_samples(self, t: int) -> float:
         """Upper bound N_t E[p_dagger] = N_t theta_C/(theta_C + 1): each of the N_t calls passes the gate w.p.
         p_dagger; a step that halts stops at its first +1 and evaluates fewer (exact when no evaluation is +1)."""
-        _validate.step_index(t)
+        t = _validate.step_index(t)
         return self.N * self.theta / (self.theta + 1.0)
 
     def amortized_sample_bound(self, T: int) -> float:
         """N_t: the per-step bound is deterministic and the same at every step."""
-        _validate.step_index(T, "T")
+        T = _validate.step_index(T, "T")
         return float(self.N)
 
     def _check_simulable(self, steps: int) -> None:
@@ -182,7 +187,7 @@ class CohenTester(StationaryTester):
         Returns:
             (halt_step, samples): int64 (runs,) (0 = never halted) and int64 (runs, T') evaluations of M_t.
         """
-        _validate.step_index(runs, "runs")
+        runs = _validate.step_index(runs, "runs")
         self._check_simulable(1)
         mechanisms = list(mechanisms)
         pdag = self.draw_pdagger(runs, rng)
@@ -193,7 +198,7 @@ class CohenTester(StationaryTester):
             if active.size == 0:
                 break
             E = rng.binomial(self.N, pdag[active])
-            K = np.asarray(m.count_plus(E, rng), dtype=np.int64)
+            K = _validate.counts(m.count_plus(E, rng), E, t)
             halted = K > 0
             used = E.copy()
             if np.any(halted):
@@ -211,8 +216,8 @@ class CohenTester(StationaryTester):
         Returns:
             :class:`privtest.measure.CriticalP` with p_crit (runs,) and the evaluations per step while continuing.
         """
-        _validate.step_index(T, "T")
-        _validate.step_index(runs, "runs")
+        T = _validate.step_index(T, "T")
+        runs = _validate.step_index(runs, "runs")
         self._check_simulable(T)
         pdag = self.draw_pdagger(runs, rng)
         S = rng.binomial(np.int64(T) * self.N, pdag)

@@ -63,7 +63,7 @@ class GhaziSelection(StationaryTester):
             (selected, samples): int64 (runs,) with the selected index t in 1..T (0 = no +1 output, i.e. ⊥) and
             int64 (runs, T) with the evaluations of M_t (0 or 1).
         """
-        _validate.step_index(runs, "runs")
+        runs = _validate.step_index(runs, "runs")
         mechanisms = list(mechanisms)
         keep = np.exp(-self.eps1 * self.draw_k(runs, rng))
         selected = np.zeros(runs, dtype=np.int64)
@@ -71,7 +71,7 @@ class GhaziSelection(StationaryTester):
         samples = np.zeros((runs, len(mechanisms)), dtype=np.int64)
         for t, m in enumerate(mechanisms, start=1):
             y = (rng.random(runs) < keep).astype(np.int64)  # random drop
-            o = np.asarray(m.count_plus(y, rng), dtype=np.int64)  # 1 iff evaluated and +1
+            o = _validate.counts(m.count_plus(y, rng), y, t)  # 1 iff evaluated and +1
             samples[:, t - 1] = y
             positives += o
             replace = (o == 1) & (rng.random(runs) * np.maximum(positives, 1) < 1.0)
@@ -82,6 +82,11 @@ class GhaziSelection(StationaryTester):
         """E[e^(-eps_1 k)] = (1 - q)/(1 - q e^(-eps_1)), q = e^(-theta_G): the probability that a step is evaluated."""
         q = math.exp(-self.theta_G)
         return (1.0 - q) / (1.0 - q * math.exp(-self.eps1))
+
+    @property
+    def eps_t_limit(self) -> float:
+        """eps_1, the input privacy the tester was built for (:meth:`privtest.testers.Tester.admit`)."""
+        return self.eps1
 
     @property
     def privacy(self) -> Privacy:
@@ -111,17 +116,17 @@ class GhaziSelection(StationaryTester):
     def pbar(self, t: int) -> float:
         """NaN: Algorithm 5 has no rejection threshold; Corollary 53 bounds any from above
         (:func:`privtest.bounds.cor53_pbar_max`)."""
-        _validate.step_index(t)
+        t = _validate.step_index(t)
         return math.nan
 
     def halt_p(self, t: int) -> float:
         """inf: no p_t guarantees selecting step t (the step is dropped w.p. 1 - e^(-eps_1 k), whatever p_t)."""
-        _validate.step_index(t)
+        t = _validate.step_index(t)
         return math.inf
 
     def sample_bound(self, t: int) -> float:
         """At most one evaluation of M_t per step (deterministic)."""
-        _validate.step_index(t)
+        t = _validate.step_index(t)
         return 1.0
 
     def sample_budget(self, T: int) -> float:
@@ -130,19 +135,19 @@ class GhaziSelection(StationaryTester):
 
     def expected_samples(self, t: int) -> float:
         """The probability that step t is evaluated, :meth:`keep_probability`."""
-        _validate.step_index(t)
+        t = _validate.step_index(t)
         return self.keep_probability()
 
     def amortized_sample_bound(self, T: int) -> float:
         """1: at most one evaluation per step."""
-        _validate.step_index(T, "T")
+        T = _validate.step_index(T, "T")
         return 1.0
 
     def critical_p(self, T: int, runs: int, rng: np.random.Generator) -> CriticalP:
         """Exact T-step simulation on Bernoulli(p) inputs, coupled across p: given k, E ~ Bin(T, e^(-eps_1 k)) steps are
         evaluated and some (+1, t) is selected iff the smallest of E uniforms is <= p: Beta(1, E) (inf if E = 0)."""
-        _validate.step_index(T, "T")
-        _validate.step_index(runs, "runs")
+        T = _validate.step_index(T, "T")
+        runs = _validate.step_index(runs, "runs")
         E = rng.binomial(T, np.exp(-self.eps1 * self.draw_k(runs, rng)))
         p_crit = np.where(E > 0, rng.beta(1.0, np.maximum(E, 1)), np.inf)
         return CriticalP(p_crit, E / T)

@@ -87,12 +87,18 @@ class LiuTalwarTester(StationaryTester):
     N: float = field(init=False)
 
     def __post_init__(self):
+        object.__setattr__(self, "T", _validate.step_index(self.T, "T"))
         args = (self.pstar, self.eps, self.eps1, self.beta, self.delta, self.eps0, self.T)
         liu_talwar_check_params(*args)
         object.__setattr__(self, "sigma", sigma_LT(self.eps, self.eps1, self.eps0))
         object.__setattr__(self, "Delta", Delta_LT(self.eps1, self.eps0, self.T, self.delta))
         object.__setattr__(self, "log_N", log_N_LT(*args))
         object.__setattr__(self, "N", liu_talwar_sample_complexity(*args))
+
+    @property
+    def eps_t_limit(self) -> float:
+        """eps_1, the input privacy the tester was built for (:meth:`privtest.testers.Tester.admit`)."""
+        return self.eps1
 
     @property
     def privacy(self) -> Privacy:
@@ -131,7 +137,7 @@ class LiuTalwarTester(StationaryTester):
         t: the value is the same at every step (t is only validated).
 
         Solving (N p + Delta)/(N (1-p) + Delta) = R gives p = (R (N + Delta) - Delta)/(N (1 + R))."""
-        _validate.step_index(t)
+        t = _validate.step_index(t)
         log_R = self.eps0 - self.sigma * math.log(self.beta) + float(self.log_phi(self.pstar))
         x = float(expit(log_R))  # R/(1+R), stable for huge R
         p = (x * (self.N + self.Delta) - (1.0 - x) * self.Delta) / self.N
@@ -155,7 +161,7 @@ class LiuTalwarTester(StationaryTester):
 
     def sample_bound(self, t: int) -> float:
         """Evaluations per step: exactly N (eq. 25, rounded up)."""
-        _validate.step_index(t)
+        t = _validate.step_index(t)
         return self.N
 
     def sample_budget(self, T: int) -> float:
@@ -164,12 +170,12 @@ class LiuTalwarTester(StationaryTester):
 
     def expected_samples(self, t: int) -> float:
         """N: every step evaluates M_t exactly N times."""
-        _validate.step_index(t)
+        t = _validate.step_index(t)
         return self.N
 
     def amortized_sample_bound(self, T: int) -> float:
         """N: the same deterministic count at every step."""
-        _validate.step_index(T, "T")
+        T = _validate.step_index(T, "T")
         return self.N
 
     def _threshold_fraction(self, nu, xi):
@@ -187,7 +193,7 @@ class LiuTalwarTester(StationaryTester):
         Raises:
             ValueError: if N exceeds int64 (use :meth:`critical_p` for Bernoulli inputs), or an input has delta > 0.
         """
-        _validate.step_index(runs, "runs")
+        runs = _validate.step_index(runs, "runs")
         if not self.N <= MAX_EVALUATIONS:
             raise ValueError(
                 f"N = exp({self.log_N:.1f}) evaluations per step exceed int64; Liu-Talwar is infeasible here "
@@ -204,7 +210,8 @@ class LiuTalwarTester(StationaryTester):
             active = np.flatnonzero(halt_step == 0)
             if active.size == 0:
                 break
-            K = np.asarray(m.count_plus(np.full(active.size, n_eval, dtype=np.int64), rng))
+            n_t = np.full(active.size, n_eval, dtype=np.int64)
+            K = _validate.counts(m.count_plus(n_t, rng), n_t, t)
             xi = rng.laplace(0.0, self.b_xi, active.size)
             halted = xi + self.log_phi(K / self.N) >= nu[active] + self.log_phi(self.pstar)
             samples[active, t - 1] = n_eval
@@ -221,8 +228,8 @@ class LiuTalwarTester(StationaryTester):
         Returns:
             :class:`privtest.measure.CriticalP` (evaluations per step = N).
         """
-        _validate.step_index(T, "T")
-        _validate.step_index(runs, "runs")
+        T = _validate.step_index(T, "T")
+        runs = _validate.step_index(runs, "runs")
         nu = rng.laplace(0.0, self.b_nu, runs)
         p_crit = np.full(runs, np.inf)
         for t0, t1 in blocks(T, runs):

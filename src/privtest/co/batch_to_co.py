@@ -174,7 +174,7 @@ def batch_to_co(
     """
     plist = list(params) if isinstance(params, (list, tuple)) else [params]
     base = _same_constants(plist)
-    _validate.step_index(runs, "runs")
+    runs = _validate.step_index(runs, "runs")
     T = int(problem.T)
     steps = np.arange(1, T + 1) if record is None else np.asarray(record, dtype=np.int64)
     if steps.size == 0 or steps[0] < 1 or steps[-1] > T or np.any(np.diff(steps) <= 0):
@@ -345,7 +345,14 @@ def _halts(problem, tt, eps_t, h, N, need, which, ell, upper, rng) -> tuple[np.n
 def advanced_composition_eps(eps: float, delta: float, T: int) -> float:
     r"""Largest per-step eps_0 with T-fold advanced composition (Dwork, Rothblum, Vadhan 2010) at most eps:
     :math:`\varepsilon_0\sqrt{2T\ln(1/\delta)} + T\varepsilon_0(e^{\varepsilon_0}-1) \le \varepsilon`
-    (overall (eps, delta)-DP; bisection, rounded down)."""
+    (overall (eps, delta)-DP; bisection, rounded down).
+
+    Raises:
+        ValueError: naming eps (not > 0), delta (not in (0, 1)) or T (not an integer >= 1).
+    """
+    _validate.positive("eps", eps)
+    _validate.open_unit("delta", delta)
+    T = _validate.step_index(T, "T")
     lo, hi = 0.0, eps
     for _ in range(200):
         mid = 0.5 * (lo + hi)
@@ -386,7 +393,7 @@ def geometric_steps(kappa: float, T: int) -> np.ndarray:
     """The distinct steps ceil((1+kappa)^k) <= T, k = 0, 1, ... (increasing): the geometric baseline's
     recomputations (the j-th, 1-based, gets eps omega_j)."""
     _validate.positive("kappa", kappa)
-    _validate.step_index(T, "T")
+    T = _validate.step_index(T, "T")
     kmax = int(math.floor(math.log(T) / math.log1p(kappa))) + 1
     out = np.unique(np.ceil((1.0 + kappa) ** np.arange(kmax + 1) - 1e-9).astype(np.int64))
     return out[out <= T]

@@ -44,9 +44,10 @@ def noisy_degree_topk(deg: np.ndarray, k: int, eps: float, size: int, rng: np.ra
     Raises:
         ValueError: eps <= 0 or k outside [1, n].
     """
+    rng = _validate.generator(rng)
     _validate.positive("eps", eps)
     n = deg.size
-    _validate.integer("k", k, 1)
+    k = _validate.integer("k", k, 1)
     if not k <= n:
         raise ValueError(f"k must be in [1, n={n}]. Found {k!r}.")
     noisy = deg[None, :] + rng.laplace(0.0, 2.0 / eps, (size, n))
@@ -107,7 +108,7 @@ def dks_opt_bounds(stream: EdgeStream, k: int, density_opt=None) -> tuple[np.nda
     Returns:
         (upper, lower, kind): float (T,), float (T,), object (T,).
     """
-    _validate.step_index(k, "k")
+    k = _validate.step_index(k, "k")
     T, n = stream.T, stream.n
     up, lo = np.zeros(T), np.zeros(T)
     state = StreamState(stream)
@@ -142,7 +143,7 @@ class DensestKSubgraph:
     """
 
     def __init__(self, stream: EdgeStream, k: int, opt, opt_kind):
-        _validate.integer("k", k, 2)
+        k = _validate.integer("k", k, 2)
         if not k <= stream.n:
             raise ValueError(f"k must be in [2, n={stream.n}]. Found {k!r}.")
         self.stream, self.k = stream, int(k)

@@ -22,6 +22,9 @@ from scipy import optimize, sparse
 
 from privtest import _validate, data
 
+#: Bound on the rejection sampling of an absent pair (each draw succeeds with probability >= 1/2 in practice).
+_MAX_REJECTIONS = 10**6
+
 
 @dataclass(frozen=True)
 class EdgeStream:
@@ -265,13 +268,14 @@ def densest_subgraph_lp(n: int, pairs: np.ndarray, w: np.ndarray) -> float:
 def weighted_core(n: int, pairs: np.ndarray, w: np.ndarray, level: float) -> np.ndarray:
     """Nodes of the weighted ``level``-core: repeatedly drop nodes of weighted degree < level. Boolean (n,)."""
     alive = np.ones(n, dtype=bool)
-    while True:
+    for _ in range(n + 1):  # every pass but the last drops a node
         on = alive[pairs[:, 0]] & alive[pairs[:, 1]]
         deg = np.bincount(pairs[on, 0], w[on], n) + np.bincount(pairs[on, 1], w[on], n)
         drop = alive & (deg < level)
         if not drop.any():
             return alive
         alive &= ~drop
+    return alive
 
 
 def densest_subgraph_exact(stream: EdgeStream, steps) -> np.ndarray:
@@ -326,7 +330,7 @@ def densest_subgraph_opt(stream: EdgeStream, stride: int = 1) -> tuple[np.ndarra
     Returns:
         (opt, kind): float (T,) and str (T,) array of "exact" / "upper bound".
     """
-    _validate.step_index(stride, "stride")
+    stride = _validate.step_index(stride, "stride")
     steps = np.array(sorted(set(range(stride, stream.T + 1, stride)) | {stream.T}))
     return upper_from_exact(stream.T, steps, densest_subgraph_exact(stream, steps))
 
@@ -466,11 +470,13 @@ class DensestPair(DensestSubgraph):
         uv[present] = p[idx[present]]
         keys = set((p[:, 0] * self.n + p[:, 1]).tolist())
         for r in np.flatnonzero(~present):  # a uniform absent pair: rejection from all pairs (few are present)
-            while True:
+            for _ in range(_MAX_REJECTIONS):
                 a, b = sorted(rng.choice(self.n, 2, replace=False).tolist())
                 if a * self.n + b not in keys:
                     uv[r] = a, b
                     break
+            else:
+                raise RuntimeError(f"no absent pair found in {_MAX_REJECTIONS} draws: the graph is (nearly) complete.")
         score = np.where(present, 0.5 * w[np.minimum(idx, max(w.size - 1, 0))] if w.size else 0.0, 0.0)
         out = None
         if sets:

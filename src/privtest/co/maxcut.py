@@ -47,7 +47,7 @@ class MaxCut:
     opt_kind = "exact"
 
     def __init__(self, n: int, edges: np.ndarray, name: str = "CollegeMsg top users"):
-        _validate.integer("n", n, 2)
+        n = _validate.integer("n", n, 2)
         if not n <= 22:
             raise ValueError(f"n must be in [2, 22]. Found {n!r}.")
         self.n, self.edges, self.name, self.T = int(n), np.asarray(edges, dtype=np.int64), name, len(edges)

@@ -168,6 +168,7 @@ def threshold_select(Q, tau: float, xi: float, eps0: float, rng: np.random.Gener
         (Y, v, draws): the selected solution (one element of Q's batch) and score, or (None, None, draws) for -1;
         ``draws`` is the number of draws of Q the algorithm made (<= T).
     """
+    rng = _validate.generator(rng)
     T = threshold_select_rounds(xi, eps0)
     done = 0
     while done < T:

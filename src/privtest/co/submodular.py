@@ -83,8 +83,8 @@ class FacilityLocation:
         start: str = "2017-01-01",
         end: str = "2017-12-31",
     ):
-        _validate.step_index(k, "k")
-        _validate.step_index(step_days, "step_days")
+        k = _validate.step_index(k, "k")
+        step_days = _validate.step_index(step_days, "step_days")
         first, last = pd.Timestamp(start, tz=TZ), pd.Timestamp(end, tz=TZ)
         if last < first:
             raise ValueError(f"end = {end} must not precede start = {start}.")

@@ -226,6 +226,7 @@ def _brief(schema: dict, root: dict) -> str:
 def _describe(error: jsonschema.ValidationError, root: dict) -> list[str]:
     """One line per fault: the key path, then what is wrong and what is allowed."""
     where = path_str(error.absolute_path)
+    hint = _string_hint(error.instance, list(error.absolute_path))
     if error.validator in ("additionalProperties", "unevaluatedProperties"):
         allowed = _allowed_keys(error.schema, root)
         # keys of a failing allOf branch count as unevaluated: only the keys no branch allows are unknown
@@ -243,18 +244,97 @@ def _describe(error: jsonschema.ValidationError, root: dict) -> list[str]:
     if error.validator == "type":
         if error.validator_value == "integer" and isinstance(error.instance, float):
             return [f"{where}: {error.instance!r} is not an integer (write {int(error.instance)}, without '.0')"]
-        return [f"{where}: {error.instance!r} is not of type {error.validator_value}"]
+        return [f"{where}: {error.instance!r} is not of type {error.validator_value}{hint}"]
     if error.validator in ("anyOf", "oneOf"):
         integral = isinstance(error.instance, float) and error.instance.is_integer()
         if integral and any(c.validator == "type" and c.validator_value == "integer" for c in error.context):
             return [f"{where}: {error.instance!r} is not an integer (write {int(error.instance)}, without '.0')"]
         options = " or ".join(_brief(sub, root) for sub in error.validator_value)
-        return [f"{where}: {error.instance!r} is not allowed; expected {options}"]
+        return [f"{where}: {error.instance!r} is not allowed; expected {options}{hint}"]
     if error.validator == "required":
         missing = error.message.split("'")[1] if "'" in error.message else error.message
         return [f"{where}: missing key {missing!r}"]
     description = error.schema.get("description")
     return [f"{where}: {error.message}" + (f" ({description})" if description else "")]
+
+
+def _string_hint(instance, path=()) -> str:
+    """For a string that reads as a number or a list ('2000', '[1, 2]') at key ``path``: the likely cause, a nested
+    ``--config`` (shown for that key)."""
+    if not isinstance(instance, str) or len(path) < 2:
+        return ""
+    try:
+        parsed = yaml.safe_load(instance)
+    except yaml.YAMLError:
+        return ""
+    if isinstance(parsed, (int, float, list, dict, bool)):
+        return (
+            " (a string: values nested in a --config mapping, as in "
+            f"--config \"{path[0]}={{'{path[1]}': {instance}}}\", arrive as strings; put the override in a YAML file "
+            "and pass it with --configfile)"
+        )
+    return ""
+
+
+def unknown_targets(targets, catalogue: dict, root=".", *, rules=(), produced=None) -> str:
+    """The message for requested targets that no rule can build ("" if every target is known).
+
+    Args:
+        targets: the targets Snakemake was asked for (file paths or rule names).
+        catalogue: output id -> :class:`privtest_workflow.catalogue.Output`.
+        root: the repository (a target may be given relative to it or absolute).
+        rules: the workflow's rule names (a rule name is a valid target).
+        produced: ``produced(path) -> bool``, whether some rule's output pattern matches ``path`` (None: only the
+            catalogue's files count).
+
+    Returns:
+        one message naming each unknown target (with the closest valid one, a bare id pointing at its files), the
+        catalogue's ids and its figure and table files.
+    """
+    known = {f for o in catalogue.values() for f in o.targets()}
+    base = Path(root).resolve()
+    lines = []
+    for target in targets:
+        name = str(target)
+        rel = (
+            str(Path(name).resolve().relative_to(base))
+            if Path(name).is_absolute() and Path(name).resolve().is_relative_to(base)
+            else name
+        )
+        if name in rules or rel in known or (produced is not None and produced(rel)):
+            continue
+        if rel in catalogue:
+            hint = f" (an output id, not a target: build {', '.join(catalogue[rel].files().values())})"
+        else:
+            near = difflib.get_close_matches(rel, sorted(known), n=1)
+            hint = f" (did you mean {near[0]}?)" if near else ""
+        lines.append(f"unknown target {name!r}{hint}")
+    if not lines:
+        return ""
+    first = sorted(next(iter(o.files().values())) for o in catalogue.values())  # .pdf of a figure, .tex of a table
+    rule_names = ", ".join(sorted(rules)) or "all"
+    return "\n".join(
+        [
+            *lines,
+            f"valid targets: a rule name ({rule_names}) or a file of an output of config/catalogue.yaml: "
+            f"{', '.join(first)} (and each output's other files: .png / .md, figures/data/<id>.csv)",
+        ]
+    )
+
+
+def requested_targets(argv) -> list[str]:
+    """The targets of a ``snakemake`` command line ``argv`` (sys.argv), parsed with Snakemake's own argument parser;
+    [] for any other program (a job's own interpreter, the test suite) or a command line it cannot parse. (Snakemake
+    hands its targets to the workflow only after parsing the Snakefile, too late to name the valid ones.)"""
+    if not argv or not Path(argv[0]).name.startswith("snakemake"):
+        return []
+    try:
+        from snakemake.cli import get_argument_parser
+
+        args, _ = get_argument_parser().parse_known_args(list(argv[1:]))
+    except (ImportError, SystemExit, Exception):  # never let a diagnostic break a run
+        return []
+    return [str(t) for t in (getattr(args, "targets", None) or [])]
 
 
 def _summary(lines: list[str], limit: int = 2) -> str:

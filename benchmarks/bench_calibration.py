@@ -1,0 +1,93 @@
+"""Timing guard (issue 20): every calibration answers ``step(t, eps_t, pstar)`` within a second over the admissible
+range of (eps, beta, t), by a value or by a ValueError naming the parameter out of numerical reach; none hangs.
+
+Grid: eps in {0.01, 1, 100}, beta from 0.5 down to 1e-300, t from 1 to 1e18, eps_t/eps in {0.01, 1}, p* in
+{0.01, 0.5, 0.99}; the certified calibration (an exact whole-run search) at T in {1, 10} on a smaller grid. A call
+that exceeds ``--limit`` seconds is reported (and makes the exit status 1); each call is cut off after 60 s.
+
+Usage: python benchmarks/bench_calibration.py [--limit SECONDS]
+"""
+
+import argparse
+import itertools
+import signal
+import sys
+import time
+
+from privtest.calibration import ExactTailCalibration, certified_calibration
+from privtest.gtm import ExPostCalibration, GlobalCalibration
+
+parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+parser.add_argument("--limit", type=float, default=1.0, help="seconds a call may take (default 1)")
+args = parser.parse_args()
+
+EPS = (0.01, 1.0, 100.0)
+BETA = (0.5, 0.05, 1e-6, 1e-12, 1e-50, 1e-300)
+T_STEPS = (1, 10**3, 10**6, 10**12, 10**18)
+RATIO = (0.01, 1.0)
+PSTAR = (0.01, 0.5, 0.99)
+
+
+def expire(signum, frame):
+    raise TimeoutError
+
+
+signal.signal(signal.SIGALRM, expire)
+
+
+def timed(call):
+    """(seconds, outcome) with outcome "ok", "ValueError" or "timeout"."""
+    signal.alarm(60)
+    start = time.perf_counter()
+    try:
+        call()
+        outcome = "ok"
+    except ValueError:
+        outcome = "ValueError"
+    except TimeoutError:
+        outcome = "timeout"
+    finally:
+        signal.alarm(0)
+    return time.perf_counter() - start, outcome
+
+
+def step_calls(make):
+    for eps, beta, t, ratio, pstar in itertools.product(EPS, BETA, T_STEPS, RATIO, PSTAR):
+        yield (eps, beta, t, ratio, pstar), (lambda e=eps, b=beta, t=t, r=ratio, p=pstar: make(e, b).step(t, r * e, p))
+
+
+def certified_calls():
+    for eps, beta, T, pstar in itertools.product((0.1, 1.0, 10.0), (0.05, 1e-6, 1e-12), (1, 10), (0.1, 0.5)):
+        yield (
+            (eps, beta, T, 0.1, pstar),
+            (lambda e=eps, b=beta, T=T, p=pstar: certified_calibration(e, b, 1.0, 1.5, T, 0.1 * e, p, tol=0.1)),
+        )
+
+
+CALIBRATIONS = {
+    "GlobalCalibration (Thm 21)": step_calls(lambda e, b: GlobalCalibration(e, b, 1.0, 1.5)),
+    "ExPostCalibration (Thm 23)": step_calls(lambda e, b: ExPostCalibration(e, b, 2.0, 1.5)),
+    "ExactTailCalibration": step_calls(lambda e, b: ExactTailCalibration(e, b, 1.0, 1.5)),
+    "certified_calibration (T <= 10)": certified_calls(),
+}
+
+slow = 0
+HEADER = ("calibration", "calls", "values", "refused", "max s", "total s")
+print(f"{HEADER[0]:34s} {HEADER[1]:>6s} {HEADER[2]:>7s} {HEADER[3]:>8s} {HEADER[4]:>7s} {HEADER[5]:>8s}  slowest input")
+print(f"{'':34s} {'':>6s} {'':>7s} {'':>8s} {'':>7s} {'':>8s}  (eps, beta, t or T, eps_t/eps, p*)")
+for name, calls in CALIBRATIONS.items():
+    n = ok = refused = 0
+    worst, worst_args, total = 0.0, None, 0.0
+    for params, call in calls:
+        seconds, outcome = timed(call)
+        n, total = n + 1, total + seconds
+        ok += outcome == "ok"
+        refused += outcome == "ValueError"
+        if seconds > worst:
+            worst, worst_args = seconds, params
+        if seconds > args.limit or outcome == "timeout":
+            slow += 1
+            print(f"  SLOW {name}: {params} took {seconds:.2f} s ({outcome})")
+    print(f"{name:34s} {n:6d} {ok:7d} {refused:8d} {worst:7.3f} {total:8.2f}  {worst_args}")
+print(f"{slow} call(s) over {args.limit:g} s")
+sys.exit(1 if slow else 0)
