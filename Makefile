@@ -30,8 +30,9 @@ lint: $(STAMP)
 	$(BIN)/snakefmt --check Snakefile workflow/rules
 	$(BIN)/snakemake --lint --cores 1
 
+# pytest-xdist: one worker per core; the workflow tests (one xdist group, tests/conftest.py) share one quick build.
 test: $(STAMP) lint
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -n auto --dist loadgroup
 
 test-fast: $(STAMP)
 	$(BIN)/python -m pytest -m "not workflow and not slow and not slurm"
