@@ -1,9 +1,11 @@
-"""Shared test helpers, the session's quick build, and the test layout under pytest-xdist.
+"""Shared test helpers, the session's quick build, and the two tiers of ``make test``.
 
-``make test`` runs ``pytest -n auto --dist loadgroup``: the unit and statistical tests are spread over the workers;
-every test marked ``workflow`` or using the ``quick_build`` fixture is put in one xdist group, so those tests run in
-one worker and the quick catalogue is built once per session (a session fixture is set up once per worker that
-uses it). A new test file needs no mark: it lands in the unit tier unless it runs Snakemake (mark it ``workflow``).
+``make test`` runs two pytest sessions at once: the unit and statistical tests with pytest-xdist (``-n auto``) and
+the workflow tests (marker ``workflow``, or using the ``quick_build`` fixture) in one process, so the quick
+catalogue is built once (a session fixture is set up once per xdist worker that uses it; xdist 3.8's
+``--dist loadgroup`` cannot keep a group in one worker under pytest 9.2: it renames ``item._nodeid``, which pytest
+9.2 no longer reads). A new test file needs no mark: it lands in the unit tier unless it runs Snakemake (mark it
+``workflow``).
 """
 
 import os
@@ -20,9 +22,6 @@ from scipy import stats  # noqa: E402
 #: False-failure probability of every statistical test in this suite.
 ALPHA = 1e-6
 
-#: The xdist group of the tests that run Snakemake or read the session's quick build.
-WORKFLOW_GROUP = "workflow"
-
 
 def binom_interval(k: int, n: int, alpha: float = ALPHA) -> tuple[float, float]:
     """Two-sided Clopper-Pearson interval at level 1 - alpha."""
@@ -38,15 +37,13 @@ def mean_interval(x: np.ndarray, alpha: float = ALPHA) -> tuple[float, float]:
     return float(x.mean() - half), float(x.mean() + half)
 
 
+@pytest.hookimpl(tryfirst=True)  # before the -m selection (pytest's mark plugin)
 def pytest_collection_modifyitems(config, items):
-    """Workflow tests (marker ``workflow`` or fixture ``quick_build``) in one xdist group, run first in it: the
-    longest chain of the suite starts at once while the other workers take the unit tests."""
-    group = pytest.mark.xdist_group(WORKFLOW_GROUP)
-    workflow = [i for i in items if i.get_closest_marker("workflow") or "quick_build" in i.fixturenames]
-    for item in workflow:
-        item.add_marker(group)
-    chosen = set(map(id, workflow))
-    items[:] = workflow + [i for i in items if id(i) not in chosen]
+    """A test using the ``quick_build`` fixture is a workflow test (marker ``workflow``): it runs in the workflow
+    tier of ``make test``, with the other tests sharing that build."""
+    for item in items:
+        if "quick_build" in item.fixturenames and not item.get_closest_marker("workflow"):
+            item.add_marker(pytest.mark.workflow)
 
 
 @pytest.fixture(scope="session")
