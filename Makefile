@@ -7,7 +7,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 CORES ?= all
 
-.PHONY: reproduce test test-fast lint install report clean
+.PHONY: reproduce test test-units test-workflow test-fast lint install report clean
 
 $(STAMP): requirements.lock pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -30,8 +30,16 @@ lint: $(STAMP)
 	$(BIN)/snakefmt --check Snakefile workflow/rules
 	$(BIN)/snakemake --lint --cores 1
 
+# Two pytest sessions at once (tests/conftest.py): the unit and statistical tests on every core (pytest-xdist), and
+# the workflow tests in one process sharing one quick build. -O: each session's output in one piece.
 test: $(STAMP) lint
-	$(BIN)/python -m pytest
+	$(MAKE) --no-print-directory -j2 -O test-units test-workflow
+
+test-units: $(STAMP)
+	$(BIN)/python -m pytest -n auto -m "not workflow and not slurm"
+
+test-workflow: $(STAMP)
+	$(BIN)/python -m pytest -m "workflow and not slurm"
 
 test-fast: $(STAMP)
 	$(BIN)/python -m pytest -m "not workflow and not slow and not slurm"

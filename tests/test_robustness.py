@@ -21,8 +21,8 @@ from pathlib import Path
 import pytest
 import yaml
 from privtest_workflow import catalogue, configuration
+from repo_copies import QUICK, clone_built, run
 from snakemake.utils import update_config
-from test_workflow import QUICK, copy_repo, run
 
 import privtest
 
@@ -183,20 +183,24 @@ FILES = {
 }
 
 
-# Workflow-level tests: Snakemake runs in a temporary copy of the repository (tests/test_workflow.py's helpers).
+# Workflow-level tests: Snakemake runs in copies of the session's quick build (tests/repo_copies.py).
 
 
 @pytest.mark.workflow
-def test_failing_jobs_in_a_snakemake_run_keep_their_tracebacks(tmp_path):
-    repo = copy_repo(tmp_path / "fail")
+def test_failing_jobs_in_a_snakemake_run_keep_their_tracebacks_and_the_previous_raw_file(quick_build, tmp_path):
+    repo = clone_built(quick_build, tmp_path / "fail")
+    raw = repo / "results/raw/fig_noise_penalty.csv"
+    before = raw.read_bytes()
     module = repo / "src/privtest/experiments/fig_noise_penalty.py"
     original = module.read_text()
     module.write_text(original + '\n\ndef simulate(cfg, rng, inputs):\n    raise ValueError("injected failure")\n')
     proc = run(repo, "figures/fig_noise_penalty.pdf", "--cores", "1", *QUICK, check=False)
     assert proc.returncode != 0
+    assert "rule simulate:" in proc.stdout + proc.stderr, (proc.stdout + proc.stderr)[-3000:]
     log = (repo / "results/logs/simulate/fig_noise_penalty.log").read_text()
     assert "Traceback (most recent call last)" in log and "ValueError: injected failure" in log, log
     assert "lost sys.stderr" not in proc.stdout + proc.stderr
+    assert raw.is_file() and raw.read_bytes() == before, "the failing job deleted the previous good raw file"
 
     module.write_text(original)
     nb = repo / "notebooks/fig_noise_penalty.ipynb"
@@ -223,8 +227,8 @@ BUILT = ("results/raw/fig_noise_penalty.csv", "results/raw/fig_oc.csv", "results
 
 
 @pytest.fixture(scope="module")
-def built(tmp_path_factory):
-    repo = copy_repo(tmp_path_factory.mktemp("cfg") / "repo")
+def built(quick_build, tmp_path_factory):
+    repo = clone_built(quick_build, tmp_path_factory.mktemp("cfg") / "repo")
     (repo / "a.yaml").write_text(ORDER_A)
     (repo / "b.yaml").write_text(ORDER_B)
     run(repo, *BUILT, "--cores", "1", *QUICK, "a.yaml")
@@ -284,19 +288,6 @@ def test_value_a_tester_cannot_accept_is_refused_at_config_load(built):
 
 
 @pytest.mark.workflow
-def test_failing_job_keeps_the_previous_raw_file(tmp_path):
-    repo = copy_repo(tmp_path / "keep")
-    raw = repo / "results/raw/fig_noise_penalty.csv"
-    run(repo, str(raw.relative_to(repo)), "--cores", "1", *QUICK)
-    before = raw.read_bytes()
-    module = repo / "src/privtest/experiments/fig_noise_penalty.py"
-    module.write_text(module.read_text() + '\n\ndef simulate(cfg, rng, inputs):\n    raise ValueError("injected")\n')
-    proc = run(repo, str(raw.relative_to(repo)), "--cores", "1", *QUICK, check=False)
-    assert proc.returncode != 0
-    assert raw.is_file() and raw.read_bytes() == before, "the failing job deleted the previous good raw file"
-
-
-@pytest.mark.workflow
 @pytest.mark.parametrize(
     "override, reruns",
     [("gtm: {eps: 2.0}", {"fig_noise_penalty", "fig_oc"}), ("co: {beta: 0.1}", {"table3"})],  # issue 12 item 4
@@ -324,10 +315,9 @@ def test_same_override_in_another_key_order_reruns_nothing(built):
 
 
 @pytest.mark.workflow
-def test_touched_scripts_plan_nothing_but_edited_ones_rerun(tmp_path):
-    repo = copy_repo(tmp_path / "touch")
+def test_touched_scripts_plan_nothing_but_edited_ones_rerun(quick_build, tmp_path):
+    repo = clone_built(quick_build, tmp_path / "touch")
     targets = ("figures/fig_noise_penalty.pdf", "results/claims/fig_noise_penalty.csv")
-    run(repo, *targets, "--cores", "1", *QUICK)
     for script in ("simulate.py", "check.py", "run_notebook.py"):
         (repo / "workflow/scripts" / script).touch()  # issue 12 item 8: `touch workflow/scripts/simulate.py`
     proc = run(repo, "-n", *targets, *QUICK)
@@ -343,15 +333,16 @@ def test_touched_scripts_plan_nothing_but_edited_ones_rerun(tmp_path):
 
 
 @pytest.mark.workflow
-def test_notebooks_build_with_a_long_tmpdir(tmp_path):
-    repo = copy_repo(tmp_path / "longtmp")
+def test_notebooks_build_with_a_long_tmpdir(quick_build, tmp_path):
+    repo = clone_built(quick_build, tmp_path / "longtmp")
+    before = (repo / "results/notebooks/fig_noise_penalty.ipynb").stat().st_mtime_ns
     tmpdir = tmp_path / ("t" * max(1, 90 - len(str(tmp_path))))
     tmpdir.mkdir()
     assert len(str(tmpdir)) > 76  # issue 12 item 6: longer than 76 characters
     env = {**os.environ, "TMPDIR": str(tmpdir)}
-    proc = run(repo, "figures/fig_noise_penalty.pdf", "--cores", "1", *QUICK, check=False, env=env)
+    proc = run(repo, "figures/fig_noise_penalty.pdf", "--force", "--cores", "1", *QUICK, check=False, env=env)
     assert proc.returncode == 0, (proc.stdout + proc.stderr)[-3000:]
-    assert (repo / "figures/fig_noise_penalty.pdf").is_file()
+    assert (repo / "results/notebooks/fig_noise_penalty.ipynb").stat().st_mtime_ns > before  # the notebook ran
     assert not list(Path("/tmp").glob("privtest-ipc-*")) or all(
         p.stat().st_uid == os.getuid() for p in Path("/tmp").glob("privtest-ipc-*")
     )
@@ -375,10 +366,9 @@ def test_socket_base_falls_back_to_a_short_private_directory(tmp_path):
 
 
 @pytest.mark.workflow
-def test_figure_provenance_records_the_simulation_code(tmp_path):
-    repo = copy_repo(tmp_path / "prov")
+def test_figure_provenance_records_the_simulation_code(quick_build, tmp_path):
+    repo = clone_built(quick_build, tmp_path / "prov")
     sidecar = repo / "figures/fig_noise_penalty.provenance.json"
-    run(repo, "figures/fig_noise_penalty.pdf", "--cores", "1", *QUICK)
     first = json.loads(sidecar.read_text())
     code = first["simulation"]["code_sha256"]
     module = "src/privtest/experiments/fig_noise_penalty.py"

@@ -8,11 +8,7 @@ gtm.py: the simulations importing it), and that a new output needs nothing but i
 notebook and config section.
 """
 
-import os
 import re
-import shutil
-import subprocess
-import sys
 from pathlib import Path
 
 import nbformat
@@ -21,17 +17,19 @@ import pytest
 import yaml
 from privtest_workflow import catalogue
 from privtest_workflow.deps import ImportGraph
+from repo_copies import QUICK, ROOT, build_quick, clone_built, copy_repo, run
 
 from privtest.claims import VERDICTS
 
-ROOT = Path(__file__).resolve().parents[1]
-SNAKEMAKE = [sys.executable, "-m", "snakemake"]
-IGNORE = shutil.ignore_patterns(
-    ".venv", ".git", "results", ".snakemake", "__pycache__", "*.egg-info", ".pytest_cache", "figures"
-)
-QUICK = ("--configfile", "config/quick.yaml")
+__all__ = ["QUICK", "copy_repo", "run"]  # also imported from here by tests/test_robustness.py
 
 pytestmark = pytest.mark.workflow
+
+#: The one-core build: every simulation, check and the claims (figures/claims.csv needs all checks), and the
+#: notebooks of every kind: a figure, a figure with an extra data table, a table, a table rendering its claims.
+ONE_CORE_NOTEBOOKS = ("fig_oc", "fig_co_crossover", "table1", "table3")
+#: Notebooks rerun at once with --cores 8 (more kernels than the machine's cores start together).
+PARALLEL_NOTEBOOKS = ("fig_oc", "fig_noise_penalty", "fig_expost", "fig_co_crossover", "table1", "table3")
 
 
 def expected_outputs() -> list[str]:
@@ -39,23 +37,10 @@ def expected_outputs() -> list[str]:
     return out + ["figures/claims.csv", "figures/claims.md", "figures/benchmarks.md"]
 
 
-def copy_repo(dest: Path) -> Path:
-    shutil.copytree(ROOT, dest, ignore=IGNORE)
-    (dest / "figures").mkdir(exist_ok=True)
-    for cached in ("resources",):  # downloaded data (checksum-verified) may be reused between copies
-        if (ROOT / cached).exists() and not (dest / cached).exists():
-            shutil.copytree(ROOT / cached, dest / cached)
-    return dest
-
-
-def run(cwd: Path, *args: str, check: bool = True, env: dict | None = None) -> subprocess.CompletedProcess:
-    # The copy's own library first on the path: a module added in the copy (test_new_output_...) is importable.
-    env = os.environ if env is None else env
-    env = {**env, "PYTHONPATH": os.pathsep.join([str(cwd / "src"), env.get("PYTHONPATH", "")])}
-    proc = subprocess.run([*SNAKEMAKE, *args], cwd=cwd, capture_output=True, text=True, env=env)
-    if check and proc.returncode != 0:
-        raise AssertionError(f"snakemake {' '.join(args)} failed:\n{proc.stdout[-4000:]}\n{proc.stderr[-4000:]}")
-    return proc
+def notebook_targets(ids) -> list[str]:
+    """Every file the notebook jobs of ``ids`` write."""
+    cat = catalogue.load(ROOT)
+    return [f for i in ids for f in cat[i].targets() if not f.startswith(("results/raw/", "results/claims/"))]
 
 
 def planned(repo: Path, *targets: str) -> dict[str, set[str]]:
@@ -92,23 +77,20 @@ def edited(path: Path, line: str):
 
 
 @pytest.fixture(scope="module")
-def quick_runs(tmp_path_factory):
-    """The quick workflow twice: with 2 cores (parallel notebooks) and with 1 core."""
-    a = copy_repo(tmp_path_factory.mktemp("wf") / "a")
-    b = copy_repo(tmp_path_factory.mktemp("wf") / "b")
-    run(a, "--cores", "2", *QUICK)
-    run(b, "--cores", "1", *QUICK)
-    return a, b
+def one_core_build(tmp_path_factory):
+    """A one-core build of every simulation, check and the claims, with the notebooks ``ONE_CORE_NOTEBOOKS``."""
+    targets = ("figures/claims.csv", *notebook_targets(ONE_CORE_NOTEBOOKS))
+    return build_quick(tmp_path_factory.mktemp("wf") / "b", *targets, cores=1)
 
 
-def test_every_catalogue_output_exists(quick_runs):
-    a, _ = quick_runs
+def test_every_catalogue_output_exists(quick_build):
+    a = quick_build
     missing = [p for p in expected_outputs() if not (a / p).is_file() or (a / p).stat().st_size == 0]
     assert not missing, f"missing outputs: {missing}"
 
 
-def test_claims_have_the_contract_columns_and_no_fail(quick_runs):
-    a, _ = quick_runs
+def test_claims_have_the_contract_columns_and_no_fail(quick_build):
+    a = quick_build
     claims = pd.read_csv(a / "figures/claims.csv", dtype=str, keep_default_na=False)
     assert list(claims.columns) == [
         "claim_id",
@@ -137,37 +119,50 @@ def test_claims_have_the_contract_columns_and_no_fail(quick_runs):
     assert all(f"| {s} |" in head for s in sections) and "Holm" in head
 
 
-def test_report_captions_render_their_math(quick_runs):
+def test_report_captions_render_their_math(quick_build):
     """`make report` on the quick run: every caption's LaTeX is rendered by docutils (HTML formulas), none loses its
     backslashes (the old ``$bar p_t$``)."""
-    a, _ = quick_runs
+    a = quick_build
     run(a, "--report", "figures/report.html", *QUICK)
     html = (a / "figures/report.html").read_text()
     assert "$bar p_t$" not in html and "$varepsilon" not in html
     assert len(re.findall(r'class=\\?"formula', html)) >= len(catalogue.load(ROOT))
 
 
-def test_numbers_identical_with_one_and_two_cores(quick_runs):
-    a, b = quick_runs
-    files = sorted(p.relative_to(a) for p in (a / "figures/data").glob("*.csv"))
-    files += [Path("figures/claims.csv")] + sorted(p.relative_to(a) for p in (a / "results/raw").glob("*.csv"))
-    assert files
+def test_numbers_identical_with_one_and_two_cores(quick_build, one_core_build):
+    # every kind of job of the one-core build (simulate, check, claims, the notebooks of figures and tables)
+    a, b = quick_build, one_core_build
+    cat = catalogue.load(ROOT)
+    files = sorted(p.relative_to(b) for p in (b / "figures/data").glob("*.csv"))
+    files += [Path("figures/claims.csv")] + sorted(p.relative_to(b) for p in (b / "results/raw").glob("*.csv"))
+    files += sorted(p.relative_to(b) for p in (b / "results/claims").glob("*.csv"))
+    files += [Path(f"figures/{i}.csv") for i in ONE_CORE_NOTEBOOKS if cat[i].kind == "table"]
+    assert {f"results/raw/{i}.csv" for i in cat} <= set(map(str, files))
+    assert {f"results/claims/{i}.csv" for i in cat} <= set(map(str, files))
+    assert {cat[i].kind for i in ONE_CORE_NOTEBOOKS} == set(catalogue.FILES)
+    assert {f"figures/data/{i}.csv" for i in ONE_CORE_NOTEBOOKS if cat[i].kind == "figure"} <= set(map(str, files))
+    assert "figures/data/fig_co_crossover_summary.csv" in set(map(str, files))
     differ = [str(f) for f in files if (a / f).read_bytes() != (b / f).read_bytes()]
     assert not differ, f"outputs differ between --cores 2 and --cores 1: {differ}"
-    pngs = [p.relative_to(a) for p in (a / "figures").glob("*.png")]
+    pngs = [p.relative_to(b) for p in (b / "figures").glob("*.png")]
+    assert len(pngs) == sum(cat[i].kind == "figure" for i in ONE_CORE_NOTEBOOKS)
     assert [str(p) for p in pngs if (a / p).read_bytes() != (b / p).read_bytes()] == []
 
 
-def test_notebooks_in_parallel_do_not_collide(quick_runs):
-    # Rerun every notebook job at once (more jobs than cores): kernels must not fight over ZMQ ports.
-    a, _ = quick_runs
-    run(a, "--cores", "8", *QUICK, "--forcerun", *catalogue.FILES)
-    for o in catalogue.load(ROOT).values():
-        assert (a / f"results/notebooks/{o.id}.ipynb").is_file()
+def test_notebooks_in_parallel_do_not_collide(quick_build, tmp_path):
+    # Rerun notebook jobs at once (more jobs than cores): kernels must not fight over ZMQ ports.
+    a = clone_built(quick_build, tmp_path / "parallel")
+    targets = notebook_targets(PARALLEL_NOTEBOOKS)
+    before = {i: (a / f"results/notebooks/{i}.ipynb").stat().st_mtime_ns for i in PARALLEL_NOTEBOOKS}
+    proc = run(a, "--cores", "8", *QUICK, *targets, "--forcerun", *targets)
+    assert len(re.findall(r"^rule (figure|table)\w*:", proc.stdout + proc.stderr, re.M)) == len(PARALLEL_NOTEBOOKS)
+    for i in PARALLEL_NOTEBOOKS:
+        assert (a / f"results/notebooks/{i}.ipynb").stat().st_mtime_ns > before[i], i
 
 
-def test_replot_reruns_no_simulation_and_no_check(quick_runs):
-    a, _ = quick_runs
+def test_replot_reruns_no_simulation_and_no_check(quick_build, tmp_path):
+    a = clone_built(quick_build, tmp_path / "replot")
+    assert planned(a) == {}, "a copy of the build must plan nothing"
     nb = a / "notebooks/fig_oc.ipynb"
     # a real edit (Snakemake >= 9.18 compares checksums, so a bare touch is not a change)
     nb.write_text(nb.read_text().replace("# fig_oc:", "# fig_oc (edited):", 1))
@@ -179,8 +174,8 @@ def test_replot_reruns_no_simulation_and_no_check(quick_runs):
     assert (raw.stat().st_mtime_ns, claims.stat().st_mtime_ns) == before
 
 
-def test_plotting_edit_plans_only_the_notebooks_importing_it(quick_runs):
-    a, _ = quick_runs
+def test_plotting_edit_plans_only_the_notebooks_importing_it(quick_build):
+    a = quick_build
     graph = ImportGraph(a / "src")
     plotting = str(a / "src/privtest/plotting.py")
     importers = {i for i in catalogue.load(a) if plotting in graph.of_notebook(a / f"notebooks/{i}.ipynb")}
@@ -191,9 +186,9 @@ def test_plotting_edit_plans_only_the_notebooks_importing_it(quick_runs):
     assert notebooks_planned(jobs, a) == importers
 
 
-def test_library_edit_plans_exactly_the_simulations_importing_it(quick_runs):
+def test_library_edit_plans_exactly_the_simulations_importing_it(quick_build):
     # privtest.exact is imported by some simulations, not all (the package __init__ exports lazily)
-    a, _ = quick_runs
+    a = quick_build
     graph = ImportGraph(a / "src")
     exact = str(a / "src/privtest/exact.py")
     cat = catalogue.load(a)
@@ -204,10 +199,10 @@ def test_library_edit_plans_exactly_the_simulations_importing_it(quick_runs):
     assert jobs.get("simulate") == importers
 
 
-def test_data_and_collection_rules_depend_on_their_library_code(quick_runs):
+def test_data_and_collection_rules_depend_on_their_library_code(quick_build):
     # the OPT_t references and the claims/benchmark collections are derived from library code too: a stale one would
     # silently feed the CO simulations or the report
-    a, _ = quick_runs
+    a = quick_build
     with edited(a / "src/privtest/co/graphs.py", "# a comment\n"):
         jobs = planned(a)
     assert "co_opt" in jobs, jobs
@@ -216,8 +211,8 @@ def test_data_and_collection_rules_depend_on_their_library_code(quick_runs):
     assert "claims" in jobs and "simulate" not in jobs, jobs
 
 
-def test_check_edit_reruns_no_notebook(quick_runs):
-    a, _ = quick_runs
+def test_check_edit_reruns_no_notebook(quick_build):
+    a = quick_build
     graph = ImportGraph(a / "src")
     path = graph.module_file(catalogue.CHECK_MODULE.format("fig_oc"))
     assert str(path) not in graph.of_modules(catalogue.SIMULATE_MODULE.format("fig_oc"))
@@ -227,8 +222,8 @@ def test_check_edit_reruns_no_notebook(quick_runs):
     assert "simulate" not in jobs, jobs
 
 
-def test_check_script_edit_reruns_checks_and_claim_renderings_only(quick_runs):
-    a, _ = quick_runs
+def test_check_script_edit_reruns_checks_and_claim_renderings_only(quick_build):
+    a = quick_build
     cat = catalogue.load(a)
     with edited(a / "workflow/scripts/check.py", "# a comment\n"):
         jobs = planned(a)

@@ -1,0 +1,54 @@
+"""Copies of the repository for the tests that run Snakemake (tests/test_workflow.py, tests/test_robustness.py).
+
+``copy_repo`` copies the sources (no results); ``clone_built`` copies a built repository with its results and
+Snakemake's metadata, so Snakemake plans nothing in the copy until the test edits something; ``run`` runs Snakemake
+in a copy. The session's quick build (``quick_build`` in tests/conftest.py) is built once with :func:`build_quick`.
+"""
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+SNAKEMAKE = [sys.executable, "-m", "snakemake"]
+IGNORE = shutil.ignore_patterns(
+    ".venv", ".git", "results", ".snakemake", "__pycache__", "*.egg-info", ".pytest_cache", "figures"
+)
+QUICK = ("--configfile", "config/quick.yaml")
+
+
+def copy_repo(dest: Path) -> Path:
+    """Copy the repository's sources to ``dest`` (no results, no Snakemake metadata); returns ``dest``."""
+    shutil.copytree(ROOT, dest, ignore=IGNORE)
+    (dest / "figures").mkdir(exist_ok=True)
+    for cached in ("resources",):  # downloaded data (checksum-verified) may be reused between copies
+        if (ROOT / cached).exists() and not (dest / cached).exists():
+            shutil.copytree(ROOT / cached, dest / cached)
+    return dest
+
+
+def clone_built(built: Path, dest: Path) -> Path:
+    """Copy a built repository ``built`` (results, figures and .snakemake metadata; modification times kept, so
+    nothing is stale in the copy) to ``dest``; returns ``dest``."""
+    shutil.copytree(built, dest, ignore=shutil.ignore_patterns("locks", "__pycache__"), symlinks=True)
+    return dest
+
+
+def run(cwd: Path, *args: str, check: bool = True, env: dict | None = None) -> subprocess.CompletedProcess:
+    """``snakemake *args`` in ``cwd``; raises AssertionError with the output's tail if it fails and ``check``."""
+    # The copy's own library first on the path: a module added in the copy (test_new_output_...) is importable.
+    env = os.environ if env is None else env
+    env = {**env, "PYTHONPATH": os.pathsep.join([str(cwd / "src"), env.get("PYTHONPATH", "")])}
+    proc = subprocess.run([*SNAKEMAKE, *args], cwd=cwd, capture_output=True, text=True, env=env)
+    if check and proc.returncode != 0:
+        raise AssertionError(f"snakemake {' '.join(args)} failed:\n{proc.stdout[-4000:]}\n{proc.stderr[-4000:]}")
+    return proc
+
+
+def build_quick(dest: Path, *targets: str, cores: int = 2) -> Path:
+    """Copy the repository to ``dest`` and build ``targets`` (default: the whole catalogue) with the quick config."""
+    copy_repo(dest)
+    run(dest, "--cores", str(cores), *QUICK, *targets)
+    return dest
