@@ -62,6 +62,9 @@ STREAM_NAMES = {
     "burst": "synthetic burst stream",
     "mpls_stops": "Minneapolis stops, $k$-cardinality",
     "mpls_stops_matroid": "Minneapolis stops, partition matroid",
+    # fig_error_rates' adversarial streams
+    "pbar_then_pstar": "$p_t=\\bar p_t$ for $t<T$, then $p_T=p^*$",
+    "never_pstar": "$p_t=\\bar p_t$ for every $t\\leq T$",
 }
 
 STYLE = {
@@ -149,8 +152,10 @@ def legend_right(ax, fontsize: float = 6.5, **kwargs):
 
 def unique_legend(axes) -> tuple[list, list]:
     """Handles and labels of every panel in ``axes``, each label once (first occurrence), for a figure legend."""
+    import numpy as np
+
     handles, labels = [], []
-    for ax in list(getattr(axes, "ravel", lambda: axes)()):
+    for ax in np.asarray(axes, dtype=object).ravel():
         for h, lab in zip(*ax.get_legend_handles_labels(), strict=True):
             if lab not in labels:
                 handles.append(h)
