@@ -99,7 +99,13 @@ def label(method: str) -> str:
 
 
 def stream_name(stream: str) -> str:
-    """The readable name of a stream id (:data:`STREAM_NAMES`; ids not listed keep their id with ``_`` as spaces)."""
+    """The readable name of a stream id (:data:`STREAM_NAMES`; ``collegemsg_top<n>``, fig_co_maxcut's stream:
+    "CollegeMsg, <n> most active users"; other ids keep their id with ``_`` as spaces)."""
+    import re
+
+    top = re.fullmatch(r"collegemsg_top(\d+)", str(stream))
+    if top:
+        return f"CollegeMsg, {top[1]} most active users"
     return STREAM_NAMES.get(stream, str(stream).replace("_", " "))
 
 

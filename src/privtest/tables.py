@@ -85,7 +85,9 @@ def markdown_tables(df: pd.DataFrame, keys: list[str], max_columns: int = MAX_MD
     chunks = [rest[i : i + width] for i in range(0, len(rest), width)] or [[]]
     parts = []
     for i, chunk in enumerate(chunks):
-        text = df[keys + chunk].to_markdown(index=False, floatfmt=floatfmt, missingval="")
+        part = df[keys + chunk]
+        part = part.astype(object).where(part.notna(), None)  # NaN as an empty cell (tabulate's missingval)
+        text = part.to_markdown(index=False, floatfmt=floatfmt, missingval="")
         if len(chunks) > 1:
             text = f"*Part {i + 1} of {len(chunks)}: {', '.join(f'`{c}`' for c in chunk)}*\n\n" + text
         parts.append(text)
