@@ -22,6 +22,11 @@ _MATH = re.compile(r"(?<!\$)\$(?!\$)([^$\n]+?)\$(?!\$)")
 _ACCENT_SUB = re.compile(
     r"(\\(?:bar|hat|tilde|overline|widehat|widetilde|vec|dot)\s*(?:\{[^{}]*\}|\\[A-Za-z]+|\w))(?=\s*_)"
 )
+#: MathML's namespace (written as the default namespace of every <math> element).
+_MATHML = "http://www.w3.org/1998/Math/MathML"
+#: The over-bar characters of docutils' \\bar (U+02C9) and \\overline: at the report's 14 px the accent form is
+#: drawn into the letter and cannot be seen, so :func:`mathml` writes a plain (non-accent) bar, U+2015, instead.
+_BARS = ("\u02c9", "\u00af", "_", "\u203e")
 #: The RST that defines the inline raw-HTML role the math is written in; it opens every caption with math.
 ROLE = ".. role:: raw-html(raw)\n   :format: html\n\n"
 #: `code` spans of Markdown (single backticks).
@@ -46,6 +51,15 @@ def _role(name: str, body: str, text: str, start: int, end: int) -> str:
     return f"{before}:{name}:`{body}`{after}"
 
 
+def _xml_entity(name: str) -> str:
+    """``&name;`` if XML defines it, else the character references of HTML5's entity ``name``."""
+    from html.entities import html5
+
+    if name in ("lt", "gt", "amp", "quot", "apos") or f"{name};" not in html5:
+        return f"&{name};"
+    return "".join(f"&#x{ord(c):x};" for c in html5[f"{name};"])
+
+
 def mathml(tex: str) -> str:
     """Inline MathML (one line) of the LaTeX ``tex``, by docutils' converter (accents before subscripts fixed,
     :data:`_ACCENT_SUB`).
@@ -53,9 +67,24 @@ def mathml(tex: str) -> str:
     Raises:
         SyntaxError: if docutils cannot parse ``tex`` (unknown command, unbalanced braces).
     """
+    import xml.etree.ElementTree as ET
+
     from docutils.utils.math import latex2mathml
 
     xml = latex2mathml.tex2mathml(_ACCENT_SUB.sub(r"\1^{}", tex))
+    # HTML entities (&nbsp; for \, ...) as character references: XML knows only its own five
+    xml = re.sub(r"&([A-Za-z][A-Za-z0-9]*);", lambda m: _xml_entity(m[1]), xml)
+    root = ET.fromstring(xml)
+    for el in root.iter():  # plain tag names; the namespace is written once, on <math>
+        el.tag = el.tag.rpartition("}")[2]
+    root.set("xmlns", _MATHML)
+    for over in root.iter("mover"):  # \bar, \overline: a bar that shows at the report's font size
+        kids = list(over)
+        if len(kids) == 2 and kids[1].tag == "mo" and (kids[1].text or "").strip() in _BARS:
+            over.attrib.pop("accent", None)
+            kids[1].attrib.clear()
+            kids[1].text = "\u2015"
+    xml = ET.tostring(root, encoding="unicode", short_empty_elements=False)
     return re.sub(r">\s+<", "><", xml).strip()
 
 
