@@ -98,6 +98,12 @@ def label(method: str) -> str:
     return METHOD_LABELS.get(method, method)
 
 
+def legend_name(method: str) -> str:
+    """The legend name of a method whose raw name may carry plain-text symbols ("GTM (constant p*)"): its
+    :func:`label`, with :func:`mathtext` symbols."""
+    return mathtext(label(method))
+
+
 def stream_name(stream: str) -> str:
     """The readable name of a stream id (:data:`STREAM_NAMES`; ``collegemsg_top<n>``, fig_co_maxcut's stream:
     "CollegeMsg, <n> most active users"; other ids keep their id with ``_`` as spaces)."""
