@@ -34,8 +34,14 @@ METHOD_COLORS = {
     "oracle-horizon recompute (advanced)": "#ff7f0e",
 }
 
-#: Legend label of a method whose raw-table name is terse (continual-observation baselines).
+#: Legend label of a method whose raw-table name is terse (continual-observation baselines) or written without
+#: spaces in the raw tables (``LiuTalwar``): every figure names a method the same way.
 METHOD_LABELS = {
+    "LiuTalwar": "Liu–Talwar",
+    "LiuTalwar nominal": "Liu–Talwar (nominal $p^*$)",
+    "Cohen": "Cohen et al.",
+    "Ghazi": "Ghazi et al.",
+    "LowerBound": "lower bound",
     "BatchToCO": "BatchToCO (Alg. 3)",
     "recompute every step": "recompute every step, $\\varepsilon\\omega_t$",
     "recompute geometric": "recompute at $t=\\lceil(1+\\kappa)^k\\rceil$, $\\varepsilon\\omega_k$",
@@ -46,6 +52,20 @@ METHOD_LABELS = {
 
 #: Methods drawn dashed: references that need knowledge a CO algorithm does not have (the stream length T).
 DASHED = ("oracle-horizon recompute (basic)", "oracle-horizon recompute (advanced)")
+
+#: Readable name of each stream id of the continual-observation experiments (raw tables' ``stream`` column).
+STREAM_NAMES = {
+    "collegemsg": "CollegeMsg",
+    "primary_school": "SocioPatterns primary school",
+    "collegemsg_messages": "CollegeMsg, one message per step",
+    "primary_school_contacts": "primary school, one contact per step",
+    "burst": "synthetic burst stream",
+    "mpls_stops": "Minneapolis stops, $k$-cardinality",
+    "mpls_stops_matroid": "Minneapolis stops, partition matroid",
+    # fig_error_rates' adversarial streams
+    "pbar_then_pstar": "$p_t=\\bar p_t$ for $t<T$, then $p_T=p^*$",
+    "never_pstar": "$p_t=\\bar p_t$ for every $t\\leq T$",
+}
 
 STYLE = {
     "font.size": 9,
@@ -78,6 +98,83 @@ def label(method: str) -> str:
     return METHOD_LABELS.get(method, method)
 
 
+def legend_name(method: str) -> str:
+    """The legend name of a method whose raw name may carry plain-text symbols ("GTM (constant p*)"): its
+    :func:`label`, with :func:`mathtext` symbols."""
+    return mathtext(label(method))
+
+
+def stream_name(stream: str) -> str:
+    """The readable name of a stream id (:data:`STREAM_NAMES`; ``collegemsg_top<n>``, fig_co_maxcut's stream:
+    "CollegeMsg, <n> most active users"; other ids keep their id with ``_`` as spaces)."""
+    import re
+
+    top = re.fullmatch(r"collegemsg_top(\d+)", str(stream))
+    if top:
+        return f"CollegeMsg, {top[1]} most active users"
+    return STREAM_NAMES.get(stream, str(stream).replace("_", " "))
+
+
+#: Markers that tell apart the members of a family of curves (with :func:`sequential_colors`).
+MARKERS = ("o", "s", "^", "D", "v", "P", "X", "*")
+
+
+def sequential_colors(n: int, cmap: str = "viridis") -> list:
+    """``n`` clearly distinct colours of a sequential colormap (an ordered family such as several theta), from its
+    dark end to 85% of it (viridis' last yellow is too light on white).
+
+    Raises:
+        ValueError: if ``n`` < 1.
+    """
+    import numpy as np
+
+    if n < 1:
+        raise ValueError(f"n must be >= 1, got {n}")
+    return list(plt.get_cmap(cmap)(np.linspace(0.0, 0.85, n)))
+
+
+def panel_title(ax, text: str, fontsize: float = 8.0) -> None:
+    """A panel title broken into lines no wider than the panel (rendered widths, mathtext included; breaks only at
+    spaces outside ``$...$``), so titles of neighbouring panels cannot run into each other. Call
+    ``fig.tight_layout()`` (or :func:`suptitle`) afterwards to make room for the lines."""
+    import re
+
+    fig = ax.get_figure()
+    renderer = fig.canvas.get_renderer()
+    limit = 0.97 * ax.get_window_extent(renderer).width
+    words = re.findall(r"(?:\$[^$]*\$|[^\s$])+", text)  # spaces inside $...$ do not break
+
+    def width(line: str) -> float:
+        return ax.set_title(line, fontsize=fontsize).get_window_extent(renderer).width
+
+    lines: list[str] = []
+    for w in words:
+        if lines and width(f"{lines[-1]} {w}") <= limit:
+            lines[-1] = f"{lines[-1]} {w}"
+        else:
+            lines.append(w)
+    ax.set_title("\n".join(lines), fontsize=fontsize)
+
+
+def legend_right(ax, fontsize: float = 6.5, **kwargs):
+    """The legend of ``ax`` to the right of the panel, outside the data (``bbox_inches="tight"`` in :func:`save`
+    keeps it in the file)."""
+    return ax.legend(loc="upper left", bbox_to_anchor=(1.02, 1.0), borderaxespad=0.0, fontsize=fontsize, **kwargs)
+
+
+def unique_legend(axes) -> tuple[list, list]:
+    """Handles and labels of every panel in ``axes``, each label once (first occurrence), for a figure legend."""
+    import numpy as np
+
+    handles, labels = [], []
+    for ax in np.asarray(axes, dtype=object).ravel():
+        for h, lab in zip(*ax.get_legend_handles_labels(), strict=True):
+            if lab not in labels:
+                handles.append(h)
+                labels.append(lab)
+    return handles, labels
+
+
 def linestyle(method: str) -> str:
     """Dashed for oracle-horizon references (:data:`DASHED`), solid otherwise."""
     return "--" if method in DASHED else "-"
@@ -94,10 +191,11 @@ def suptitle(fig, text: str, fontsize: float = 9.0) -> None:
     fig.tight_layout()  # makes room for the suptitle
 
 
-def legend_below(fig, handles, labels) -> None:
-    """One legend for the whole figure, below the panels, in as many columns as fit the figure's width."""
+def legend_below(fig, handles, labels, fontsize: float = 7.0) -> None:
+    """One legend for the whole figure, below the panels (off the data), in as many columns as fit the figure's
+    width."""
     ncol = max(1, min(len(labels), int(fig.get_figwidth() // 2.6)))
-    fig.legend(handles, labels, loc="upper center", bbox_to_anchor=(0.5, 0.0), ncol=ncol, fontsize=7)
+    fig.legend(handles, labels, loc="upper center", bbox_to_anchor=(0.5, 0.0), ncol=ncol, fontsize=fontsize)
 
 
 #: Plain-text names in labels that come from the data, and their mathtext (:func:`mathtext`).
@@ -110,6 +208,12 @@ def mathtext(label: str) -> str:
     for plain, tex in _MATHTEXT:
         label = label.replace(plain, tex)
     return label
+
+
+def curve_label(name: str) -> str:
+    """The legend label of a curve named in the data: :func:`mathtext`, and the raw tables' "Liu-Talwar" spelled
+    as :data:`METHOD_LABELS` spells the method ("Liu–Talwar"), so one method has one name in every figure."""
+    return mathtext(name).replace("Liu-Talwar", label("LiuTalwar"))
 
 
 def save(fig, pdf_path: str | Path, png_path: str | Path) -> None:
@@ -169,7 +273,7 @@ def co_utility(summary, ylabel: str, title: str, references=None):
             else:
                 for column, fmt_, lab in references:
                     ax.plot(o.t, o[column], fmt_, lw=1, label=lab)
-            ax.set_title(f"{s}, $\\varepsilon$={e:g}")
+            panel_title(ax, f"{stream_name(s)}, $\\varepsilon$={e:g}")
             ax.set_xlabel("t (CO step)")
             if j == 0:
                 ax.set_ylabel(ylabel)
@@ -227,20 +331,15 @@ def co_crossover(summary, crossings, bursts=None, streams=None, zoom=None):
                     ax.plot([r.t_meas], [-0.02], marker="^", color=color(r.baseline), ms=5, clip_on=False)
             if window is None:
                 ax.set_xscale("log")
-                ax.set_title(f"{s}, $\\varepsilon$={e:g}", fontsize=8)
+                panel_title(ax, f"{stream_name(s)}, $\\varepsilon$={e:g}")
             else:
                 ax.set_xlim(*window)
-                ax.set_title(f"{s} (zoom, linear t), $\\varepsilon$={e:g}", fontsize=8)
+                panel_title(ax, f"{stream_name(s)} (zoom, linear t), $\\varepsilon$={e:g}")
             ax.set_ylim(-0.05, 1.05)
             ax.set_xlabel("t (CO step)")
             if j == 0:
                 ax.set_ylabel("$f(X_t, Y_t)/\\mathrm{OPT}_t$")
-    handles, labels = [], []
-    for ax in axes.ravel():
-        for h, lab in zip(*ax.get_legend_handles_labels(), strict=True):
-            if lab not in labels:
-                handles.append(h)
-                labels.append(lab)
+    handles, labels = unique_legend(axes)
     handles += [
         plt.Line2D([], [], color="k", ls=":", marker="v", lw=1),
         plt.Line2D([], [], color="k", ls="", marker="^"),

@@ -4,6 +4,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pandas as pd
 
 from privtest import bounds
@@ -15,6 +17,93 @@ def markdown_lines(header: list[str], rows: list[list[str]]) -> list[str]:
     lines = ["|" + "".join(f" {h} |" if h else " |" for h in header), "|---" * len(header) + "|"]
     lines += ["| " + " | ".join(str(c).replace("|", "\\|") for c in row) + " |" for row in rows]
     return lines
+
+
+#: Most columns a Markdown table meant for reading may have (figures/*.md); wider tables are pivoted or split, and the
+#: full table stays in the .csv.
+MAX_MD_COLUMNS = 12
+
+#: A column named ``<name>[<key>]`` (one quantity per method, per step t, ...): :func:`pivot_bracketed` reads it.
+_BRACKETED = re.compile(r"^(?P<name>[^\[\]]+)\[(?P<key>[^\[\]]+)\]$")
+
+
+def pivot_bracketed(df: pd.DataFrame, keys: list[str], key_name: str) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Split ``df`` into its plain columns and the long form of its bracketed ones.
+
+    A column ``ratio_T[GTM]`` holds quantity ``ratio_T`` for key ``GTM``; the long table has one row per row of
+    ``df`` and key (``keys`` columns, then ``key_name``, then one column per quantity, keys in order of first
+    appearance, rows where every quantity is missing dropped).
+
+    Args:
+        df: the wide table (e.g. table2.csv).
+        keys: the columns identifying a row of ``df``, repeated in the long table.
+        key_name: name of the long table's key column (e.g. "method", "t").
+
+    Returns:
+        ``(plain, long)``: ``df`` without its bracketed columns, and their long form (no rows if there are none).
+
+    Raises:
+        ValueError: if a column of ``keys`` is not in ``df`` or ``key_name`` is already a column.
+    """
+    missing = [k for k in keys if k not in df.columns]
+    if missing:
+        raise ValueError(f"keys must be columns of df, missing: {missing}")
+    if key_name in df.columns:
+        raise ValueError(f"key_name must not be a column of df, got {key_name!r}")
+    bracketed = {c: _BRACKETED.match(c) for c in df.columns if c not in keys}
+    bracketed = {c: m for c, m in bracketed.items() if m}
+    plain = df.drop(columns=list(bracketed))
+    if not bracketed:
+        return plain, pd.DataFrame(columns=[*keys, key_name])
+    names = list(dict.fromkeys(m["name"] for m in bracketed.values()))
+    labels = list(dict.fromkeys(m["key"] for m in bracketed.values()))
+    rows = []
+    for i in range(len(df)):  # by position, column by column: each column keeps its dtype
+        for lab in labels:
+            vals = {n: df[f"{n}[{lab}]"].iloc[i] if f"{n}[{lab}]" in df else None for n in names}
+            if all(pd.isna(v) for v in vals.values()):
+                continue
+            rows.append({**{k: df[k].iloc[i] for k in keys}, key_name: lab, **vals})
+    return plain, pd.DataFrame(rows, columns=[*keys, key_name, *names])
+
+
+def markdown_tables(df: pd.DataFrame, keys: list[str], max_columns: int = MAX_MD_COLUMNS, floatfmt: str = ".4g") -> str:
+    """``df`` as Markdown tables of at most ``max_columns`` columns: one table if it fits, otherwise consecutive
+    parts ("Part i of n, continued: ..."), each repeating the ``keys`` columns and taking the next other columns in
+    order. Missing values are written as empty cells.
+
+    Raises:
+        ValueError: if ``max_columns`` <= len(keys) or a column of ``keys`` is not in ``df``.
+    """
+    missing = [k for k in keys if k not in df.columns]
+    if missing:
+        raise ValueError(f"keys must be columns of df, missing: {missing}")
+    if max_columns <= len(keys):
+        raise ValueError(f"max_columns must be > len(keys) = {len(keys)}, got {max_columns}")
+    rest = [c for c in df.columns if c not in keys]
+    width = max_columns - len(keys)
+    chunks = [rest[i : i + width] for i in range(0, len(rest), width)] or [[]]
+    parts = []
+    for i, chunk in enumerate(chunks):
+        part = df[keys + chunk]
+        part = part.astype(object).where(part.notna(), None)  # NaN as an empty cell (tabulate's missingval)
+        text = part.to_markdown(index=False, floatfmt=floatfmt, missingval="")
+        if len(chunks) > 1:
+            text = f"*Part {i + 1} of {len(chunks)}: {', '.join(f'`{c}`' for c in chunk)}*\n\n" + text
+        parts.append(text)
+    return "\n\n".join(parts) + "\n"
+
+
+def markdown_column_counts(text: str) -> list[int]:
+    """The number of columns of every Markdown table in ``text`` (from each table's header line: the line before a
+    ``|---|`` rule), in order."""
+    lines = text.splitlines()
+    counts = []
+    for prev, line in zip(lines, lines[1:], strict=False):
+        if re.fullmatch(r"\s*\|?(\s*:?-+:?\s*\|)+\s*(:?-+:?\s*)?", line) and "|" in prev:
+            cells = re.split(r"(?<!\\)\|", prev.strip().strip("|"))
+            counts.append(len(cells))
+    return counts
 
 
 def latex_tabular(spec: str, header: list[str], rows: list[list[str]]) -> list[str]:

@@ -93,12 +93,10 @@ def section(wildcards):
 
 
 def caption(wildcards):
-    """The notebook's title cell as reStructuredText (LaTeX math kept for the report): the caption lives in one place,
-    next to the plotting code."""
-    return (
-        captions.to_rst(captions.title_cell(f"notebooks/{wildcards.id}.ipynb"))
-        or wildcards.id
-    )
+    """The notebook's title cell as reStructuredText (math as MathML) for the report: the caption lives in one place,
+    next to the plotting code. A parameter whose text, in the report's parameter list, only names that source
+    (captions.Caption); the report's caption template renders its ``.rst``."""
+    return captions.caption(f"notebooks/{wildcards.id}.ipynb")
 
 
 def ids(kind=None):
