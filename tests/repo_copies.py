@@ -50,5 +50,5 @@ def run(cwd: Path, *args: str, check: bool = True, env: dict | None = None) -> s
 def build_quick(dest: Path, *targets: str, cores: int = 2) -> Path:
     """Copy the repository to ``dest`` and build ``targets`` (default: the whole catalogue) with the quick config."""
     copy_repo(dest)
-    run(dest, "--cores", str(cores), *QUICK, *targets)
+    run(dest, *targets, "--cores", str(cores), *QUICK)  # targets first: --configfile takes every value after it
     return dest
