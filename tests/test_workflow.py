@@ -158,7 +158,9 @@ def test_notebooks_in_parallel_do_not_collide(quick_build, tmp_path):
     targets = notebook_targets(PARALLEL_NOTEBOOKS)
     before = {i: (a / f"results/notebooks/{i}.ipynb").stat().st_mtime_ns for i in PARALLEL_NOTEBOOKS}
     proc = run(a, *targets, "--cores", "8", *QUICK, "--forcerun", *targets)  # --configfile takes all values after it
-    assert len(re.findall(r"^rule (figure|table)\w*:", proc.stdout + proc.stderr, re.M)) == len(PARALLEL_NOTEBOOKS)
+    assert len(re.findall(r"^(?:local)?rule (figure|table)\w*:", proc.stdout + proc.stderr, re.M)) == len(
+        PARALLEL_NOTEBOOKS
+    )
     for i in PARALLEL_NOTEBOOKS:
         assert (a / f"results/notebooks/{i}.ipynb").stat().st_mtime_ns > before[i], i
 
