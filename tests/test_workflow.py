@@ -104,6 +104,9 @@ def test_claims_have_the_contract_columns_and_no_fail(quick_build):
     ]
     assert set(claims["verdict"]) <= set(VERDICTS)
     assert set(claims["experiment"]) >= set(catalogue.load(ROOT)), "every output must check at least one claim"
+    # issue 19: no PASS reads as resting on a zero standard error ("+- 0"); identical runs name their test instead
+    zero_se = claims[(claims.verdict == "PASS") & claims.measured.str.contains(r"(?:\+-|±) ?0(?![.\d])")]
+    assert zero_se.empty, zero_se[["claim_id", "measured"]].to_string()
     assert claims["claim_id"].is_unique
     failed = claims[claims["verdict"] == "FAIL"]
     assert failed.empty, failed.to_string()

@@ -90,7 +90,7 @@ def _crossover_claims(raw: pd.DataFrame, cfg: dict) -> list[Claim]:
                 "every recorded step; crossover t_pred",
                 measured=f"crossover measured {_t(s.t_meas)}, predicted {_t(s.t_pred)} (with Lemma 40's ell "
                 f"{_t(s.t_pred_lemma40)}; per-call eps crossover {_t(s.t_eps)}); at T = {int(s['T'])} {s.state_last} "
-                f"by {float(s.diff_last):+.3f} +- {fmt(float(s.se_last), 2)}, trend {float(s.slope_last_decade):+.3f}"
+                f"by {float(s.diff_last):+.3f} {_spread(float(s.se_last))}, trend {float(s.slope_last_decade):+.3f}"
                 "/decade",
                 bound=bound,
                 evidence=cells,
@@ -147,3 +147,8 @@ def _long_run_claims(g: pd.DataFrame, cp: pd.DataFrame, params: BatchToCOParams,
 def _t(x) -> str:
     x = float(x)
     return "never" if not np.isfinite(x) else f"t = {int(x)}"
+
+
+def _spread(se: float) -> str:
+    """'+- se', or, for identical runs, which test decides instead (no claim rests on a zero standard error)."""
+    return f"+- {fmt(se, 2)}" if se > 0 else "(identical in every run: decided by the bounded-range test on [-1, 1])"
