@@ -1,6 +1,6 @@
 # Two commands: `make reproduce` (everything in config/config.yaml) and `make test` (lint, unit + statistical tests,
 # then the quick workflow end to end). Both create .venv from requirements.lock if it is missing or stale.
-# `make test-fast` is the edit loop: unit tests without Snakemake runs, slow tests or the SLURM test (under a minute).
+# `make test-fast` is the edit loop: unit tests without Snakemake runs, slow tests or the SLURM test (about 1.3 min).
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
@@ -42,7 +42,7 @@ test-workflow: $(STAMP)
 	$(BIN)/python -m pytest -m "workflow and not slurm"
 
 test-fast: $(STAMP)
-	$(BIN)/python -m pytest -m "not workflow and not slow and not slurm"
+	$(BIN)/python -m pytest -n auto -m "not workflow and not slow and not slurm"
 
 clean:
 	rm -rf results .snakemake
