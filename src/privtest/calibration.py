@@ -164,9 +164,9 @@ def whole_run_error(cal, T: int, eps_t: float, pstar: float):
     pbar = np.array([st.pbar for st in params])
     low = pbar > 0  # halting at such a step (with p_t <= pbar_t) is a Type I error
     stream = Stream.from_params(params, np.maximum(pbar, 0.0), tau1=cal.tau1, mu1=cal.mu1)
-    R = transcript_log_probs(stream)  # Type I: halt at a step with p_t = pbar_t
-    R_star = transcript_log_probs(stream, p_halt=np.full(T, pstar))  # Type II: continue at t_h with p_{t_h} = p*
-    log_typeI = np.where(low, R.log_halt, -np.inf)
+    # one pass: Type I (halt at a step with p_t = pbar_t, log_halt_p) and Type II (continue at t_h with p_{t_h} = p*)
+    R_star = transcript_log_probs(stream, p_halt=np.full(T, pstar))
+    log_typeI = np.where(low, R_star.log_halt_p, -np.inf)
     typeI_before = np.r_[-np.inf, np.logaddexp.accumulate(log_typeI)[:-1]]  # Pr[Type I at a step < t_h]
     per_th = np.exp(np.logaddexp(typeI_before, R_star.log_continue_alt))
     per_th = np.r_[per_th, np.exp(np.logaddexp.accumulate(log_typeI)[-1])]
@@ -179,25 +179,43 @@ def certified_calibration(
     """The exact-tail calibration with the largest budget scale kappa (within a factor 1 + tol, by bisection on
     ln kappa) whose exact whole-run error within T steps is <= beta for every input stream (:func:`whole_run_error`).
 
+    Search: kappa = 1 must pass; the bracket [2^(j-1), 2^j] is the first j >= 1 with error(2^j) > beta, or the
+    first with 2^j >= 4/beta; then bisection on ln kappa down to a factor 1 + tol. Like the bisection, the bracket
+    search takes the error to be non-decreasing in kappa: it finds j by bisection over the exponents (O(log log
+    (1/beta)) exact evaluations instead of one per doubling), the same bracket the doubling 2, 4, 8, ... finds for a
+    non-decreasing error. Each kappa is evaluated once.
+
     Returns:
         (calibration, error): the :class:`ExactTailCalibration` and its certified whole-run error (<= beta).
+
+    Raises:
+        ValueError: naming tol, T, eps_t or pstar out of range, or if Theorem 21's budgets (kappa = 1) already exceed
+            beta.
     """
 
     _validate.positive("tol", tol)
     T = _validate.step_index(T, "T")
     _validate.nonnegative("eps_t", eps_t)
     _validate.open_unit("pstar", pstar)
+    errors = {}
 
     def err(kappa):
-        return whole_run_error(ExactTailCalibration(eps, beta, theta, gamma, variant, kappa), T, eps_t, pstar)[0]
+        if kappa not in errors:
+            cal = ExactTailCalibration(eps, beta, theta, gamma, variant, kappa)
+            errors[kappa] = whole_run_error(cal, T, eps_t, pstar)[0]
+        return errors[kappa]
 
-    lo, hi = 1.0, 2.0
-    if err(lo) > beta:
+    if err(1.0) > beta:
         raise ValueError("the exact-tail calibration with Theorem 21's budgets already exceeds beta")
-    while err(hi) <= beta and hi < 4.0 / beta:  # bounded: hi doubles up to 4/beta
-        lo, hi = hi, hi * 2.0
+    j_max, cap = 1, 2.0  # the first exponent with 2^j >= 4/beta (bounded: cap doubles, to inf at most)
+    while cap < 4.0 / beta:
+        j_max, cap = j_max + 1, cap * 2.0
+    j_lo, j_hi = 1, j_max  # the first j in [1, j_max) with err(2^j) > beta, else j_max
+    while j_lo < j_hi:  # bounded: j_hi - j_lo halves every pass
+        j = (j_lo + j_hi) // 2
+        j_lo, j_hi = (j + 1, j_hi) if err(2.0**j) <= beta else (j_lo, j)
+    lo, hi = 2.0 ** (j_lo - 1), 2.0**j_lo
     while hi / lo > 1.0 + tol:  # bounded: ln(hi/lo) halves every pass
         mid = math.sqrt(lo * hi)
         lo, hi = (mid, hi) if err(mid) <= beta else (lo, mid)
-    cal = ExactTailCalibration(eps, beta, theta, gamma, variant, lo)
-    return cal, err(lo)
+    return ExactTailCalibration(eps, beta, theta, gamma, variant, lo), err(lo)
