@@ -58,7 +58,11 @@ def lambda_left_exact(c: int, alpha: float) -> float:
         ValueError: naming alpha if it is outside (0, 1) or out of numerical reach (no float mean meets it).
     """
     _validate.open_unit("alpha", alpha)
-    c = _validate.integer("c", c, 0)
+    return _lambda_left(_validate.integer("c", c, 0), alpha)
+
+
+def _lambda_left(c: int, alpha: float) -> float:
+    """:func:`lambda_left_exact` on validated arguments (the searches below call it thousands of times)."""
     return _nudged(float(special.pdtri(c, alpha)), lambda lam: special.pdtr(c, lam) <= alpha, 1.0, c, alpha, "alpha")
 
 
@@ -71,7 +75,11 @@ def lambda_right_exact(c: int, alpha: float) -> float:
         ValueError: naming alpha if it is outside (0, 1) or out of numerical reach (no float mean meets it).
     """
     _validate.open_unit("alpha", alpha)
-    c = _validate.integer("c", c, 0)
+    return _lambda_right(_validate.integer("c", c, 0), alpha)
+
+
+def _lambda_right(c: int, alpha: float) -> float:
+    """:func:`lambda_right_exact` on validated arguments."""
     lam = float(special.gammaincinv(c + 1, alpha))
     return _nudged(lam, lambda x: special.pdtrc(c, x) <= alpha, -1.0, c, alpha, "alpha")
 
@@ -88,7 +96,7 @@ def count_threshold_exact(alpha: float, beta: float, gamma: float) -> int:
     _validate.gamma_range(gamma)
 
     def ok(c):
-        return lambda_left_exact(c, alpha) <= gamma * lambda_right_exact(c, beta)
+        return _lambda_left(c, alpha) <= gamma * _lambda_right(c, beta)
 
     hi = 1
     for _ in range(MAX_ITERATIONS):
@@ -140,9 +148,9 @@ class ExactTailCalibration(GlobalCalibration):
         s = flip_direction(pstar, log_gl) if self.variant == "auto" else base.s
         c = count_threshold_exact(err, err, self.gamma)
         if s == 1:
-            rho = lambda_left_exact(c, err) / pstar
+            rho = _lambda_left(c, err) / pstar
         else:
-            rho = lambda_right_exact(c, err) / (1.0 - pstar)
+            rho = _lambda_right(c, err) / (1.0 - pstar)
         pbar = rejection_threshold(pstar, log_gl) if self.variant == "auto" else base.pbar
         return StepParams(
             base.t, base.eps_t, pstar, base.tau1, base.mu1, base.tau2, s, c, rho, base.log_Lambda, pbar, err, err

@@ -209,8 +209,13 @@ def log_upper_gamma(s, x):
 def _log1mexp(x):
     """log(1 - e^x) for x <= 0, accurate at both ends."""
     x = np.asarray(x, dtype=float)
+    near = x > -0.6931
+    out = np.empty(x.shape)
     with np.errstate(divide="ignore", invalid="ignore"):
-        return np.where(x > -0.6931, np.log(-np.expm1(x)), np.log1p(-np.exp(x)))
+        out[near] = np.log(-np.expm1(x[near]))
+        far = ~near
+        out[far] = np.log1p(-np.exp(x[far]))  # numpy's log1p is slow: only where it is needed
+    return out
 
 
 # ----------------------------------------------------------------------------------------------------------------
@@ -280,8 +285,8 @@ def _log_step_factors_pos(a, q, eps, tau2, c, rho, s):
             deep = bb > 20.0 * (k + sigma)
             if np.any(deep):  # Q - pareto cancels: integrate E[(1 - (b/Gamma)^sigma); Gamma > b] directly
                 bd = bb[deep][:, None]
-                r = _LAG_X[None, :] / bd
-                integrand = -np.expm1(-sigma * np.log1p(r)) * np.exp((k - 1.0) * np.log1p(r))
+                log1p_r = np.log1p(_LAG_X[None, :] / bd)  # once: numpy's log1p is the costly part
+                integrand = -np.expm1(-sigma * log1p_r) * np.exp((k - 1.0) * log1p_r)
                 vals[deep] = -bd[:, 0] + (k - 1.0) * np.log(bd[:, 0]) - special.gammaln(k) + np.log(integrand @ _LAG_W)
         else:
             lpk = log_gammainc(k, bb)
