@@ -5,10 +5,12 @@ length, None, a bad seed) must raise ValueError (or TypeError) whose message nam
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 
 import numpy as np
+import pandas as pd
 import pytest
 
 import privtest
@@ -28,8 +30,17 @@ from privtest.baselines.above_threshold import AboveThreshold
 from privtest.baselines.cohen import CohenTester
 from privtest.baselines.ghazi import GhaziSelection
 from privtest.baselines.liu_talwar import LiuTalwarTester
-from privtest.co import advanced_composition_eps, threshold_select_rounds
+from privtest.co import (
+    ScoredMechanism,
+    TestMechanism,
+    advanced_composition_eps,
+    batch_to_co,
+    threshold_select,
+    threshold_select_rounds,
+)
+from privtest.co import baselines as co_baselines
 from privtest.exact import Stream, step_log_halt, transcript_log_probs
+from privtest.hpo import private_selection
 from privtest.testers import GTMTester, bernoulli_stream
 
 NAN, INF = math.nan, math.inf
@@ -281,3 +292,106 @@ def test_every_public_name_is_callable_or_a_type():
 def test_transcript_log_probs_refuses_non_streams():
     with pytest.raises((ValueError, TypeError, AttributeError)):
         transcript_log_probs(None)
+
+
+# --- rng: every function taking ``rng`` accepts what numpy.random.default_rng accepts (privtest.co, privtest.hpo) ---
+@functools.cache
+def _co():
+    """Tiny instances of every CO problem (built once, on first use)."""
+    from privtest.co import graphs
+    from privtest.co.dks import DensestKSubgraph, dks_opt_bounds
+    from privtest.co.maxcut import MaxCut
+    from privtest.co.submodular import FacilityLocation
+
+    s = graphs.edge_stream([0, 0, 0, 1, 1, 2] * 2, [1, 2, 3, 2, 3, 3] * 2, np.repeat(np.arange(2), 6), 5, "t")
+    pairs = graphs.edge_stream([0, 0, 1, 2, 2, 2], [1, 2, 2, 3, 3, 3], [0] * 3 + [1] * 3, 4, "p", multigraph=True)
+    n = 60
+    stops = pd.DataFrame(
+        {
+            "time": pd.date_range("2017-03-01", periods=n, freq="3h", tz="UTC"),
+            "lat": 44.93 + 0.001 * np.arange(n),
+            "long": -93.30 + 0.001 * np.arange(n),
+        }
+    )
+    return {
+        "MaxCut": MaxCut(5, np.array([[0, 1], [1, 2], [2, 3], [3, 0], [0, 2], [1, 4]])),
+        "DensestSubgraph": graphs.DensestSubgraph(s, *graphs.densest_subgraph_opt(s)),
+        "DensestPair": graphs.DensestPair(pairs, np.full(pairs.T, 10.0)),
+        "DensestKSubgraph": DensestKSubgraph(s, 3, *dks_opt_bounds(s, 3)[::2]),
+        "FacilityLocation": FacilityLocation(stops, k=2, grid=3, radius_km=3.0, start="2017-03-01", end="2017-03-08"),
+    }
+
+
+@functools.cache
+def _hpo():
+    from privtest import hpo
+
+    split = hpo.load_split("breast_cancer", 0.4, 0)
+    mech = hpo.DPNaiveBayesMechanism(split, hpo.Hyper(3, 0.1), eps_t=1.0, target=0.9)
+    return split, mech, hpo.RandomSearchCandidate(split, [hpo.Hyper(3, 0.1), hpo.Hyper(5, 0.05)], 1.0, 0.9)
+
+
+def _co_params():
+    from privtest.co import BatchToCOParams
+
+    return BatchToCOParams(eps=30.0, beta=0.05, pstar=0.45, kappa=0.5, gamma=2.0)
+
+
+def _problem_call(name: str, meth: str):
+    return lambda rng: getattr(_co()[name], meth)(1, 5.0, 0.0, 3, rng)
+
+
+def _problem_rows():
+    names = ("MaxCut", "DensestSubgraph", "DensestPair", "DensestKSubgraph", "FacilityLocation")
+    return [(f"co.{n}.{m}", _problem_call(n, m)) for n in names for m in ("sample", "scores", "sample_scored")]
+
+
+#: (row id, call(rng)): every public function or method of privtest.co and privtest.hpo that takes ``rng``.
+RNG_ROWS = [
+    *_problem_rows(),
+    ("co.TestMechanism.count_plus", lambda rng: TestMechanism(_co()["MaxCut"], 2, 1.0, 0.0, 1.0).count_plus(4, rng)),
+    ("co.ScoredMechanism.draw", lambda rng: ScoredMechanism(_co()["MaxCut"], 2, 1.0, 0.0).draw(3, rng)),
+    (
+        "co.threshold_select",
+        lambda rng: threshold_select(ScoredMechanism(_co()["MaxCut"], 2, 1.0, 0.0), 2.0, 0.1, 0.5, rng),
+    ),
+    ("co.batch_to_co", lambda rng: batch_to_co(_co()["DensestPair"], _co_params(), 3, rng).value),
+    ("co.baselines", lambda rng: co_baselines(_co()["DensestPair"], 4.0, 3, rng, kappa=0.5)),
+    ("hpo.VectorizedDPGaussianNB.sample_params", lambda rng: _hpo()[1].model.sample_params(2, rng)),
+    (
+        "hpo.VectorizedDPGaussianNB.accuracies",
+        lambda rng: _hpo()[1].model.accuracies(2, _hpo()[1].X_val, _hpo()[0].y_val, rng),
+    ),
+    ("hpo.DPNaiveBayesMechanism.sample", lambda rng: _hpo()[1].sample(3, rng)),
+    ("hpo.DPNaiveBayesMechanism.count_plus", lambda rng: _hpo()[1].count_plus(3, rng)),
+    ("hpo.RandomSearchCandidate.draw", lambda rng: _hpo()[2].draw(3, rng)),
+    ("hpo.private_selection", lambda rng: private_selection(_hpo()[2], 0.9, 0.2, 0.5, 2, rng)),
+]
+
+
+def _flat(out) -> list:
+    """The numbers of a call's output (arrays, tuples, dicts), for comparing two calls."""
+    if isinstance(out, dict):
+        return [v for key in sorted(out) for v in _flat(out[key])]
+    if isinstance(out, (tuple, list)):
+        return [v for o in out for v in _flat(o)]
+    return [np.asarray(out)]
+
+
+@pytest.mark.parametrize("row", [r for _, r in RNG_ROWS], ids=[name for name, _ in RNG_ROWS])
+def test_rng_takes_what_default_rng_takes_with_the_same_numbers(row):
+    """None, an int, a SeedSequence and a Generator are accepted; an int seed (and its SeedSequence) draws exactly
+    the numbers of ``default_rng(seed)`` (the conversion is default_rng's, a Generator passes through)."""
+    row(None)
+    ref = _flat(row(np.random.default_rng(7)))
+    for seed in (7, np.random.SeedSequence(7)):
+        got = _flat(row(seed))
+        assert len(got) == len(ref) and all(np.array_equal(a, b, equal_nan=True) for a, b in zip(got, ref, strict=True))
+
+
+@pytest.mark.parametrize("row", [r for _, r in RNG_ROWS], ids=[name for name, _ in RNG_ROWS])
+@pytest.mark.parametrize("bad", SEED, ids=lambda bad: f"{bad!r:.20}")
+def test_rng_refuses_what_default_rng_refuses_naming_rng(row, bad):
+    with pytest.raises(ValueError) as info:
+        row(bad)
+    assert _named(str(info.value), "rng"), info.value

@@ -286,6 +286,7 @@ class VectorizedDPGaussianNB:
             (counts, theta, var): int64 (n_models, K) noisy class counts, float (n_models, K, d) means and variances
             (including var_smoothing), in centred coordinates (add ``self.center`` to theta for raw units).
         """
+        rng = _validate.generator(rng)
         K, d, n_total = len(self.classes), self.d, self.n_total
         e_cnt, e_mu, e_var = (s * self.epsilon for s in BUDGET_SHARES)
         q = math.exp(-e_cnt)  # two-sided geometric with ratio exp(-eps/3): difference of two geometrics
@@ -326,6 +327,7 @@ class VectorizedDPGaussianNB:
 
     def accuracies(self, n_models: int, X_val, y_val, rng: np.random.Generator, chunk: int = 4096) -> np.ndarray:
         """Validation accuracy of ``n_models`` freshly trained DP models: float array (n_models,), in chunks."""
+        rng = _validate.generator(rng)
         out = np.empty(int(n_models))
         y_idx = np.searchsorted(self.classes, np.asarray(y_val))
         for start in range(0, int(n_models), chunk):
@@ -365,11 +367,13 @@ class DPNaiveBayesMechanism(Mechanism):
 
     def sample(self, n: int, rng: np.random.Generator) -> np.ndarray:
         """n independent evaluations: int array (n,) of -1/+1."""
+        rng = _validate.generator(rng)
         acc = self.model.accuracies(n, self.X_val, self.split.y_val, rng)
         self.trainings += int(n)
         return np.where(acc >= self.target - 1e-12, 1, -1)
 
     def count_plus(self, n, rng):
+        rng = _validate.generator(rng)
         n_arr = np.asarray(n, dtype=np.int64)
         if np.any(n_arr < 0):
             raise ValueError("n must be >= 0.")
@@ -434,6 +438,7 @@ class RandomSearchCandidate:
 
     def draw(self, size: int, rng: np.random.Generator):
         """``size`` independent candidates: (index of h: int64 array (size,), validation accuracy: float (size,))."""
+        rng = _validate.generator(rng)
         idx = rng.integers(len(self.mechs), size=int(size))
         v = np.empty(int(size))
         for j in np.unique(idx):

@@ -106,6 +106,7 @@ class _BoundMeasurement(Mechanism):
         self.evaluations = 0
 
     def count_plus(self, n, rng):
+        rng = _validate.generator(rng)
         n_arr = np.asarray(n, dtype=np.int64)
         out = np.empty(n_arr.shape, dtype=np.int64)
         for idx, ni in np.ndenumerate(n_arr):

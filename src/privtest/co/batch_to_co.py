@@ -172,6 +172,7 @@ def batch_to_co(
         ValueError: on runs < 1, record steps outside [1, T], or parameter sets differing in more than eps or with
             delta > 0.
     """
+    rng = _validate.generator(rng)
     plist = list(params) if isinstance(params, (list, tuple)) else [params]
     base = _same_constants(plist)
     runs = _validate.step_index(runs, "runs")
@@ -422,6 +423,7 @@ def baselines(
     Returns:
         dict method -> float array (runs, K) of f(X_t, Y_t) at the recorded steps.
     """
+    rng = _validate.generator(rng)
     _validate.positive("eps", eps)
     T = int(problem.T)
     steps = np.arange(1, T + 1) if record is None else np.asarray(record, dtype=np.int64)

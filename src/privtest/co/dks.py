@@ -168,6 +168,7 @@ class DensestKSubgraph:
         return np.where(self._keys[idx] == q, w_sorted[idx], 0.0).sum(axis=1)
 
     def sample(self, t: int, eps: float, delta: float, size: int, rng: np.random.Generator) -> np.ndarray:
+        rng = _validate.generator(rng)
         _, deg = self._graph(t)
         out = np.empty((size, self.k), dtype=np.int64)
         for a in range(0, size, 512):  # memory control: (512, n) noise at a time
@@ -177,10 +178,12 @@ class DensestKSubgraph:
 
     def scores(self, t: int, eps: float, delta: float, size: int, rng: np.random.Generator) -> np.ndarray:
         """f(X_t, Y) of ``size`` draws Y of A(X_t, eps): float (size,)."""
+        rng = _validate.generator(rng)
         return self.value(t, self.sample(t, eps, delta, size, rng))
 
     def sample_scored(self, t: int, eps: float, delta: float, size: int, rng: np.random.Generator):
         """(Y, f(X_t, Y)) of ``size`` draws of A(X_t, eps)."""
+        rng = _validate.generator(rng)
         Y = self.sample(t, eps, delta, size, rng)
         return Y, self.value(t, Y)
 

@@ -414,15 +414,18 @@ class DensestSubgraph:
 
     def sample(self, t: int, eps: float, delta: float, size: int, rng: np.random.Generator) -> np.ndarray:
         """``size`` draws of A(X_t, eps): bool (size, n) node sets."""
+        rng = _validate.generator(rng)
         return self._draw(t, eps, size, rng, sets=True)[0]
 
     def scores(self, t: int, eps: float, delta: float, size: int, rng: np.random.Generator) -> np.ndarray:
         """f(X_t, Y) of ``size`` draws Y of A(X_t, eps): float (size,) (the same law as ``value(t, sample(...))``,
         without materialising the sets)."""
+        rng = _validate.generator(rng)
         return self._draw(t, eps, size, rng, sets=False)[1]
 
     def sample_scored(self, t: int, eps: float, delta: float, size: int, rng: np.random.Generator):
         """(Y, f(X_t, Y)) of ``size`` draws of A(X_t, eps): the sets and their values at once."""
+        rng = _validate.generator(rng)
         return self._draw(t, eps, size, rng, sets=True)
 
     def upper(self, t: int) -> float:

@@ -75,6 +75,7 @@ class MaxCut:
         return x - x.max()
 
     def sample(self, t: int, eps: float, delta: float, size: int, rng: np.random.Generator) -> np.ndarray:
+        rng = _validate.generator(rng)
         _validate.positive("eps", eps)
         w = np.exp(self._logits(t, eps))
         c = np.cumsum(w)
@@ -88,10 +89,12 @@ class MaxCut:
 
     def scores(self, t: int, eps: float, delta: float, size: int, rng: np.random.Generator) -> np.ndarray:
         """f(X_t, Y) of ``size`` draws Y of A(X_t, eps): float (size,)."""
+        rng = _validate.generator(rng)
         return self.value(t, self.sample(t, eps, delta, size, rng))
 
     def sample_scored(self, t: int, eps: float, delta: float, size: int, rng: np.random.Generator):
         """(Y, f(X_t, Y)) of ``size`` draws of A(X_t, eps)."""
+        rng = _validate.generator(rng)
         Y = self.sample(t, eps, delta, size, rng)
         return Y, self.value(t, Y)
 

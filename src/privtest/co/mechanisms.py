@@ -103,6 +103,7 @@ class TestMechanism(Mechanism):
         return float(np.clip(np.sum(probs * self._g(values)), 0.0, 1.0))
 
     def count_plus(self, n, rng):
+        rng = _validate.generator(rng)
         n_arr = np.asarray(n, dtype=np.int64)
         p = self.success_probability()
         if p is not None:
@@ -141,6 +142,7 @@ class ScoredMechanism:
         self.problem, self.t, self.eps, self.delta = problem, int(t), float(eps_t), float(delta_t)
 
     def draw(self, size: int, rng: np.random.Generator):
+        rng = _validate.generator(rng)
         Y, f = self.problem.sample_scored(self.t, 0.5 * self.eps, self.delta, size, rng)
         return Y, f + rng.laplace(0.0, 2.0 / self.eps, size)
 

@@ -161,6 +161,7 @@ class FacilityLocation:
         Raises:
             ValueError: eps <= 0.
         """
+        rng = _validate.generator(rng)
         _validate.positive("eps", eps)
         w = np.append(self.C[t - 1], 0.0)  # (cells + 1,): the dummy cell weighs nothing
         g0 = self._gains(w[:-1], np.zeros((1, self.sim.shape[0])))[0]
@@ -210,10 +211,12 @@ class FacilityLocation:
 
     def scores(self, t: int, eps: float, delta: float, size: int, rng: np.random.Generator) -> np.ndarray:
         """f(X_t, Y) of ``size`` draws Y of A(X_t, eps): float (size,)."""
+        rng = _validate.generator(rng)
         return self.value(t, self.sample(t, eps, delta, size, rng))
 
     def sample_scored(self, t: int, eps: float, delta: float, size: int, rng: np.random.Generator):
         """(Y, f(X_t, Y)) of ``size`` draws of A(X_t, eps)."""
+        rng = _validate.generator(rng)
         Y = self.sample(t, eps, delta, size, rng)
         return Y, self.value(t, Y)
 
