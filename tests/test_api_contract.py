@@ -27,7 +27,7 @@ from privtest import (
 from privtest import calibration as calib
 from privtest.audit import estimate_epsilon
 from privtest.baselines.above_threshold import AboveThreshold
-from privtest.baselines.cohen import CohenTester
+from privtest.baselines.cohen import CohenTester, first_success_position
 from privtest.baselines.ghazi import GhaziSelection
 from privtest.baselines.liu_talwar import LiuTalwarTester
 from privtest.co import (
@@ -346,7 +346,8 @@ def _problem_rows():
     return [(f"co.{n}.{m}", _problem_call(n, m)) for n in names for m in ("sample", "scores", "sample_scored")]
 
 
-#: (row id, call(rng)): every public function or method of privtest.co and privtest.hpo that takes ``rng``.
+#: (row id, call(rng)): every public function or method of privtest.co and privtest.hpo that takes ``rng``, and the
+#: baselines' public draws (the testers' run / critical_p / halts_at_step are rows of TABLE).
 RNG_ROWS = [
     *_problem_rows(),
     ("co.TestMechanism.count_plus", lambda rng: TestMechanism(_co()["MaxCut"], 2, 1.0, 0.0, 1.0).count_plus(4, rng)),
@@ -366,6 +367,12 @@ RNG_ROWS = [
     ("hpo.DPNaiveBayesMechanism.count_plus", lambda rng: _hpo()[1].count_plus(3, rng)),
     ("hpo.RandomSearchCandidate.draw", lambda rng: _hpo()[2].draw(3, rng)),
     ("hpo.private_selection", lambda rng: private_selection(_hpo()[2], 0.9, 0.2, 0.5, 2, rng)),
+    (
+        "baselines.cohen.first_success_position",
+        lambda rng: first_success_position(np.array([5, 9]), np.array([2, 1]), rng),
+    ),
+    ("CohenTester.draw_pdagger", lambda rng: CohenTester(1.0, 0.1, 0.05, 0.5, 4).draw_pdagger(3, rng)),
+    ("GhaziSelection.draw_k", lambda rng: GhaziSelection(1.0, 0.1).draw_k(3, rng)),
 ]
 
 

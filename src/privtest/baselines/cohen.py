@@ -49,6 +49,7 @@ def first_success_position(E, K, rng: np.random.Generator) -> np.ndarray:
     Returns:
         int64 array of that shape with 1 <= F <= E - K + 1.
     """
+    rng = _validate.generator(rng)
     E = np.asarray(E, dtype=np.int64)
     K = np.asarray(K, dtype=np.int64)
     log_u = np.log(rng.random(E.shape))
@@ -175,6 +176,7 @@ class CohenTester(StationaryTester):
 
     def draw_pdagger(self, runs: int, rng: np.random.Generator) -> np.ndarray:
         """p_dagger = U^(1/theta_C) for U uniform on [0, 1): Pr[p_dagger <= x] = x^theta_C (Init of Algorithm 4)."""
+        rng = _validate.generator(rng)
         return rng.random(runs) ** (1.0 / self.theta)
 
     def run(self, mechanisms, runs: int, rng: np.random.Generator):

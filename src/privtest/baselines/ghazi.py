@@ -51,6 +51,7 @@ class GhaziSelection(StationaryTester):
 
     def draw_k(self, runs: int, rng: np.random.Generator) -> np.ndarray:
         """k ~ Geo(e^(-theta_G)) on {0, 1, ...}: floor(E/theta_G) for E ~ Exp(1) has Pr[k >= j] = e^(-theta_G j)."""
+        rng = _validate.generator(rng)
         return np.floor(rng.exponential(1.0, runs) / self.theta_G)
 
     def run(self, mechanisms, runs: int, rng: np.random.Generator):
