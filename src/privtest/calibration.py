@@ -189,9 +189,11 @@ def certified_calibration(
 
     Search: kappa = 1 must pass; the bracket [2^(j-1), 2^j] is the first j >= 1 with error(2^j) > beta, or the
     first with 2^j >= 4/beta; then bisection on ln kappa down to a factor 1 + tol. Like the bisection, the bracket
-    search takes the error to be non-decreasing in kappa: it finds j by bisection over the exponents (O(log log
-    (1/beta)) exact evaluations instead of one per doubling), the same bracket the doubling 2, 4, 8, ... finds for a
-    non-decreasing error. Each kappa is evaluated once.
+    search takes the error to be non-decreasing in kappa: it gallops down from the cap (j = j_max - 1, j_max - 3,
+    j_max - 7, ...) to a passing exponent and bisects between it and the last failing one: one or two exact
+    evaluations where the certified kappa is near the cap 4/beta, O(log log(1/beta)) otherwise, instead of one per
+    doubling; and the same bracket as the doubling 2, 4, 8, ... for a non-decreasing error. Each kappa is evaluated
+    once.
 
     Returns:
         (calibration, error): the :class:`ExactTailCalibration` and its certified whole-run error (<= beta).
@@ -218,11 +220,18 @@ def certified_calibration(
     j_max, cap = 1, 2.0  # the first exponent with 2^j >= 4/beta (bounded: cap doubles, to inf at most)
     while cap < 4.0 / beta:
         j_max, cap = j_max + 1, cap * 2.0
-    j_lo, j_hi = 1, j_max  # the first j in [1, j_max) with err(2^j) > beta, else j_max
-    while j_lo < j_hi:  # bounded: j_hi - j_lo halves every pass
+
+    def fails(j):  # the bracket's upper end: err(2^j) > beta, or the cap 2^j >= 4/beta
+        return j >= j_max or err(2.0**j) > beta
+
+    # j_lo passes (j = 0: kappa = 1 checked above), j_hi fails; gallop down from the cap (bounded: the step doubles)
+    j_lo, j_hi, step = j_max - 1, j_max, 1
+    while j_lo > 0 and fails(j_lo):
+        j_hi, j_lo, step = j_lo, max(j_lo - 2 * step, 0), 2 * step
+    while j_hi - j_lo > 1:  # the first failing j: bounded, j_hi - j_lo halves every pass
         j = (j_lo + j_hi) // 2
-        j_lo, j_hi = (j + 1, j_hi) if err(2.0**j) <= beta else (j_lo, j)
-    lo, hi = 2.0 ** (j_lo - 1), 2.0**j_lo
+        j_lo, j_hi = (j, j_hi) if not fails(j) else (j_lo, j)
+    lo, hi = 2.0 ** (j_hi - 1), 2.0**j_hi
     while hi / lo > 1.0 + tol:  # bounded: ln(hi/lo) halves every pass
         mid = math.sqrt(lo * hi)
         lo, hi = (mid, hi) if err(mid) <= beta else (lo, mid)
