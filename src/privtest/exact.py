@@ -506,10 +506,12 @@ def transcript_log_probs(
     cum = log_f1.copy() if shared_eta1 else 0.0
     for i in range(T):
         args = (stream.eps[i], stream.tau2[i], stream.c[i], stream.rho[i], stream.s[i])
-        lG, lH = log_step_factors(a, q[i], *args)
-        lG_alt, lH_p = lG, lH
-        if q_halt is not q and q_halt[i] != q[i]:
-            lG_alt, lH = log_step_factors(a, q_halt[i], *args)
+        if q_halt is not q and q_halt[i] != q[i]:  # both inputs in one call (rows: p, p_halt)
+            lGs, lHs = log_step_factors(a, np.array([[q[i]], [q_halt[i]]]), *args)
+            lG, lH_p, lG_alt, lH = lGs[0], lHs[0], lGs[1], lHs[1]
+        else:
+            lG, lH = log_step_factors(a, q[i], *args)
+            lG_alt, lH_p = lG, lH
         if shared_eta1:
             log_halt[i] = logsumexp(cum + lH)
             log_halt_p[i] = log_halt[i] if lH_p is lH else logsumexp(cum + lH_p)
