@@ -3,6 +3,7 @@ implements every member of privtest.testers.Tester, and the values are those of 
 here by hand from the paper's definitions where that is cheap). Statistical checks use alpha ~ 1e-6."""
 
 import dataclasses
+import functools
 import importlib
 import inspect
 import math
@@ -55,13 +56,17 @@ def _tester_classes() -> list[type]:
     return out
 
 
-def _all_testers() -> dict[str, Tester]:
-    testers = {name: make_tester(name, CFG, PSTAR, RATIO, T) for name in FACTORIES}
-    testers["AboveThreshold"] = AboveThreshold(1.0, 0.05, T)
-    return testers
+#: Every tester's name: the registered factories and AboveThreshold (parametrizing by name builds nothing at
+#: collection, where every pytest process, each xdist worker included, would pay for the certified calibration).
+NAMES = (*FACTORIES, "AboveThreshold")
 
 
-TESTERS = _all_testers()
+@functools.cache
+def _built(name: str) -> Tester:
+    """The tester ``name`` at the module's parameters, built once per process on first use."""
+    if name == "AboveThreshold":
+        return AboveThreshold(1.0, 0.05, T)
+    return make_tester(name, CFG, PSTAR, RATIO, T)
 
 
 def test_interface_is_exactly_the_documented_members():
@@ -81,16 +86,16 @@ def test_every_tester_class_is_complete():
 
 def test_factories_are_callables_for_every_gtm_calibration():
     assert all(callable(f) for f in FACTORIES.values())
-    cals = {type(t.cal) for t in TESTERS.values() if isinstance(t, GTMTester)}
+    cals = {type(t.cal) for t in map(_built, NAMES) if isinstance(t, GTMTester)}
     assert cals == {GlobalCalibration, ExPostCalibration, ExactTailCalibration}
-    assert TESTERS["GTM certified"].cal.budget_scale > 1  # the certified calibration raises the budgets
+    assert _built("GTM certified").cal.budget_scale > 1  # the certified calibration raises the budgets
     with pytest.raises(ValueError, match="method must be one of"):
         make_tester("nope", CFG, PSTAR, RATIO, T)
 
 
-@pytest.mark.parametrize("name", sorted(TESTERS))
+@pytest.mark.parametrize("name", sorted(NAMES))
 def test_every_member_answers_with_its_documented_type(name):
-    t = TESTERS[name]
+    t = _built(name)
     rng = np.random.default_rng(0)
     assert isinstance(t.name, str) and isinstance(t.source, str) and t.source
     assert isinstance(t.privacy, Privacy) and t.privacy.eps > 0
@@ -115,7 +120,7 @@ def test_every_member_answers_with_its_documented_type(name):
 
 
 def test_gtm_theorem21_values_by_hand():
-    t = TESTERS["GTM"]
+    t = _built("GTM")
     # tau1 = (theta+2)/(theta eps) = 3, tau2 = (theta+2)/eps = 3, mu1 = tau1 ln(4/beta) = 3 ln 80.
     for s in (1, 7):
         log_lam = EPS1 * (3 * math.log(80) + 3 * math.log(4 / beta_t(s, 0.05)))
@@ -142,7 +147,7 @@ def test_gtm_theorem21_values_by_hand():
 
 
 def test_gtm_expost_values_by_hand():
-    t = TESTERS["GTM ex-post"]
+    t = _built("GTM ex-post")
     # Theorem 23 with eps_C = 1, C_H = 2: Lambda_t = (4/beta)^{eps_t/eps_C} e^{2/C_H}, flat in t; the worst loss of a
     # T-step run is the halting loss at T, eps_C + C_H eps_t ln(4/beta_T).
     gl = 1.5 * 80**EPS1 * math.e
@@ -156,7 +161,7 @@ def test_gtm_expost_values_by_hand():
 
 
 def test_exact_tail_calibrations_keep_pbar_with_fewer_samples():
-    g, x, c = TESTERS["GTM"], TESTERS["GTM exact tails"], TESTERS["GTM certified"]
+    g, x, c = _built("GTM"), _built("GTM exact tails"), _built("GTM certified")
     for s in (1, T):
         assert g.pbar(s) == x.pbar(s) == c.pbar(s)
         assert c.expected_samples(s) <= x.expected_samples(s) <= g.expected_samples(s)
@@ -164,7 +169,7 @@ def test_exact_tail_calibrations_keep_pbar_with_fewer_samples():
 
 
 def test_cohen_values_by_hand():
-    t = TESTERS["Cohen"]
+    t = _built("Cohen")
     # theta_C = 1/0.1 - 2 = 8; N = ceil(ln 40 / (0.025^(1/8) 0.5)) = ceil(3.688879 / (0.630957 * 0.5)) = 12.
     assert t.parameters == {"theta": 8.0} and t.sample_bound(5) == 12.0 == t.amortized_sample_bound(T)
     assert t.pbar(3) == pytest.approx(beta_t(3, 0.05) / (2 * 12 * 0.975 ** (1 / 8)), rel=1e-12)
@@ -175,7 +180,7 @@ def test_cohen_values_by_hand():
 
 
 def test_liu_talwar_values():
-    t = TESTERS["LiuTalwar"]
+    t = _built("LiuTalwar")
     assert t.privacy == Privacy(1.0, 1e-6)
     assert t.type1_bound == 0.05 + 0.5e-6 and t.type2_bound == 0.05 + 1e-6 / (4 * T)
     assert t.halt_p(1) == t.halt_p(T) > PSTAR  # Theorem 46(4) needs the Phi condition, the same at every t
@@ -189,7 +194,7 @@ def test_liu_talwar_values():
 
 
 def test_ghazi_values_by_hand():
-    t = TESTERS["Ghazi"]
+    t = _built("Ghazi")
     q = math.exp(-0.8)  # theta_G = 1 - 2 * 0.1
     assert t.expected_samples(1) == pytest.approx((1 - q) / (1 - q * math.exp(-0.1)), rel=1e-12)
     assert math.isnan(t.pbar(1)) and math.isnan(t.error_bound) and t.halt_p(1) == math.inf
@@ -201,7 +206,7 @@ def test_ghazi_values_by_hand():
 
 
 def test_above_threshold_values_by_hand():
-    t = TESTERS["AboveThreshold"]
+    t = _built("AboveThreshold")
     alpha = 8 * (math.log(T) + math.log(40))  # eps = 1, beta = 0.05
     assert (t.pbar(1), t.halt_p(1)) == pytest.approx((-alpha, alpha))
     assert t.error_bound == 0.05 and t.privacy == Privacy(1.0, 0.0) and t.sample_bound(1) == 1.0
@@ -211,7 +216,7 @@ def test_above_threshold_values_by_hand():
 def test_coupled_simulation_matches_run_for_the_other_testers(name):
     # critical_p gives the same halting law at each p as run() on constant inputs (two-sample check, alpha ~ 1e-7);
     # for AboveThreshold "p" is the query value.
-    t, runs, rng = TESTERS[name], 20000, np.random.default_rng(8)
+    t, runs, rng = _built(name), 20000, np.random.default_rng(8)
     cp = t.critical_p(T, runs, rng)
     for p in {"Ghazi": (0.01, 0.05), "AboveThreshold": (-30.0, 10.0), "GTM ex-post": (0.05, 0.2)}[name]:
         stream = np.full(T, p) if name == "AboveThreshold" else bernoulli_stream(np.full(T, p), EPS1)
@@ -223,7 +228,7 @@ def test_coupled_simulation_matches_run_for_the_other_testers(name):
 
 
 def test_gtm_exact_error_matches_monte_carlo():
-    t = TESTERS["GTM"]
+    t = _built("GTM")
     p = np.r_[np.full(T - 1, max(t.pbar(T), 0.0)), PSTAR]
     for halt_at_T in (True, False):
         exact = t.exact_error(p, halt_at_T)
@@ -237,7 +242,7 @@ def test_halts_at_step_agrees_with_a_one_step_run():
     # Step T in isolation: for the baselines a fresh one-step run (their steps do not depend on t).
     rng = np.random.default_rng(11)
     for name in ("Cohen", "LiuTalwar"):
-        t = TESTERS[name]
+        t = _built(name)
         a = int(t.halts_at_step(T, [0.3], 20000, rng)[0])
         b = int(np.count_nonzero(t.run(bernoulli_stream([0.3], EPS1), 20000, rng)[0]))
         se = math.sqrt(max(a * (20000 - a) + b * (20000 - b), 1) / 20000**3)
@@ -245,13 +250,13 @@ def test_halts_at_step_agrees_with_a_one_step_run():
 
 
 def test_testers_are_frozen_values():
-    for t in TESTERS.values():
+    for t in map(_built, NAMES):
         assert dataclasses.is_dataclass(t)
         with pytest.raises(dataclasses.FrozenInstanceError):
             t.name = "x"  # type: ignore[misc]
 
 
 def test_run_signature_is_the_interface():
-    for t in TESTERS.values():
+    for t in map(_built, NAMES):
         assert list(inspect.signature(t.run).parameters) == ["mechanisms", "runs", "rng"]
         assert list(inspect.signature(t.critical_p).parameters) == ["T", "runs", "rng"]
