@@ -429,6 +429,7 @@ def baselines(
     kappa: float,
     delta_adv: float = 1e-6,
     record=None,
+    delta: float = 0.0,
 ) -> dict:
     """The baselines of :data:`BASELINES` on ``problem``'s stream, ``runs`` runs each, recorded at ``record``.
 
@@ -440,6 +441,11 @@ def baselines(
         problem: stream, objective and batch algorithm. eps: privacy budget > 0. runs: >= 1. rng: Generator.
         kappa: spacing of the geometric recomputations (> 0). delta_adv: delta of the advanced-composition
             reference. record: increasing steps in [1, T] (default: every step).
+        delta: the global delta of an (eps, delta)-DP A (0: pure DP), split like eps so that every scheme has the
+            same (eps, delta) budget as BatchToCO (like for like, basic composition of the deltas): every step
+            A(X_t, eps omega_t, delta omega_t); geometric A(., eps omega_j, delta omega_j); never update A(X_1, eps,
+            delta); oracle basic A(X_t, eps/T, delta/T); oracle advanced A(X_t, eps_0, delta/T), (eps, delta_adv +
+            delta)-DP.
 
     Returns:
         dict method -> float array (runs, K) of f(X_t, Y_t) at the recorded steps.
@@ -449,19 +455,20 @@ def baselines(
     steps = np.arange(1, T + 1) if record is None else np.asarray(record, dtype=np.int64)
     eps_adv = advanced_composition_eps(eps, delta_adv, T)
     out = {m: np.zeros((runs, steps.size)) for m in BASELINES}
-    Y1 = problem.sample(1, eps, 0.0, runs, rng)
+    _validate.delta_range("delta", delta)
+    Y1 = problem.sample(1, eps, delta, runs, rng)
     for k, t in enumerate(steps):
         t = int(t)
-        out["recompute every step"][:, k] = problem.scores(t, eps * omega(t), 0.0, runs, rng)
-        out["oracle-horizon recompute (basic)"][:, k] = problem.scores(t, eps / T, 0.0, runs, rng)
-        out["oracle-horizon recompute (advanced)"][:, k] = problem.scores(t, eps_adv, 0.0, runs, rng)
+        out["recompute every step"][:, k] = problem.scores(t, eps * omega(t), delta * omega(t), runs, rng)
+        out["oracle-horizon recompute (basic)"][:, k] = problem.scores(t, eps / T, delta / T, runs, rng)
+        out["oracle-horizon recompute (advanced)"][:, k] = problem.scores(t, eps_adv, delta / T, runs, rng)
         out["never update"][:, k] = problem.value(t, Y1)
     geo = geometric_steps(kappa, T)
     Y = None
     events = sorted([(int(g), 0, j + 1) for j, g in enumerate(geo)] + [(int(t), 1, k) for k, t in enumerate(steps)])
     for t, kind, j in events:  # at equal t: recompute first, then record
         if kind == 0:
-            Y = problem.sample(t, eps * omega(j), 0.0, runs, rng)
+            Y = problem.sample(t, eps * omega(j), delta * omega(j), runs, rng)
         else:
             out["recompute geometric"][:, j] = problem.value(t, Y)
     return out
