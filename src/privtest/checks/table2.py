@@ -10,7 +10,8 @@ import math
 
 import pandas as pd
 
-from privtest.claims import Binomial, Claim, exact, fmt, statistical, vacuous
+from privtest.checks._co import CALLS_RATIO_SPAN
+from privtest.claims import Binomial, Claim, Normal, exact, fmt, statistical, vacuous
 
 
 def claims(raw: pd.DataFrame, cfg: dict) -> list[Claim]:
@@ -34,6 +35,8 @@ def claims(raw: pd.DataFrame, cfg: dict) -> list[Claim]:
             continue
         if has_row and "delta_ledger_max" in raw and float(r.delta) > 0:
             out.append(delta_ledger_claim(r))
+        if "checkpoint_runs" in raw and pd.notna(r.checkpoint_runs):
+            out += process_claims(r)
         tag = f"{r.application},{r.stream},eps={r.eps}"
         rate = (float(r.C_beta) + 3.0) * float(r.beta)
         text = dict(
@@ -106,3 +109,40 @@ def rafiey_yoshida_claim(r) -> Claim:
             "not implemented (its k^7/eps^3 error makes it intractable to test at this size)",
         )
     return exact(**text, ok=False, note="the bound is informative here: the row needs a run (not implemented)")
+
+
+def process_claims(r) -> list[Claim]:
+    """For a line simulated by table2 itself (rows 1, 3, 4): Lemma 40 via Lemma 39(2) (the fraction of runs with a
+    checkpoint violating h_ell < OPT_t + (2/eps(ell,t)) ln(1/pbar) is <= C_beta beta) and Theorem 42(3) (sum N_t /
+    sum E[N_t] per run within [0.9, 1.1]), as :mod:`privtest.checks._co` checks the figures' runs."""
+    tag = f"row{int(r.table2_row)},{r.stream},eps={r.eps}"
+    rate = float(r.C_beta) * float(r.beta)
+    R, bad = int(r.checkpoint_runs), int(r.checkpoint_runs_violating)
+    return [
+        statistical(
+            claim_id=f"co.table2.checkpoints[{tag}]",
+            source="Lemma 40 (via Lemma 39(2))",
+            statement="at every checkpoint, h_ell < OPT_t + (2/eps(ell,t)) ln(1/pbar), except w.p. C_beta beta",
+            measured=f"ell(T) max {int(r.ell_T_max)}; largest Lemma 39(2) margin {fmt(r.l39_margin_max)}; "
+            f"runs violating {bad}/{R}",
+            bound=f"violation rate <= C_beta beta = {fmt(rate)}",
+            evidence=Binomial(bad, R, "at_most", rate),
+            note=f"{r.algorithm}; the utility runs, every checkpoint checked with U_t >= OPT_t",
+        ),
+        statistical(
+            claim_id=f"co.table2.calls_per_step[{tag}]",
+            source="Thm 42(3), Cor 35(3)",
+            statement="GTM calls of A per step match their exact expectation",
+            measured=f"sum N / sum E[N] = {fmt(r.calls_ratio_mean)} +- {fmt(1.96 * r.calls_ratio_se)}",
+            bound="in [0.9, 1.1]",
+            evidence=Normal(
+                float(r.calls_ratio_mean),
+                float(r.calls_ratio_se),
+                int(r.calls_runs),
+                "within",
+                (0.9, 1.1),
+                span=CALLS_RATIO_SPAN,
+            ),
+            note=f"{r.algorithm}; the purified test mechanism's evaluations (delta > 0)",
+        ),
+    ]

@@ -108,8 +108,37 @@ def simulate_approx(cfg: dict, rng: np.random.Generator, inputs: dict[str, str])
         led = b.groupby("eps").delta_loss.max()
         part["delta_ledger_max"] = part.eps.map(led)
         part["delta_budget"] = [_co.co_params(ap, e).privacy_budget()["delta_total"] for e in part.eps]
-        frames.append(part)
+        frames.append(part.merge(process_summary(raw), on="eps", how="left", validate="one_to_one"))
     return frames
+
+
+def process_summary(raw: pd.DataFrame) -> pd.DataFrame:
+    """Per eps of one stream's raw BatchToCO rows, what :mod:`privtest.checks.table2` needs for the checkpoint and
+    calls claims of the rows simulated here (as :mod:`privtest.checks._co` checks them on the figures' raw tables):
+    ``checkpoint_runs`` and ``checkpoint_runs_violating`` (runs whose largest Lemma 39(2) margin over their
+    checkpoints is > 0), ``ell_T_max``, ``l39_margin_max``; and per run sum_t N_t / sum_t E[N_t] (t >= 2): its mean
+    ``calls_ratio_mean``, standard error ``calls_ratio_se`` and number of runs ``calls_runs``."""
+    b = raw[raw.method == METHOD]
+    rows = []
+    for eps, g in b.groupby("eps", sort=True):
+        last = g[g.t == g.t.max()]
+        margin = last.groupby("run")["l39_margin"].max()
+        steps = g[g.t >= 2]
+        ratio = steps.groupby("run")["gtm_calls"].sum() / steps.groupby("run")["expected_calls"].sum()
+        n = int(ratio.size)
+        rows.append(
+            dict(
+                eps=eps,
+                checkpoint_runs=int(margin.size),
+                checkpoint_runs_violating=int((margin > 0).sum()),
+                ell_T_max=int(last.ell.max()),
+                l39_margin_max=float(margin.max()),
+                calls_ratio_mean=float(ratio.mean()),
+                calls_ratio_se=float(ratio.std(ddof=1) / np.sqrt(n)) if n > 1 else 0.0,
+                calls_runs=n,
+            )
+        )
+    return pd.DataFrame(rows)
 
 
 def rafiey_yoshida_rows(cfg: dict, rows: pd.DataFrame) -> pd.DataFrame:
@@ -121,6 +150,8 @@ def rafiey_yoshida_rows(cfg: dict, rows: pd.DataFrame) -> pd.DataFrame:
     ap, fac = cfg["approx"], cfg["facility"]
     k, m = int(fac["k"]), int(fac["grid"]) ** 2
     r1 = rows[rows.table2_row == 1]
+    if r1.empty:  # row 1 not run (no facility-location line to take OPT_T from): nothing to evaluate against
+        return pd.DataFrame()
     out = []
     for eps in ap["eps"]:
         P = _co.co_params(ap, float(eps))
