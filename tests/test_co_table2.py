@@ -267,3 +267,34 @@ def test_table2_registry_and_rafiey_yoshida():
     assert rafiey_yoshida_error(k=5, m=49, eps=1.0) == pytest.approx(5**7 * 49 * math.log(49))
     with pytest.raises(ValueError, match="eps"):
         rafiey_yoshida_error(k=5, m=49, eps=0.0)
+
+
+def test_facility_location_advanced_composition_row1():
+    """Row 1's private greedy: with composition="advanced" each round runs at per_round_eps(eps, delta, k); where
+    basic composition wins (k = 2, delta = 1e-6) the draws equal the basic ones for one seed, and where advanced
+    composition wins (delta = 0.9, k = 2 > 2 ln(1/0.9)) its rounds are less noisy than eps/k (higher mean value)."""
+    import pandas as pd
+
+    from privtest.co.submodular import FacilityLocation
+
+    rng = np.random.default_rng(4)
+    n = 300
+    lat = np.concatenate([rng.normal(44.93, 0.01, n // 2), rng.normal(45.02, 0.01, n // 2)])
+    lon = np.concatenate([rng.normal(-93.30, 0.01, n // 2), rng.normal(-93.22, 0.01, n // 2)])
+    stops = pd.DataFrame(
+        {"time": pd.date_range("2017-03-01", periods=n, freq="37min", tz="UTC"), "lat": lat, "long": lon}
+    )
+    cal = {"start": "2017-03-01", "end": "2017-03-08"}
+    basic = FacilityLocation(stops, k=2, grid=4, **cal)
+    adv = FacilityLocation(stops, k=2, grid=4, composition="advanced", **cal)
+    T = basic.T
+    a = basic.sample(T, 0.05, 1e-6, 500, np.random.default_rng(1))
+    b = adv.sample(T, 0.05, 1e-6, 500, np.random.default_rng(1))
+    assert np.array_equal(a, b)
+    assert per_round_eps(0.05, 0.9, 2)[1] == "advanced"
+    fa = adv.value(T, adv.sample(T, 0.05, 0.9, 4000, np.random.default_rng(2)))
+    fb = basic.value(T, basic.sample(T, 0.05, 0.9, 4000, np.random.default_rng(3)))
+    z = stats.norm.ppf(1 - ALPHA / 2)
+    assert fa.mean() - fb.mean() > z * math.sqrt(fa.var(ddof=1) / fa.size + fb.var(ddof=1) / fb.size)
+    with pytest.raises(ValueError, match="composition"):
+        FacilityLocation(stops, k=2, grid=4, composition="fancy", **cal)
