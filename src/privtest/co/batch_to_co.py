@@ -36,8 +36,9 @@ from dataclasses import dataclass
 import numpy as np
 
 from privtest import _validate
+from privtest.co.composition import advanced_composition_eps
 from privtest.co.mechanisms import COProblem, ScoredMechanism, laplace_tail, threshold_select
-from privtest.co.params import BatchToCOParams
+from privtest.co.params import BatchToCOParams, purification_phi_array
 from privtest.gtm import checked_exp, log_lambda
 from privtest.poisson import count_threshold, lambda_left
 from privtest.schedule import omega
@@ -62,6 +63,10 @@ class CORun:
         simulated: int, draws of A the exact lazy decision actually simulated (all runs, all steps).
         halt_loss: realised ex-post privacy of each run: eps(1,1) + sum over opened instances of their transcript
             loss (Theorem 23) + ThresholdSelect's 2 eps_t + eps_0 at each checkpoint (float, (R,)).
+        delta_t: delta(i, t) of the instance that stepped at t (delta(1, 1) at t = 1; 0 with delta = 0) (float, (R, K)).
+        delta_loss: Lemma 38's delta ledger of each run, summed exactly: delta(1, 1) + ThresholdSelect's
+            3 e^{2 eps_t + eps_0} delta_t/xi_ell at each checkpoint (the purified GTM transcripts add none)
+            (float, (R,)); :func:`privtest.co.params.delta_ledger` recomputes it from the checkpoints.
     """
 
     steps: np.ndarray
@@ -78,6 +83,8 @@ class CORun:
     calls_total: np.ndarray
     simulated: int
     halt_loss: np.ndarray
+    delta_t: np.ndarray
+    delta_loss: np.ndarray
 
 
 class _InstanceSteps:
@@ -131,8 +138,6 @@ def _same_constants(params: list[BatchToCOParams]) -> BatchToCOParams:
     for p in params:
         if dataclasses.replace(p, eps=1.0) != base:
             raise ValueError("all runs must share BatchToCO's constants except eps.")
-    if base.delta != 0:
-        raise ValueError("the vectorized engine simulates pure-DP batch algorithms only (delta = 0).")
     return base
 
 
@@ -153,9 +158,13 @@ def batch_to_co(
     and the next block starts at t* + 1. The block length adapts between 8 and ``block``.
 
     Args:
-        problem: the stream, objective and batch algorithm (pure DP: delta = 0).
+        problem: the stream, objective and batch algorithm (A(X, eps, delta) is (eps, delta)-DP).
         params: Algorithm 3's inputs and constants, or a list of them that differ only in eps (``runs`` runs each,
-            run r uses ``params[r // runs]``).
+            run r uses ``params[r // runs]``). With delta > 0 (an (eps, delta)-DP A): A gets delta_t = delta(i, t)
+            (Algorithm 3), and GTM_i counts the +1s of the purified test mechanism (Lemma 24 with phi_t =
+            ``params.phi_it``, Corollary 25/35: each evaluation passes a binary symmetric channel), so its success
+            probability is p_t + phi_t (1 - 2 p_t); the exact lazy decision applies to the purified g~(Y) =
+            (1 - 2 phi_t) g(Y) + phi_t (increasing in g: the same certain / open split with l~, u~).
         runs: R >= 1 independent runs per parameter set.
         rng: numpy Generator.
         record: increasing steps (1-based) at which per-run state is recorded (default: every step).
@@ -169,8 +178,7 @@ def batch_to_co(
         :class:`CORun` (runs ordered by parameter set, then run).
 
     Raises:
-        ValueError: on runs < 1, record steps outside [1, T], or parameter sets differing in more than eps or with
-            delta > 0.
+        ValueError: on runs < 1, record steps outside [1, T], or parameter sets differing in more than eps.
     """
     rng = _validate.generator(rng)
     plist = list(params) if isinstance(params, (list, tuple)) else [params]
@@ -195,8 +203,14 @@ def batch_to_co(
 
     # t = 1: Y_cur <- A(X_1, eps(1,1), delta(1,1)) (one call per eps).
     eps11 = eps * base.eps_it(1, 1)
-    Y = np.concatenate([problem.sample(1, float(eps11[j * runs]), 0.0, runs, rng) for j in range(len(plist))])
+    delta11 = np.minimum(base.delta_cap(1), 0.5 * base.pbar * eps11)
+    Y = np.concatenate(
+        [problem.sample(1, float(eps11[j * runs]), float(delta11[j * runs]), runs, rng) for j in range(len(plist))]
+    )
     loss = eps11.copy()
+    delta_loss = delta11.copy()
+    if slot[1] >= 0:
+        rec["delta_t"][:, slot[1]] = delta11
     ell = np.full(R, 2, dtype=np.int64)  # active GTM instance
     s = np.zeros(R, dtype=np.int64)  # steps taken by the active instance
     t_last = np.ones(R, dtype=np.int64)
@@ -212,6 +226,9 @@ def batch_to_co(
         nb = tt.size
         ss = s[:, None] + np.arange(1, nb + 1)[None, :]  # each run's step counter if it does not halt
         eps_t = eps[:, None] * base.eps_it(ell[:, None], tt[None, :])
+        # delta(i, t) = min(cap_i, (pbar/2) eps(i, t)); cap_i does not depend on eps (Algorithm 3)
+        delta_t = np.minimum(base.delta_cap(ell)[:, None], 0.5 * base.pbar * eps_t) if base.delta > 0 else None
+        phi = purification_phi_array(eps_t, delta_t) if base.delta > 0 else None
         c, rho, tau2, mu1 = (np.empty((R, nb), dtype=np.int64), np.empty((R, nb)), np.empty((R, nb)), np.empty(R))
         for i in np.unique(ell):
             tab = tables.get(int(i))
@@ -227,7 +244,7 @@ def batch_to_co(
         eta2 = rng.exponential(tau2)
         N = rng.poisson(checked_exp(log_lambda(np.log(rho), eps_t, 1, mu1[:, None], eta1[:, None], eta2)))
         h = kappa1 ** ell.astype(float)
-        halted, drawn = _halts(problem, tt, eps_t, h, N, c + 1, which, ell, upper[tt - 1], rng)
+        halted, drawn = _halts(problem, tt, eps_t, h, N, c + 1, which, ell, upper[tt - 1], rng, delta_t, phi)
         simulated += drawn
         hit = halted.any(axis=0)
         b_star = int(np.argmax(hit)) if hit.any() else nb - 1  # last accepted index
@@ -238,6 +255,8 @@ def batch_to_co(
             k = slot[acc[b]]
             rec["gtm_ell"][:, k], rec["gtm_s"][:, k] = ell, ss[:, b]
             rec["gtm_calls"][:, k], rec["eps_t"][:, k] = N[:, b], eps_t[:, b]
+            if delta_t is not None:
+                rec["delta_t"][:, k] = delta_t[:, b]
             rec["ell"][:, k], rec["t_ell"][:, k] = ell - 1, t_last
             if b < b_star or not hit.any():
                 rec["value"][:, k] = problem.value(int(acc[b]), Y) if select else np.nan
@@ -245,14 +264,17 @@ def batch_to_co(
         k = slot[t]
         for r in np.flatnonzero(halted[:, b_star]) if hit.any() else ():
             e_t = float(eps_t[r, b_star])
+            d_t = 0.0 if delta_t is None else float(delta_t[r, b_star])
             loss[r] += eps_i[r] + 2.0 / tau2[r, b_star]  # Theorem 23: halting at t costs 1/tau1 + 2/tau2
             eps0 = min(e_t, 1.0)
             Yh, draws = None, 0
             if select:
                 Yh, _, draws = threshold_select(
-                    ScoredMechanism(problem, t, e_t, 0.0), float(h[r]), float(base.xi(int(ell[r]))), eps0, rng
+                    ScoredMechanism(problem, t, e_t, d_t), float(h[r]), float(base.xi(int(ell[r]))), eps0, rng
                 )
             loss[r] += 2.0 * e_t + eps0
+            # Lemma 34(1): ThresholdSelect's delta 3 e^{2 eps_t + eps_0} delta_t / xi_ell (Lemma 38's ledger)
+            delta_loss[r] += 3.0 * math.exp(2.0 * e_t + eps0) * d_t / float(base.xi(int(ell[r])))
             if k >= 0:
                 rec["ts_calls"][r, k], rec["ts_failed"][r, k] = draws, select and Yh is None
             if Yh is not None:
@@ -273,7 +295,15 @@ def batch_to_co(
     cps = np.zeros((R, L), dtype=np.int64)
     for r, cp in enumerate(checkpoints):
         cps[r, : len(cp)] = cp
-    return CORun(steps=steps, checkpoints=cps, calls_total=calls_total, simulated=simulated, halt_loss=loss, **rec)
+    return CORun(
+        steps=steps,
+        checkpoints=cps,
+        calls_total=calls_total,
+        simulated=simulated,
+        halt_loss=loss,
+        delta_loss=delta_loss,
+        **rec,
+    )
 
 
 _REC = {
@@ -286,35 +316,48 @@ _REC = {
     "gtm_calls": np.int64,
     "ts_calls": np.int64,
     "ts_failed": bool,
+    "delta_t": float,
 }
 
 
-def _halts(problem, tt, eps_t, h, N, need, which, ell, upper, rng) -> tuple[np.ndarray, int]:
+def _halts(problem, tt, eps_t, h, N, need, which, ell, upper, rng, delta_t=None, phi=None) -> tuple[np.ndarray, int]:
     """Halting decisions K_t >= need of every run at the block's steps ``tt`` (module docstring), exact at least up to
     and including the first step at which some run halts (later steps are discarded by the caller), and the number
     of draws of A made.
 
     Args: tt (int (nb,)): the steps; eps_t, N, need (R, nb): each run's eps_t, evaluations and count threshold;
     h (float (R,)): thresholds; which, ell (int (R,)): parameter set and instance (runs sharing both share M_t^h);
-    upper (float (nb,)): U_t >= OPT_t.
+    upper (float (nb,)): U_t >= OPT_t; delta_t, phi (R, nb) or None: A's delta and the purification crossover
+    (Lemma 24): the +1 probability of one evaluation is g~ = (1 - 2 phi) g + phi with g = Pr[f + Lap >= h].
     """
+    dl = np.zeros_like(eps_t) if delta_t is None else delta_t
+    ph = np.zeros_like(eps_t) if phi is None else phi
+
+    def purified(g, r, b):  # Lemma 24(1): affine, increasing in g (phi <= 1/2)
+        return g if phi is None else (1.0 - 2.0 * ph[r, b]) * g + ph[r, b]
+
     R, nb = N.shape
     key = which * (int(ell.max()) + 1) + ell  # runs with equal key share M_t^{h}
     H = h[:, None]
-    if problem.score_distribution(int(tt[0]), 0.5 * float(eps_t[0, 0]), 0.0) is not None:
+    if problem.score_distribution(int(tt[0]), 0.5 * float(eps_t[0, 0]), float(dl[0, 0])) is not None:
         halted = np.zeros((R, nb), dtype=bool)
         ukeys, r0s, inv = np.unique(key, return_index=True, return_inverse=True)
         for b, t in enumerate(tt):  # step by step up to the first halt
             p = np.empty(ukeys.size)
             for u, r0 in enumerate(r0s):
-                values, probs = problem.score_distribution(int(t), 0.5 * float(eps_t[r0, b]), 0.0)
-                p[u] = np.clip(np.sum(probs * laplace_tail(h[r0], values, eps_t[r0, b])), 0.0, 1.0)
+                values, probs = problem.score_distribution(int(t), 0.5 * float(eps_t[r0, b]), float(dl[r0, b]))
+                g = np.clip(np.sum(probs * laplace_tail(h[r0], values, eps_t[r0, b])), 0.0, 1.0)
+                p[u] = purified(g, r0, b)
             halted[:, b] = rng.binomial(N[:, b], p[inv]) >= need[:, b]
             if halted[:, b].any():
                 break
         return halted, 0
     lo = laplace_tail(H, 0.0, eps_t)
     hi = laplace_tail(H, upper[None, :], eps_t)
+    if phi is not None:  # purified bounds l~ = g~(0), u~ = g~(U_t); (g~(Y) - l~)/(u~ - l~) = (g(Y) - l)/(u - l)
+        lo, hi, glo, ghi = (1.0 - 2.0 * ph) * lo + ph, (1.0 - 2.0 * ph) * hi + ph, lo, hi
+    else:
+        glo, ghi = lo, hi
     k_lo = rng.binomial(N, lo)
     band = np.clip(np.where(hi > lo, (hi - lo) / (1.0 - lo), 0.0), 0.0, 1.0)
     m = rng.binomial(N - k_lo, band)
@@ -332,36 +375,15 @@ def _halts(problem, tt, eps_t, h, N, need, which, ell, upper, rng) -> tuple[np.n
             idx = rows[key[rows] == kk]
             r0 = idx[0]
             total = int(m[idx, b].sum())
-            f = problem.scores(t, 0.5 * float(eps_t[r0, b]), 0.0, total, rng)
+            f = problem.scores(t, 0.5 * float(eps_t[r0, b]), float(dl[r0, b]), total, rng)
             drawn += total
             g = laplace_tail(h[r0], f, eps_t[r0, b])
-            accept = (g - lo[r0, b]) / (hi[r0, b] - lo[r0, b]) > rng.random(total)
+            accept = (g - glo[r0, b]) / (ghi[r0, b] - glo[r0, b]) > rng.random(total)
             extra = np.bincount(np.repeat(np.arange(idx.size), m[idx, b]), weights=accept, minlength=idx.size)
             halted[idx, b] = extra >= rest[idx, b]
         if halted[:, b].any():
             first = min(first, int(b))
     return halted, drawn
-
-
-def advanced_composition_eps(eps: float, delta: float, T: int) -> float:
-    r"""Largest per-step eps_0 with T-fold advanced composition (Dwork, Rothblum, Vadhan 2010) at most eps:
-    :math:`\varepsilon_0\sqrt{2T\ln(1/\delta)} + T\varepsilon_0(e^{\varepsilon_0}-1) \le \varepsilon`
-    (overall (eps, delta)-DP; bisection, rounded down).
-
-    Raises:
-        ValueError: naming eps (not > 0), delta (not in (0, 1)) or T (not an integer >= 1).
-    """
-    _validate.positive("eps", eps)
-    _validate.open_unit("delta", delta)
-    T = _validate.step_index(T, "T")
-    lo, hi = 0.0, eps
-    for _ in range(200):
-        mid = 0.5 * (lo + hi)
-        if mid * np.sqrt(2 * T * np.log(1 / delta)) + T * mid * np.expm1(mid) <= eps:
-            lo = mid
-        else:
-            hi = mid
-    return lo
 
 
 #: The baselines: CSV method name -> (model, what it does and its privacy proof in one line).
@@ -408,6 +430,7 @@ def baselines(
     kappa: float,
     delta_adv: float = 1e-6,
     record=None,
+    delta: float = 0.0,
 ) -> dict:
     """The baselines of :data:`BASELINES` on ``problem``'s stream, ``runs`` runs each, recorded at ``record``.
 
@@ -419,6 +442,11 @@ def baselines(
         problem: stream, objective and batch algorithm. eps: privacy budget > 0. runs: >= 1. rng: Generator.
         kappa: spacing of the geometric recomputations (> 0). delta_adv: delta of the advanced-composition
             reference. record: increasing steps in [1, T] (default: every step).
+        delta: the global delta of an (eps, delta)-DP A (0: pure DP), split like eps so that every scheme has the
+            same (eps, delta) budget as BatchToCO (like for like, basic composition of the deltas): every step
+            A(X_t, eps omega_t, delta omega_t); geometric A(., eps omega_j, delta omega_j); never update A(X_1, eps,
+            delta); oracle basic A(X_t, eps/T, delta/T); oracle advanced A(X_t, eps_0, delta/T), (eps, delta_adv +
+            delta)-DP.
 
     Returns:
         dict method -> float array (runs, K) of f(X_t, Y_t) at the recorded steps.
@@ -429,19 +457,20 @@ def baselines(
     steps = np.arange(1, T + 1) if record is None else np.asarray(record, dtype=np.int64)
     eps_adv = advanced_composition_eps(eps, delta_adv, T)
     out = {m: np.zeros((runs, steps.size)) for m in BASELINES}
-    Y1 = problem.sample(1, eps, 0.0, runs, rng)
+    _validate.delta_range("delta", delta)
+    Y1 = problem.sample(1, eps, delta, runs, rng)
     for k, t in enumerate(steps):
         t = int(t)
-        out["recompute every step"][:, k] = problem.scores(t, eps * omega(t), 0.0, runs, rng)
-        out["oracle-horizon recompute (basic)"][:, k] = problem.scores(t, eps / T, 0.0, runs, rng)
-        out["oracle-horizon recompute (advanced)"][:, k] = problem.scores(t, eps_adv, 0.0, runs, rng)
+        out["recompute every step"][:, k] = problem.scores(t, eps * omega(t), delta * omega(t), runs, rng)
+        out["oracle-horizon recompute (basic)"][:, k] = problem.scores(t, eps / T, delta / T, runs, rng)
+        out["oracle-horizon recompute (advanced)"][:, k] = problem.scores(t, eps_adv, delta / T, runs, rng)
         out["never update"][:, k] = problem.value(t, Y1)
     geo = geometric_steps(kappa, T)
     Y = None
     events = sorted([(int(g), 0, j + 1) for j, g in enumerate(geo)] + [(int(t), 1, k) for k, t in enumerate(steps)])
     for t, kind, j in events:  # at equal t: recompute first, then record
         if kind == 0:
-            Y = problem.sample(t, eps * omega(j), 0.0, runs, rng)
+            Y = problem.sample(t, eps * omega(j), delta * omega(j), runs, rng)
         else:
             out["recompute geometric"][:, j] = problem.value(t, Y)
     return out

@@ -194,11 +194,30 @@ class BatchToCOParams:
         out = self.eps_i(i) / (self.C_1 * self.log4_over(i, t))
         return float(out) if np.ndim(out) == 0 else out
 
-    def delta_it(self, i, t):
-        """delta(i, t) = min(pbar omega_i^2 beta delta / C_delta, (pbar/2) eps(i, t))."""
-        a = self.pbar * self.weight(i) ** 2 * self.beta * self.delta / self.C_delta
-        out = np.minimum(a, 0.5 * self.pbar * self.eps_it(i, t))
+    def delta_cap(self, i):
+        """pbar omega_i^2 beta delta / C_delta: the first term of delta(i, t) (Algorithm 3), which bounds the total
+        delta (Lemma 38); independent of t and eps (array ok)."""
+        out = self.pbar * self.weight(i) ** 2 * self.beta * self.delta / self.C_delta
         return float(out) if np.ndim(out) == 0 else out
+
+    def delta_it(self, i, t):
+        """delta(i, t) = min(pbar omega_i^2 beta delta / C_delta, (pbar/2) eps(i, t)) (Algorithm 3): the delta of A
+        in the test and scored mechanisms of instance i at time t; the second term keeps delta_t/eps_t <= pbar/2."""
+        out = np.minimum(self.delta_cap(i), 0.5 * self.pbar * self.eps_it(i, t))
+        return float(out) if np.ndim(out) == 0 else out
+
+    def phi_it(self, i, t):
+        """Crossover phi_t = delta_t/(e^{eps_t} - 1 + 2 delta_t) (Lemma 24(3), Corollary 25) with which GTM_i
+        purifies the (eps_t, delta_t)-DP test mechanism M_t^{h_i} at time t (eps_t = eps(i, t), delta_t = delta(i, t));
+        0 when delta = 0. The purified mechanism is pure eps_t-DP and succeeds w.p. p + phi_t (1 - 2 p)."""
+        return purification_phi_array(self.eps_it(i, t), self.delta_it(i, t))
+
+    def purified_thresholds(self, i, t) -> tuple:
+        """Corollary 35(2) with Corollary 25's slack for GTM_i at time t: (p* + delta_t/eps_t, pbar - delta_t/eps_t),
+        the success probabilities of the unpurified M_t^{h_i} above which GTM_i halts and below which it continues
+        (on its good event). delta(i, t) <= (pbar/2) eps(i, t) makes the second >= pbar/2 (Lemma 39)."""
+        slack = np.asarray(self.delta_it(i, t)) / np.asarray(self.eps_it(i, t))
+        return self.pstar + slack, self.pbar - slack
 
     def calibration(self, i: int) -> ExPostCalibration:
         """GTM_i with Corollary 35's parameters: Theorem 23 with eps_C = eps(i), beta = beta_i, s_t = +1."""
@@ -256,6 +275,41 @@ class BatchToCOParams:
             "delta_bound": self.delta / self.C_delta * (1.0 + 3.0 * math.e**3 / self.C_beta),
             "gtm_excess": float(np.max(gtm / ((1.0 + self.C_H / self.C_1) * self.eps_i(i)))),
         }
+
+
+def purification_phi_array(eps_t, delta_t):
+    """Lemma 24(3)'s crossover delta_t/(e^{eps_t} - 1 + 2 delta_t), elementwise (0 where delta_t = 0), float or
+    ndarray (broadcast). The scalar, validated form is :func:`privtest.mechanisms.purification_phi`.
+
+    Raises:
+        ValueError: naming eps_t (not > 0) or delta_t (outside [0, 1)).
+    """
+    _validate.positive("eps_t", eps_t, scalar=False)
+    _validate.delta_range("delta_t", delta_t, scalar=False)
+    e, d = np.asarray(eps_t, dtype=float), np.asarray(delta_t, dtype=float)
+    out = d / (np.expm1(np.minimum(e, 700.0)) + 2.0 * d)
+    return float(out) if out.ndim == 0 else out
+
+
+def delta_ledger(params: BatchToCOParams, eps_t_at_checkpoints, ell_at_checkpoints) -> float:
+    """Lemma 38's additive privacy of one run, summed exactly over what the run did: delta(1, 1) of the initial call
+    A(X_1, eps(1, 1), delta(1, 1)) plus, at every checkpoint declared by GTM_ell at time t, ThresholdSelect's
+    3 e^{2 eps_t + eps_0} delta(ell, t)/xi_ell (Lemma 34(1), eps_0 = min(eps_t, 1)); GTM transcripts add nothing
+    (purified, pure DP). Lemma 38: this is <= delta whatever the checkpoints (and <= the worst case
+    ``params.privacy_budget()["delta_total"]``).
+
+    Args:
+        params: Algorithm 3's parameters (with the run's eps).
+        eps_t_at_checkpoints: float (L,), eps(ell, t(ell)) at the run's checkpoints.
+        ell_at_checkpoints: int (L,), the instance ell that declared each.
+    """
+    e = np.asarray(eps_t_at_checkpoints, dtype=float)
+    ell = np.asarray(ell_at_checkpoints, dtype=np.int64)
+    total = float(params.delta_it(1, 1))
+    if e.size:
+        d = np.minimum(params.delta_cap(ell), 0.5 * params.pbar * e)
+        total += float(np.sum(3.0 * np.exp(2.0 * e + np.minimum(e, 1.0)) * d / params.xi(ell)))
+    return total
 
 
 def theorem42_guarantee(params: BatchToCOParams, V, ell, t_ell, t):

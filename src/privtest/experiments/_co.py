@@ -28,6 +28,12 @@ from privtest.co.graphs import EdgeStream, load_stream
 from privtest.co.params import BatchToCOParams, lemma39_margin, theorem42_guarantee
 
 
+def co_params(cfg: dict, eps: float) -> BatchToCOParams:
+    """BatchToCO's parameters for one eps of a CO config section; its global delta is ``cfg["delta"]`` when the
+    section has one (Table 2's (eps, delta)-DP rows), else 0 (a pure-DP batch algorithm)."""
+    return BatchToCOParams.from_config(cfg, eps, delta=float(cfg.get("delta", 0.0)))
+
+
 def expected_calls(params: BatchToCOParams, ell: np.ndarray, s: np.ndarray, t: np.ndarray) -> np.ndarray:
     """E[N_t] of each GTM_ell step (instance ell, step index s, time t), float (n,): the step's
     :attr:`privtest.gtm.StepParams.expected_samples` (finite here: eps_t tau2 = 2/(C_H ln(4/beta_s)) < 1)."""
@@ -61,7 +67,7 @@ def run_problem(prob, name: str, cfg: dict, rng: np.random.Generator) -> pd.Data
     tt = np.arange(1, T + 1)
     kinds = np.broadcast_to(np.asarray(prob.opt_kind, dtype=object), (T,))
     R = cfg["runs"]
-    plist = [BatchToCOParams.from_config(cfg, eps) for eps in cfg["eps"]]
+    plist = [co_params(cfg, eps) for eps in cfg["eps"]]
     res = batch_to_co(prob, plist, R, rng)
     for j, (eps, params) in enumerate(zip(cfg["eps"], plist, strict=True)):
         rows = slice(j * R, (j + 1) * R)
@@ -82,10 +88,12 @@ def run_problem(prob, name: str, cfg: dict, rng: np.random.Generator) -> pd.Data
             opt=np.tile(opt, R),
             opt_kind=np.tile(kinds, R),
         )
+        ledger = {"delta_loss": np.repeat(res.delta_loss[rows], T)} if params.delta > 0 else {}
         frames.append(
             pd.DataFrame(
                 {
                     **base,
+                    **ledger,
                     "method": METHOD,
                     "value": res.value[rows].ravel(),
                     "ell": ell.ravel(),
@@ -101,7 +109,7 @@ def run_problem(prob, name: str, cfg: dict, rng: np.random.Generator) -> pd.Data
                 }
             )
         )
-        for method, vals in baselines(prob, eps, R, rng, cfg["kappa"], cfg["delta_adv"]).items():
+        for method, vals in baselines(prob, eps, R, rng, cfg["kappa"], cfg["delta_adv"], delta=params.delta).items():
             frames.append(pd.DataFrame({**base, "method": method, "value": vals.ravel()}))
     if cfg["checkpoint_runs"] > 0:
         frames.append(checkpoint_rows(prob, plist, cfg, name, rng, opt_kind=kinds[-1]))
@@ -197,7 +205,7 @@ def add_va_guarantees(part: pd.DataFrame, prob, cfg: dict, rng: np.random.Genera
     b = covered(part)
     b = b[b.guarantee > 0]
     for eps, g in b.groupby("eps"):
-        params = BatchToCOParams.from_config(cfg, float(eps))
+        params = co_params(cfg, float(eps))
         keys = g[["ell", "t"]].drop_duplicates().to_numpy()
         alpha = cfg["va_alpha"] / max(len(keys), 1)
         for ell, t in keys:
@@ -235,7 +243,7 @@ def table_rows(
     horizon known: BatchToCO and the CO-model baselines) by median ratio and BatchToCO's median minus that best
     (negative: BatchToCO loses); and the same at the last step T (``ratio_T[<method>]``: mean f/OPT_T over runs,
     ``best_co_method_T``, ``batchtoco_minus_best_T``), the relevant figure on the long streams, whose recorded steps
-    are log-spaced.
+    are log-spaced; ``opt_T`` is OPT_T (or its upper bound).
     With ``exact_only=False`` (no exact OPT_t at all) the ratios are against the upper bound: lower bounds of the
     true ratios (column ``opt_kind``)."""
     rows = []
@@ -265,6 +273,7 @@ def table_rows(
             opt_kind="/".join(sorted(set(b.opt_kind))),
         )
         last = g[g.t == g.t.max()]
+        row["opt_T"] = float(last.opt.max())  # OPT_T (or its upper bound, per opt_kind)
         at_T = {m: float((x.value / x.opt).mean()) for m, x in last.groupby("method")}
         medians = {METHOD: row["ratio_median"]}
         for method, m in g[(g.method != METHOD) & (g.t >= 2)].groupby("method"):
