@@ -58,11 +58,12 @@ def replace_block(text: str, name: str, body: str) -> str:
     """``text`` with the content of its generated block ``name`` replaced by ``body``.
 
     The markers stay; the content is ``body`` on its own lines between them (a trailing newline of ``body`` is not
-    doubled), so rendering twice gives the same text.
+    doubled), so rendering twice gives the same text. An *inline* block (markers and content on one line, for a
+    number inside a sentence) stays on its line.
 
     Raises:
-        ValueError: if ``name`` is not a block name (letters, digits, ``_-.``), or ``text`` does not contain its
-            two markers exactly once each, in order.
+        ValueError: if ``name`` is not a block name (letters, digits, ``_-.``), ``text`` does not contain its two
+            markers exactly once each, in order, or an inline block's ``body`` has more than one line.
     """
     if not _NAME.match(name):
         raise ValueError(f"name must be letters, digits, '_', '-' or '.', got {name!r}")
@@ -70,7 +71,11 @@ def replace_block(text: str, name: str, body: str) -> str:
     if text.count(begin) != 1 or text.count(end) != 1 or text.index(begin) > text.index(end):
         raise ValueError(f"text must contain {begin!r} then {end!r}, once each")
     head, rest = text.split(begin)
-    _, tail = rest.split(end)
+    old, tail = rest.split(end)
+    if "\n" not in old:
+        if "\n" in body.strip():
+            raise ValueError(f"body of the inline block {name!r} must be one line, got {body!r}")
+        return f"{head}{begin}{body.strip()}{end}{tail}"
     return f"{head}{begin}\n{body.rstrip()}\n{end}{tail}"
 
 
@@ -147,6 +152,31 @@ def claims_map(claims: pd.DataFrame, outputs: Sequence[str], link: str = "docs/r
         counts = verdict_counts(mine)
         rows.append([f"[`{out}`]({link.format(out)})", _sources(mine), str(len(mine)), *map(str, counts.values())])
     return "\n".join(markdown_lines(header, rows))
+
+
+def family(claim_id: str) -> str:
+    """The family of a claim id: the id without its bracketed cell (``co.crossover.lead[...]`` ->
+    ``co.crossover.lead``)."""
+    return str(claim_id).split("[", 1)[0]
+
+
+def non_pass(claims: pd.DataFrame) -> str:
+    """Markdown table of the claims that are not PASS, by output, claim family (:func:`family`) and verdict, with
+    their number: what a reviewer should expect besides PASS (each row's notes say why, in figures/claims.md).
+
+    Raises:
+        ValueError: as :func:`verdict_counts`.
+    """
+    verdict_counts(claims)  # validates the verdicts
+    rest = claims[claims["verdict"] != "PASS"]
+    if not len(rest):
+        return "Every claim is PASS."
+    keyed = rest.assign(family=rest["claim_id"].map(family))
+    order = {v: i for i, v in enumerate(VERDICTS)}
+    groups = keyed.groupby(["experiment", "family", "verdict"], sort=False).size().reset_index(name="n")
+    groups = groups.sort_values("verdict", key=lambda v: v.map(order), kind="stable")
+    rows = [[f"`{g.experiment}`", f"`{g.family}`", f"**{g.verdict}**", str(g.n)] for g in groups.itertuples()]
+    return "\n".join(markdown_lines(["output", "claim family", "verdict", "claims"], rows))
 
 
 def _minutes(seconds: float) -> str:
@@ -419,6 +449,7 @@ def standard_blocks(claims: pd.DataFrame, measurement: Mapping, outputs: Sequenc
     - ``claims-map``: :func:`claims_map` (links relative to the top directory);
     - ``claims-map-docs``: the same, linked from ``docs/`` (``results/<id>.md``);
     - ``runtimes``: :func:`runtime_table` of ``benchmarks/reproduction_time.json``;
+    - ``non-pass``: :func:`non_pass`; ``claims.total``, ``claims.<VERDICT>``: the counts, for a sentence;
     - ``time.<key>``: the wall time of one run of that file (``time.reproduce``), for a sentence.
 
     Raises:
@@ -429,7 +460,11 @@ def standard_blocks(claims: pd.DataFrame, measurement: Mapping, outputs: Sequenc
         "claims-map": claims_map(claims, outputs),
         "claims-map-docs": claims_map(claims, outputs, link="results/{}.md"),
         "runtimes": runtime_table(measurement),
+        "non-pass": non_pass(claims),
+        "claims.total": str(len(claims)),
     }
+    for verdict, k in verdict_counts(claims).items():
+        bodies[f"claims.{verdict}"] = str(k)
     for run in measurement.get("runs", []):
         bodies[f"time.{run['key']}"] = runtime_of(measurement, run["key"])
     return bodies
