@@ -25,7 +25,8 @@ from privtest import docs  # noqa: E402
 from privtest.io import write_csv_atomic, write_text_atomic  # noqa: E402
 
 outputs = [
-    docs.OutputInfo(o["id"], o["kind"], o["section"], title_cell(f"notebooks/{o['id']}.ipynb")) for o in sm.params.outputs
+    docs.OutputInfo(o["id"], o["kind"], o["section"], title_cell(f"notebooks/{o['id']}.ipynb"))
+    for o in sm.params.outputs
 ]
 ids = [o.id for o in outputs]
 claims = pd.read_csv(sm.input.claims, dtype=str, keep_default_na=False)
