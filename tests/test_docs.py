@@ -171,3 +171,32 @@ def test_every_document_block_has_a_renderer():
     names = set(docs.standard_blocks(CLAIMS, measurement, ["fig_oc", "table1"]))
     for document in DOCUMENTS:
         assert set(docs.block_names((ROOT / document).read_text())) <= names, document
+
+
+def test_config_readme_is_its_rendering_from_the_schema():
+    """config/README.md's key reference is generated from the schema's descriptions (one place per key): the
+    committed file equals the rendering, and every section and key of config/config.yaml is in it."""
+    import yaml
+    from privtest_workflow import configdoc
+
+    text = (ROOT / "config/README.md").read_text()
+    schema = configdoc.load_schema(ROOT)
+    rendered = docs.replace_block(text, configdoc.BLOCK, configdoc.render(schema))
+    assert rendered == text, "config/README.md is stale: python workflow/scripts/render_config_readme.py"
+    cfg = yaml.safe_load((ROOT / "config/config.yaml").read_text())
+    for section, values in cfg.items():
+        assert f"### `{section}`" in text, section
+        if isinstance(values, dict) and values:
+            keys = configdoc.keys_of(schema["properties"][section], schema)
+            assert set(values) <= set(keys), (section, set(values) - set(keys))
+
+
+def test_schema_types_are_read_off_the_constraints():
+    from privtest_workflow import configdoc
+
+    root = {"$defs": {"p": {"type": "number", "exclusiveMinimum": 0, "maximum": 1}}}
+    assert configdoc.type_of({"$ref": "#/$defs/p"}, root) == "number in (0, 1]"
+    assert configdoc.type_of({"type": "array", "items": {"type": "integer", "minimum": 1}}, root) == (
+        "list of integer >= 1"
+    )
+    assert configdoc.type_of({"enum": ["a", "b"]}, root) == "one of: a, b"
