@@ -442,29 +442,54 @@ def render_all(
     return pages
 
 
-def standard_blocks(claims: pd.DataFrame, measurement: Mapping, outputs: Sequence[str]) -> dict[str, str]:
-    """The bodies of the generated blocks of README.md, ARTIFACT-APPENDIX.md and docs/*.md, by block name.
+#: The body of a claims block before any run has rendered it (no number is ever typed in its place).
+PENDING = "(Rendered by `make reproduce` from the run's `figures/claims.csv`; no run has rendered it here yet.)"
+
+
+def claims_blocks(claims: pd.DataFrame | None, outputs: Sequence[str]) -> dict[str, str]:
+    """The bodies of the generated blocks that come from the claims, by name:
 
     - ``claims``: :func:`claim_counts` of the run;
     - ``claims-map``: :func:`claims_map` (links relative to the top directory);
     - ``claims-map-docs``: the same, linked from ``docs/`` (``results/<id>.md``);
-    - ``runtimes``: :func:`runtime_table` of ``benchmarks/reproduction_time.json``;
-    - ``non-pass``: :func:`non_pass`; ``claims.total``, ``claims.<VERDICT>``: the counts, for a sentence;
-    - ``time.<key>``: the wall time of one run of that file (``time.reproduce``), for a sentence.
+    - ``non-pass``: :func:`non_pass`; ``claims.total``, ``claims.<VERDICT>``: the counts, for a sentence.
+
+    With ``claims`` None (no run yet) every block says so (:data:`PENDING`; ``?`` for the inline counts).
 
     Raises:
         ValueError: as the renderers.
     """
+    names = ["claims", "claims-map", "claims-map-docs", "non-pass"]
+    if claims is None:
+        return dict.fromkeys(names, PENDING) | dict.fromkeys(["claims.total", *(f"claims.{v}" for v in VERDICTS)], "?")
     bodies = {
         "claims": claim_counts(claims),
         "claims-map": claims_map(claims, outputs),
         "claims-map-docs": claims_map(claims, outputs, link="results/{}.md"),
-        "runtimes": runtime_table(measurement),
         "non-pass": non_pass(claims),
         "claims.total": str(len(claims)),
     }
-    for verdict, k in verdict_counts(claims).items():
-        bodies[f"claims.{verdict}"] = str(k)
+    return bodies | {f"claims.{v}": str(k) for v, k in verdict_counts(claims).items()}
+
+
+def measurement_blocks(measurement: Mapping) -> dict[str, str]:
+    """The bodies of the generated blocks that come from ``benchmarks/reproduction_time.json``, by name:
+    ``runtimes`` (:func:`runtime_table`) and ``time.<key>`` (the wall time of one run, for a sentence).
+
+    Raises:
+        ValueError: as :func:`runtime_table`.
+    """
+    bodies = {"runtimes": runtime_table(measurement)}
     for run in measurement.get("runs", []):
         bodies[f"time.{run['key']}"] = runtime_of(measurement, run["key"])
     return bodies
+
+
+def standard_blocks(claims: pd.DataFrame | None, measurement: Mapping, outputs: Sequence[str]) -> dict[str, str]:
+    """Every generated block of README.md, ARTIFACT-APPENDIX.md and docs/*.md, by name (:func:`claims_blocks` and
+    :func:`measurement_blocks`).
+
+    Raises:
+        ValueError: as the renderers.
+    """
+    return claims_blocks(claims, outputs) | measurement_blocks(measurement)
