@@ -10,6 +10,7 @@ include: "workflow/rules/data.smk"
 include: "workflow/rules/simulate.smk"
 include: "workflow/rules/check.smk"
 include: "workflow/rules/figures.smk"
+include: "workflow/rules/docs.smk"
 
 
 rule all:
@@ -19,6 +20,7 @@ rule all:
         "figures/claims.md",
         "figures/claims.csv",
         "figures/benchmarks.md",
+        docs_targets(),
 
 
 # A requested target no rule builds is refused here with the valid targets listed (Snakemake's own message names

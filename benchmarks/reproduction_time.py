@@ -12,9 +12,15 @@ Usage:
 ``--make-test`` clones the current commit (``git clone``: uncommitted changes are not measured), runs ``make test``
 there and prints its wall time, then the quick workflow's in the same clone (its .venv now installed) and the
 ratio of the two, with the load average before and after each (the machine may be shared).
+
+``--record`` also writes the measurement into ``benchmarks/reproduction_time.json`` (the committed file the README's
+and ARTIFACT-APPENDIX.md's run-time tables are rendered from, ``privtest.docs.runtime_table``): one entry per run key
+(``workflow`` or ``quick``; ``test`` and ``quick`` for ``--make-test``), replaced when measured again, with the
+commit and the load average; keys sorted and no timestamps, so only the measured values change between runs.
 """
 
 import argparse
+import json
 import os
 import shutil
 import subprocess
@@ -26,6 +32,7 @@ from pathlib import Path
 import pandas as pd
 
 ROOT = Path(__file__).resolve().parents[1]
+RECORD = ROOT / "benchmarks" / "reproduction_time.json"
 IGNORE = shutil.ignore_patterns(".venv", ".git", "results", ".snakemake", "__pycache__", "*.egg-info", "figures")
 
 
@@ -37,9 +44,10 @@ def main() -> None:
     ap.add_argument(
         "--make-test", action="store_true", help="time `make test`, then the quick workflow, in a fresh clone"
     )
+    ap.add_argument("--record", action="store_true", help=f"write the measurement into {RECORD.relative_to(ROOT)}")
     args = ap.parse_args()
     if args.make_test:
-        make_test()
+        make_test(args.record)
         return
     with tempfile.TemporaryDirectory(prefix="privtest-bench-") as tmp:
         repo = Path(tmp) / "repo"
@@ -48,9 +56,17 @@ def main() -> None:
         cmd = [sys.executable, "-m", "snakemake", *args.targets, "--cores", args.cores]
         if args.quick:
             cmd += ["--configfile", "config/quick.yaml"]
+        load = os.getloadavg()[0]
         start = time.perf_counter()
         subprocess.run(cmd, cwd=repo, check=True, capture_output=True)
         wall = time.perf_counter() - start
+        if args.record:
+            key = "quick" if args.quick else "workflow"
+            shown = ["snakemake", *args.targets, "--cores", args.cores] + (
+                ["--configfile", "config/quick.yaml"] * args.quick
+            )
+            what = "quick workflow" if args.quick else "default configuration"
+            record(key, f"{what} in a scratch copy (no .venv)", " ".join(shown), wall, "scratch copy", load)
         rows = []
         for tsv in sorted((repo / "results/benchmarks").rglob("*.tsv")):
             s = pd.read_csv(tsv, sep="\t")
@@ -61,24 +77,54 @@ def main() -> None:
             print(pd.DataFrame(rows).sort_values("s", ascending=False).to_string(index=False))
 
 
-def _timed(cmd: list[str], cwd: Path) -> float:
-    """Wall time in seconds of ``cmd`` in ``cwd`` (raises CalledProcessError if it fails)."""
+def record(key: str, run: str, command: str, wall: float, how: str, load: float) -> None:
+    """Replace (or add) the entry ``key`` of :data:`RECORD` by this measurement (wall seconds rounded to 1 s)."""
+    doc = json.loads(RECORD.read_text()) if RECORD.exists() else {"runs": []}
+    commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True, text=True)
+    entry = {
+        "command": command,
+        "key": key,
+        "notes": f"load average {load:.1f} at the start (2 cores)",
+        "run": run,
+        "wall_s": round(wall),
+        "where": f"{how} of {commit.stdout.strip() or 'an unknown commit'}",
+    }
+    doc["runs"] = [r for r in doc.get("runs", []) if r.get("key") != key] + [entry]
+    RECORD.write_text(json.dumps(doc, indent=2, sort_keys=True, ensure_ascii=False) + "\n")
+    print(f"recorded {key}: {entry['wall_s']} s in {RECORD.relative_to(ROOT)}")
+
+
+def _timed(cmd: list[str], cwd: Path) -> tuple[float, float]:
+    """Wall time in seconds of ``cmd`` in ``cwd`` and the load average before it (raises CalledProcessError if it
+    fails)."""
     load = os.getloadavg()
     start = time.perf_counter()
     subprocess.run(cmd, cwd=cwd, check=True, capture_output=True)
     wall = time.perf_counter() - start
     print(f"{' '.join(cmd)}: {wall:.0f} s (load average before {load[0]:.1f}, after {os.getloadavg()[0]:.1f})")
-    return wall
+    return wall, load[0]
 
 
-def make_test() -> None:
-    """``make test`` from a fresh clone, then the quick workflow in that clone; prints both and their ratio."""
+def make_test(save: bool = False) -> None:
+    """``make test`` from a fresh clone, then the quick workflow in that clone; prints both and their ratio (and
+    records both with ``save``)."""
     with tempfile.TemporaryDirectory(prefix="privtest-bench-") as tmp:
         repo = Path(tmp) / "repo"
         subprocess.run(["git", "clone", "--quiet", str(ROOT), str(repo)], check=True)
-        test = _timed(["make", "test"], repo)
-        quick = _timed([".venv/bin/snakemake", "--cores", "all", "--configfile", "config/quick.yaml"], repo)
+        test, load_test = _timed(["make", "test"], repo)
+        quick_cmd = [".venv/bin/snakemake", "--cores", "all", "--configfile", "config/quick.yaml"]
+        quick, load_quick = _timed(quick_cmd, repo)
         print(f"make test / quick workflow: {test / quick:.1f}")
+        if save:
+            record("test", "make test (fresh clone, .venv included)", "make test", test, "fresh clone", load_test)
+            record(
+                "quick",
+                "quick workflow (same clone, after make test)",
+                " ".join(quick_cmd),
+                quick,
+                "fresh clone",
+                load_quick,
+            )
 
 
 if __name__ == "__main__":

@@ -57,3 +57,12 @@ def test_caption_parameter_shows_its_source_not_raw_rst():
     c = captions.caption(ROOT / "notebooks" / "fig_oc.ipynb")
     assert str(c) == f"title cell of {ROOT / 'notebooks' / 'fig_oc.ipynb'}" and ":raw-html:" in c.rst
     assert type(pickle.loads(pickle.dumps(c))) is str  # what a job's script sees
+
+
+def test_a_panel_label_is_not_an_enumerated_list():
+    # a caption line "(a) Rejection threshold ..." was rendered as the list item "1. Rejection threshold ..."
+    html, text = visible_text(captions.to_rst("# fig_x: t\n\n(a) Rejection threshold. (b) More.\nb. also\n1) and"))
+    assert "<ol" not in html and "(a) Rejection threshold" in text and "b. also" in text and "1) and" in text
+    for output in ("fig_expost", "fig_purification", "fig_lower_bounds", "fig_calibration"):
+        html, _ = visible_text(captions.to_rst(captions.title_cell(ROOT / "notebooks" / f"{output}.ipynb")))
+        assert "<ol" not in html, output

@@ -273,8 +273,8 @@ def test_targets_are_read_from_the_snakemake_command_line():
     assert configuration.requested_targets(["python", "-m", "pytest", "fig_oc"]) == []
 
 
-def test_readme_says_default_resources_replace_the_profile_list():
-    text = " ".join((ROOT / "README.md").read_text().split())
+def test_slurm_doc_says_default_resources_replace_the_profile_list():
+    text = " ".join((ROOT / "docs/slurm.md").read_text().split())
     assert "--default-resources" in text and "whole" in text.split("--default-resources", 1)[1][:300]
 
 

@@ -360,3 +360,29 @@ def test_plotted_data_are_what_is_drawn(quick_build):
         d = pd.read_csv(a / f"figures/data/{fig}.csv")
         assert {"mean", "q10", "q90"} <= set(d.columns) and "run" not in d.columns, fig
         assert not d.duplicated(["stream", "eps", "method", "t"]).any(), fig
+
+
+def test_quick_run_writes_its_docs_beside_the_committed_ones(quick_build):
+    """Rule docs on the quick config writes every result page and the documents with generated blocks under
+    results/quick-docs (config/quick.yaml: docs.root), rendered from the quick claims; the committed documents of the
+    copy stay as they were."""
+    import json
+
+    from privtest import docs
+
+    a = quick_build
+    out = a / "results/quick-docs"
+    claims = pd.read_csv(a / "figures/claims.csv", dtype=str, keep_default_na=False)
+    for oid in catalogue.load(ROOT):
+        page = (out / f"docs/results/{oid}.md").read_text()
+        mine = claims[claims.experiment == oid]
+        assert page.startswith(f"# `{oid}`") and docs.counts_sentence(mine) in page, oid
+    measurement = json.loads((a / "benchmarks/reproduction_time.json").read_text())
+    bodies = docs.standard_blocks(claims, measurement, list(catalogue.load(ROOT)))
+    for document in ("README.md", "ARTIFACT-APPENDIX.md", "docs/findings.md"):
+        written = (out / document).read_text()
+        assert (
+            docs.render_blocks(written, bodies) == written
+            and docs.counts_sentence(claims) in (out / "README.md").read_text()
+        )
+        assert (a / document).read_text() == (ROOT / document).read_text(), document

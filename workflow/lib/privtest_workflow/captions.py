@@ -29,6 +29,9 @@ _MATHML = "http://www.w3.org/1998/Math/MathML"
 _BARS = ("\u02c9", "\u00af", "_", "\u203e")
 #: The RST that defines the inline raw-HTML role the math is written in; it opens every caption with math.
 ROLE = ".. role:: raw-html(raw)\n   :format: html\n\n"
+#: A line that reStructuredText would read as an enumerated list item ("(a) ...", "a) ...", "1. ...", "b. ..."): a
+#: caption's panel label "(a) Rejection threshold" would show as "1. Rejection threshold".
+_ENUMERATOR = re.compile(r"^(\(?[A-Za-z0-9]{1,2}[.)]) ", re.M)
 #: `code` spans of Markdown (single backticks).
 _CODE = re.compile(r"(?<!`)`([^`\n]+)`(?!`)")
 
@@ -91,7 +94,8 @@ def mathml(tex: str) -> str:
 def to_rst(markdown: str) -> str:
     """The reStructuredText of a Markdown caption: the leading ``# `` of the title removed, ``$...$`` as MathML in
     the raw-HTML role (:func:`mathml`; the role's definition :data:`ROLE` is prepended when there is math), `code`
-    as ````code````; emphasis (``*x*``, ``**x**``) is the same in both languages.
+    as ````code````, a line opening with a panel label such as ``(a)`` escaped so that it is not read as an
+    enumerated list (:data:`_ENUMERATOR`); emphasis (``*x*``, ``**x**``) is the same in both languages.
 
     Args:
         markdown: the notebook's title cell.
@@ -103,6 +107,7 @@ def to_rst(markdown: str) -> str:
         SyntaxError: if the LaTeX of a ``$...$`` span cannot be converted (:func:`mathml`).
     """
     text = re.sub(r"^# ", "", markdown, count=1)
+    text = _ENUMERATOR.sub(r"\\\1 ", text)  # a panel label, not a list: "\(a) ..." is literal in RST
     out, pos = [], 0
     spans = sorted(
         [(m.start(), m.end(), "math", m.group(1)) for m in _MATH.finditer(text)]

@@ -1,0 +1,495 @@
+"""Generated documentation: every number a reader reads is rendered from a run's files, never typed.
+
+Two kinds of output (issue 18, item 4):
+
+- a page per output of the catalogue, ``docs/results/<id>.md`` (:func:`result_page`): what the output shows (its
+  caption, the title cell of its notebook) and the paper section it tests, the figure, its claims with their
+  verdicts and measured values (``results/claims/<id>.csv``), its table (``figures/<id>.md``) and its analysis
+  results (``results/analysis/<id>.csv``, when the workflow writes one), and its run time (Snakemake's
+  ``benchmark:`` files);
+- *generated blocks* in hand-written Markdown (README.md, ARTIFACT-APPENDIX.md, docs/*.md): the text between
+  ``<!-- BEGIN generated:<name> -->`` and ``<!-- END generated:<name> -->`` is rewritten by :func:`replace_block`
+  from the claims (:func:`claim_counts`, :func:`claims_map`) or a committed run-time measurement
+  (:func:`runtime_table`, ``benchmarks/reproduction_time.json``); everything outside the markers is left alone.
+
+Rendering is a pure function of its inputs (no clock, no paths of the machine), so a rerun on the same results
+writes the same bytes.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import pandas as pd
+
+from privtest.claims import VERDICTS
+from privtest.tables import markdown_lines
+
+#: The markers of a generated block ``{}`` = its name (letters, digits, ``_``, ``-``, ``.``).
+BEGIN = "<!-- BEGIN generated:{} -->"
+END = "<!-- END generated:{} -->"
+_NAME = re.compile(r"^[A-Za-z0-9_.-]+$")
+_BLOCK = re.compile(r"<!-- BEGIN generated:([A-Za-z0-9_.-]+) -->")
+
+#: One line per verdict: what it means (the same words as figures/claims.md).
+MEANING = {
+    "PASS": "the statement holds (exact computation, or established by the data)",
+    "FAIL": "the statement is contradicted (exact computation, or refuted under the family-wise policy)",
+    "INCONCLUSIVE": "the sample is too small; the note says how many runs would resolve it, or why more runs cannot",
+    "VACUOUS": "the bound is not binding on this input (it cannot fail here); the note gives its value",
+    "ERRATUM": "the paper's statement as printed is contradicted; the note names the ERRATA.md entry",
+}
+
+#: Most rows of an analysis table shown on a result page (the full table stays in its .csv).
+MAX_ANALYSIS_ROWS = 20
+
+
+def block_names(text: str) -> list[str]:
+    """Names of the generated blocks of ``text``, in order of appearance."""
+    return _BLOCK.findall(text)
+
+
+def replace_block(text: str, name: str, body: str) -> str:
+    """``text`` with the content of its generated block ``name`` replaced by ``body``.
+
+    The markers stay; the content is ``body`` on its own lines between them (a trailing newline of ``body`` is not
+    doubled), so rendering twice gives the same text. An *inline* block (markers and content on one line, for a
+    number inside a sentence) stays on its line.
+
+    Raises:
+        ValueError: if ``name`` is not a block name (letters, digits, ``_-.``), ``text`` does not contain its two
+            markers exactly once each, in order, or an inline block's ``body`` has more than one line.
+    """
+    if not _NAME.match(name):
+        raise ValueError(f"name must be letters, digits, '_', '-' or '.', got {name!r}")
+    begin, end = BEGIN.format(name), END.format(name)
+    if text.count(begin) != 1 or text.count(end) != 1 or text.index(begin) > text.index(end):
+        raise ValueError(f"text must contain {begin!r} then {end!r}, once each")
+    head, rest = text.split(begin)
+    old, tail = rest.split(end)
+    if "\n" not in old:
+        if "\n" in body.strip():
+            raise ValueError(f"body of the inline block {name!r} must be one line, got {body!r}")
+        return f"{head}{begin}{body.strip()}{end}{tail}"
+    return f"{head}{begin}\n{body.rstrip()}\n{end}{tail}"
+
+
+def render_blocks(text: str, bodies: Mapping[str, str]) -> str:
+    """``text`` with every generated block it contains replaced by ``bodies[name]``.
+
+    Raises:
+        ValueError: if a block of ``text`` has no body in ``bodies`` (an unknown name would otherwise keep stale
+            numbers), or as :func:`replace_block`.
+    """
+    missing = [n for n in block_names(text) if n not in bodies]
+    if missing:
+        raise ValueError(f"bodies must render every block of the text, missing: {missing}")
+    for name in block_names(text):
+        text = replace_block(text, name, bodies[name])
+    return text
+
+
+def verdict_counts(claims: pd.DataFrame) -> dict[str, int]:
+    """Claims per verdict, every verdict of :data:`privtest.claims.VERDICTS` in order (0 where none).
+
+    Args:
+        claims: a claims table (``figures/claims.csv`` or ``results/claims/<id>.csv``) with a ``verdict`` column.
+
+    Raises:
+        ValueError: if ``claims`` has no ``verdict`` column or a verdict outside :data:`VERDICTS`.
+    """
+    if "verdict" not in claims:
+        raise ValueError("claims must have a 'verdict' column")
+    unknown = sorted(set(claims["verdict"]) - set(VERDICTS))
+    if unknown:
+        raise ValueError(f"claims' verdicts must be in {VERDICTS}, got {unknown}")
+    counts = claims["verdict"].value_counts()
+    return {v: int(counts.get(v, 0)) for v in VERDICTS}
+
+
+def counts_sentence(claims: pd.DataFrame) -> str:
+    """``"<n> claims: <k> PASS, <k> FAIL, ..."`` (:func:`verdict_counts`)."""
+    counts = verdict_counts(claims)
+    return f"{len(claims)} claims: " + ", ".join(f"{k} {v}" for v, k in counts.items())
+
+
+def claim_counts(claims: pd.DataFrame) -> str:
+    """Markdown: the counts per verdict (:func:`counts_sentence`) and a table verdict | claims | meaning."""
+    counts = verdict_counts(claims)
+    rows = [[f"**{v}**", str(k), MEANING[v]] for v, k in counts.items()]
+    return "\n".join([counts_sentence(claims) + ".", "", *markdown_lines(["verdict", "claims", "meaning"], rows)])
+
+
+def _sources(claims: pd.DataFrame) -> str:
+    """The distinct paper results a group of claims tests (``source`` column), in order of first appearance."""
+    return "; ".join(dict.fromkeys(str(s) for s in claims["source"] if str(s)))
+
+
+def claims_map(claims: pd.DataFrame, outputs: Sequence[str], link: str = "docs/results/{}.md") -> str:
+    """Markdown table of where each paper result is checked: one row per output, its paper results (the claims'
+    ``source``), its number of claims per verdict and a link to its result page.
+
+    Args:
+        claims: ``figures/claims.csv`` (columns ``experiment``, ``source``, ``verdict``).
+        outputs: the catalogue's output ids, in catalogue order (an output without claims gets a row of zeros).
+        link: the result page of an output, ``{}`` = its id, relative to the document the table goes in.
+
+    Raises:
+        ValueError: if ``claims`` names an output not in ``outputs``, or as :func:`verdict_counts`.
+    """
+    stray = sorted(set(claims["experiment"]) - set(outputs))
+    if stray:
+        raise ValueError(f"claims' experiments must be outputs of the catalogue, got {stray}")
+    header = ["output", "paper results checked", "claims", *VERDICTS]
+    rows = []
+    for out in outputs:
+        mine = claims[claims["experiment"] == out]
+        counts = verdict_counts(mine)
+        rows.append([f"[`{out}`]({link.format(out)})", _sources(mine), str(len(mine)), *map(str, counts.values())])
+    return "\n".join(markdown_lines(header, rows))
+
+
+def family(claim_id: str) -> str:
+    """The family of a claim id: the id without its bracketed cell (``co.crossover.lead[...]`` ->
+    ``co.crossover.lead``)."""
+    return str(claim_id).split("[", 1)[0]
+
+
+def non_pass(claims: pd.DataFrame) -> str:
+    """Markdown table of the claims that are not PASS, by output, claim family (:func:`family`) and verdict, with
+    their number: what a reviewer should expect besides PASS (each row's notes say why, in figures/claims.md).
+
+    Raises:
+        ValueError: as :func:`verdict_counts`.
+    """
+    verdict_counts(claims)  # validates the verdicts
+    rest = claims[claims["verdict"] != "PASS"]
+    if not len(rest):
+        return "Every claim is PASS."
+    keyed = rest.assign(family=rest["claim_id"].map(family))
+    order = {v: i for i, v in enumerate(VERDICTS)}
+    groups = keyed.groupby(["experiment", "family", "verdict"], sort=False).size().reset_index(name="n")
+    groups = groups.sort_values("verdict", key=lambda v: v.map(order), kind="stable")
+    rows = [[f"`{g.experiment}`", f"`{g.family}`", f"**{g.verdict}**", str(g.n)] for g in groups.itertuples()]
+    return "\n".join(markdown_lines(["output", "claim family", "verdict", "claims"], rows))
+
+
+def _minutes(seconds: float) -> str:
+    return f"{seconds / 60:.1f} min"
+
+
+#: The keys of a measured run in ``benchmarks/reproduction_time.json``.
+RUN_KEYS = ("key", "run", "command", "wall_s", "where")
+
+
+def runtime_table(measurement: Mapping) -> str:
+    """Markdown table of measured wall times (``benchmarks/reproduction_time.json``): run | command | wall time |
+    measured on, then the machine they were measured on.
+
+    Args:
+        measurement: ``{"machine": str, "runs": [{"key", "run", "command", "wall_s", "where", "notes"?}, ...]}``
+            (``key``: a short name, ``time.<key>`` blocks of :func:`standard_blocks`; ``where``: commit and how it
+            was measured).
+
+    Raises:
+        ValueError: if a run lacks one of those keys or its ``wall_s`` is not a positive finite number.
+    """
+    rows = []
+    for i, run in enumerate(measurement.get("runs", [])):
+        missing = [k for k in RUN_KEYS if k not in run]
+        if missing:
+            raise ValueError(f"runs[{i}] must have keys {', '.join(RUN_KEYS)}; missing {missing}")
+        wall = run["wall_s"]
+        if not isinstance(wall, int | float) or isinstance(wall, bool) or not math.isfinite(wall) or wall <= 0:
+            raise ValueError(f"runs[{i}].wall_s must be a positive finite number of seconds, got {wall!r}")
+        note = f"; {run['notes']}" if run.get("notes") else ""
+        rows.append([run["run"], f"`{run['command']}`", _minutes(wall), f"{run['where']}{note}"])
+    lines = markdown_lines(["run", "command", "wall time", "measured"], rows)
+    if measurement.get("machine"):
+        lines += ["", f"Machine: {measurement['machine']}."]
+    return "\n".join(lines)
+
+
+def runtime_of(measurement: Mapping, key: str) -> str:
+    """The wall time of the run with key ``key`` of ``measurement`` in minutes (``"6.5 min"``), for a sentence.
+
+    Raises:
+        ValueError: if ``measurement`` has no run with that key.
+    """
+    for r in measurement.get("runs", []):
+        if r.get("key") == key:
+            return _minutes(r["wall_s"])
+    raise ValueError(f"key must be one of {[r.get('key') for r in measurement.get('runs', [])]}, got {key!r}")
+
+
+@dataclass(frozen=True)
+class OutputInfo:
+    """What a result page says about an output besides its results.
+
+    Attributes:
+        id: the output id (catalogue key).
+        kind: ``"figure"`` or ``"table"``.
+        section: the paper section it tests (the catalogue's ``sections`` title).
+        caption: its notebook's title cell (Markdown, ``# <id>: ...``).
+    """
+
+    id: str
+    kind: str
+    section: str
+    caption: str
+
+
+def _caption_text(info: OutputInfo) -> str:
+    """The caption without its ``# <id>:`` heading prefix."""
+    text = re.sub(r"^#\s*", "", info.caption.strip())
+    return re.sub(rf"^`?{re.escape(info.id)}`?\s*:\s*", "", text).strip()
+
+
+def _cell(value) -> str:
+    if isinstance(value, float):
+        return "" if math.isnan(value) else f"{value:.4g}"
+    return str(value).replace("\n", " ")
+
+
+def analysis_table(analysis: pd.DataFrame, max_rows: int = MAX_ANALYSIS_ROWS) -> str:
+    """Markdown of an analysis table (``results/analysis/<id>.csv``): its first ``max_rows`` rows in tables of at
+    most :data:`privtest.tables.MAX_MD_COLUMNS` columns (:func:`privtest.tables.markdown_tables` with no key
+    columns), and how many rows are left out.
+
+    Raises:
+        ValueError: if ``max_rows`` < 1.
+    """
+    from privtest.tables import MAX_MD_COLUMNS
+
+    if max_rows < 1:
+        raise ValueError(f"max_rows must be >= 1, got {max_rows}")
+    shown = analysis.head(max_rows)
+    cols = list(shown.columns)
+    parts = []
+    for start in range(0, max(len(cols), 1), MAX_MD_COLUMNS):
+        chunk = cols[start : start + MAX_MD_COLUMNS]
+        rows = [[_cell(v) for v in row] for row in shown[chunk].itertuples(index=False)]
+        parts.append("\n".join(markdown_lines(chunk, rows)))
+    left = len(analysis) - len(shown)
+    if left > 0:
+        parts.append(f"({left} more rows in the .csv.)")
+    return "\n\n".join(parts)
+
+
+def result_page(
+    info: OutputInfo,
+    claims: pd.DataFrame,
+    runtimes: Mapping[str, float],
+    table_md: str | None = None,
+    analysis: pd.DataFrame | None = None,
+    root: str = "../..",
+) -> str:
+    """The Markdown page ``docs/results/<id>.md`` of one output.
+
+    Args:
+        info: the output (:class:`OutputInfo`).
+        claims: its claims (``results/claims/<id>.csv``, columns of :data:`privtest.claims.COLUMNS`).
+        runtimes: wall seconds of its jobs by rule (``{"simulate": 12.3, "check": 1.0, "figure": 5.2}``, from
+            ``results/benchmarks/<rule>/<id>.tsv``); rules without a measurement are left out.
+        table_md: a table's ``figures/<id>.md`` (its text is included), None for a figure.
+        analysis: its analysis results (``results/analysis/<id>.csv``) when the workflow has them, else None.
+        root: the repository's top directory relative to the page (links to ``figures/`` and ``results/``).
+
+    Returns:
+        The page's text, ending with a newline.
+
+    Raises:
+        ValueError: if ``claims`` holds claims of another output, or as :func:`verdict_counts`.
+    """
+    other = sorted(set(claims.get("experiment", pd.Series(dtype=str))) - {info.id})
+    if other:
+        raise ValueError(f"claims must be those of {info.id}, got claims of {other}")
+    lines = [
+        f"# `{info.id}`",
+        "",
+        "<!-- Generated by the workflow (rule docs, privtest.docs.result_page) from this output's results:",
+        "     edit the notebook's title cell, the claims module or the config, not this file. -->",
+        "",
+        f"**What it shows.** {_caption_text(info)}",
+        "",
+        f"**Paper section.** {info.section}.",
+    ]
+    sources = _sources(claims) if len(claims) else ""
+    if sources:
+        lines += ["", f"**Paper results tested.** {sources}."]
+    if info.kind == "figure":
+        lines += ["", f"![{info.id}]({root}/figures/{info.id}.png)", ""]
+        lines += [
+            f"Files: [`figures/{info.id}.pdf`]({root}/figures/{info.id}.pdf), plotted data "
+            f"[`figures/data/{info.id}.csv`]({root}/figures/data/{info.id}.csv)."
+        ]
+    else:
+        lines += ["", f"Files: `figures/{info.id}.tex`, `.md`, `.csv`."]
+    lines += ["", "## Claims", ""]
+    if len(claims):
+        lines += [counts_sentence(claims) + f" (`results/claims/{info.id}.csv`).", ""]
+        rows = [
+            [f"`{r.claim_id}`", r.source, r.measured, r.bound, f"**{r.verdict}**", r.note] for r in claims.itertuples()
+        ]
+        lines += markdown_lines(["claim", "source", "measured", "bound", "verdict", "note"], rows)
+    else:
+        lines.append("This output checks no claim.")
+    if table_md is not None:
+        body = re.sub(r"^# .*\n+", "", table_md.strip() + "\n")  # the page has its own title
+        lines += ["", "## Table", "", body.rstrip()]
+    if analysis is not None:
+        lines += ["", "## Analysis", "", f"`results/analysis/{info.id}.csv`:", "", analysis_table(analysis)]
+    lines += ["", "## Run time", ""]
+    measured = {rule: s for rule, s in runtimes.items() if s is not None and math.isfinite(s)}
+    if measured:
+        lines += [
+            "Wall time of this output's jobs in the run that wrote this page (Snakemake `benchmark:` files):",
+            "",
+            *markdown_lines(["job", "seconds"], [[rule, f"{s:.1f}"] for rule, s in measured.items()]),
+        ]
+    else:
+        lines.append("No job of this output was timed in the run that wrote this page.")
+    return "\n".join(lines) + "\n"
+
+
+def index_page(outputs: Sequence[OutputInfo], claims: pd.DataFrame) -> str:
+    """``docs/results/README.md``: the claim counts (:func:`claim_counts`) and one line per output, grouped by
+    paper section, with links to the result pages.
+
+    Raises:
+        ValueError: as :func:`verdict_counts`.
+    """
+    lines = [
+        "# Results of the run",
+        "",
+        "<!-- Generated by the workflow (rule docs, privtest.docs.index_page) from figures/claims.csv. -->",
+        "",
+        claim_counts(claims),
+    ]
+    for section in dict.fromkeys(o.section for o in outputs):
+        lines += ["", f"## {section}", ""]
+        for o in (o for o in outputs if o.section == section):
+            counts = verdict_counts(claims[claims["experiment"] == o.id])
+            summary = ", ".join(f"{k} {v}" for v, k in counts.items() if k)
+            first = _caption_text(o).split(". ")[0].rstrip(".")
+            lines.append(f"- [`{o.id}`]({o.id}.md): {first}" + (f" ({summary})" if summary else ""))
+    return "\n".join(lines) + "\n"
+
+
+#: The rules whose ``benchmark:`` files time an output's jobs (``results/benchmarks/<rule>/<id>.tsv``), in order.
+TIMED_RULES = ("simulate", "check", "figure", "table")
+
+
+def read_runtimes(benchmarks: str | os.PathLike, outputs: Sequence[str]) -> pd.DataFrame:
+    """Wall seconds of each output's jobs from Snakemake's ``benchmark:`` files.
+
+    Args:
+        benchmarks: the benchmark directory (``results/benchmarks``); ``<rule>/<id>.tsv`` under it.
+        outputs: output ids, in catalogue order.
+
+    Returns:
+        Columns ``output``, ``job`` (a rule of :data:`TIMED_RULES`), ``seconds`` (the file's last row, rounded to
+        0.1 s); outputs in order, jobs in :data:`TIMED_RULES` order, untimed jobs left out.
+    """
+    rows = []
+    for out in outputs:
+        for rule in TIMED_RULES:
+            tsv = Path(benchmarks, rule, f"{out}.tsv")
+            if tsv.exists():
+                s = float(pd.read_csv(tsv, sep="\t")["s"].iloc[-1])
+                rows.append({"output": out, "job": rule, "seconds": round(s, 1)})
+    return pd.DataFrame(rows, columns=["output", "job", "seconds"])
+
+
+def render_all(
+    outputs: Sequence[OutputInfo],
+    claims: pd.DataFrame,
+    runtimes: pd.DataFrame,
+    tables: Mapping[str, str] | None = None,
+    analyses: Mapping[str, pd.DataFrame] | None = None,
+) -> dict[str, str]:
+    """Every result page and the index, by path relative to the repository (``docs/results/<id>.md``,
+    ``docs/results/README.md``).
+
+    Args:
+        outputs: the catalogue's outputs, in order.
+        claims: ``figures/claims.csv``.
+        runtimes: :func:`read_runtimes`'s table.
+        tables: a table output's ``figures/<id>.md`` by id (outputs missing here get no table section).
+        analyses: an output's ``results/analysis/<id>.csv`` by id, where the workflow writes one.
+
+    Raises:
+        ValueError: as :func:`result_page`, :func:`index_page`.
+    """
+    tables, analyses = tables or {}, analyses or {}
+    pages = {}
+    for o in outputs:
+        mine = runtimes[runtimes["output"] == o.id]
+        page = result_page(
+            o,
+            claims[claims["experiment"] == o.id],
+            dict(zip(mine["job"], mine["seconds"].astype(float), strict=True)),
+            table_md=tables.get(o.id),
+            analysis=analyses.get(o.id),
+        )
+        pages[f"docs/results/{o.id}.md"] = page
+    pages["docs/results/README.md"] = index_page(outputs, claims)
+    return pages
+
+
+#: The body of a claims block before any run has rendered it (no number is ever typed in its place).
+PENDING = "(Rendered by `make reproduce` from the run's `figures/claims.csv`; no run has rendered it here yet.)"
+
+
+def claims_blocks(claims: pd.DataFrame | None, outputs: Sequence[str]) -> dict[str, str]:
+    """The bodies of the generated blocks that come from the claims, by name:
+
+    - ``claims``: :func:`claim_counts` of the run;
+    - ``claims-map``: :func:`claims_map` (links relative to the top directory);
+    - ``claims-map-docs``: the same, linked from ``docs/`` (``results/<id>.md``);
+    - ``non-pass``: :func:`non_pass`; ``claims.total``, ``claims.<VERDICT>``: the counts, for a sentence.
+
+    With ``claims`` None (no run yet) every block says so (:data:`PENDING`; ``?`` for the inline counts).
+
+    Raises:
+        ValueError: as the renderers.
+    """
+    names = ["claims", "claims-map", "claims-map-docs", "non-pass"]
+    if claims is None:
+        return dict.fromkeys(names, PENDING) | dict.fromkeys(["claims.total", *(f"claims.{v}" for v in VERDICTS)], "?")
+    bodies = {
+        "claims": claim_counts(claims),
+        "claims-map": claims_map(claims, outputs),
+        "claims-map-docs": claims_map(claims, outputs, link="results/{}.md"),
+        "non-pass": non_pass(claims),
+        "claims.total": str(len(claims)),
+    }
+    return bodies | {f"claims.{v}": str(k) for v, k in verdict_counts(claims).items()}
+
+
+def measurement_blocks(measurement: Mapping) -> dict[str, str]:
+    """The bodies of the generated blocks that come from ``benchmarks/reproduction_time.json``, by name:
+    ``runtimes`` (:func:`runtime_table`) and ``time.<key>`` (the wall time of one run, for a sentence).
+
+    Raises:
+        ValueError: as :func:`runtime_table`.
+    """
+    bodies = {"runtimes": runtime_table(measurement)}
+    for run in measurement.get("runs", []):
+        bodies[f"time.{run['key']}"] = runtime_of(measurement, run["key"])
+    return bodies
+
+
+def standard_blocks(claims: pd.DataFrame | None, measurement: Mapping, outputs: Sequence[str]) -> dict[str, str]:
+    """Every generated block of README.md, ARTIFACT-APPENDIX.md and docs/*.md, by name (:func:`claims_blocks` and
+    :func:`measurement_blocks`).
+
+    Raises:
+        ValueError: as the renderers.
+    """
+    return claims_blocks(claims, outputs) | measurement_blocks(measurement)

@@ -1,0 +1,209 @@
+"""Generated documentation (privtest.docs, rule docs): the renderers, and the committed documents equal their
+rendering from the committed inputs (docs/results/claims.csv, docs/results/runtimes.csv,
+benchmarks/reproduction_time.json, the notebooks' title cells, the catalogue)."""
+
+import json
+from pathlib import Path
+
+import pandas as pd
+import pytest
+from privtest_workflow import catalogue
+from privtest_workflow.captions import title_cell
+
+from privtest import docs
+from privtest.claims import COLUMNS, VERDICTS
+
+ROOT = Path(__file__).resolve().parents[1]
+#: The documents with generated blocks (workflow/rules/docs.smk: DOCUMENTS).
+DOCUMENTS = ["README.md", "ARTIFACT-APPENDIX.md", "docs/findings.md"]
+README_MAX_BYTES = 12 * 1024
+
+
+def _claims(rows):
+    base = dict.fromkeys(COLUMNS, "")
+    return pd.DataFrame([base | r for r in rows], columns=COLUMNS)
+
+
+CLAIMS = _claims(
+    [
+        {"claim_id": "oc.step[t=1]", "source": "Thm 21", "experiment": "fig_oc", "measured": "0.01", "bound": "<= 0.02",
+         "verdict": "PASS", "note": "a|b"},
+        {"claim_id": "oc.step[t=2]", "source": "Thm 21", "experiment": "fig_oc", "verdict": "INCONCLUSIVE",
+         "note": "30 runs would resolve it"},
+        {"claim_id": "t.x", "source": "Table 1", "experiment": "table1", "verdict": "VACUOUS", "note": "value -3"},
+    ]
+)  # fmt: skip
+MEASUREMENT = {
+    "machine": "2 cores",
+    "runs": [
+        {"key": "reproduce", "run": "default", "command": "make reproduce", "wall_s": 390, "where": "clone of abc"},
+        {"key": "test", "run": "tests", "command": "make test", "wall_s": 727.0, "where": "clone", "notes": "n"},
+    ],
+}
+
+
+def test_replace_block_rewrites_only_between_the_markers_and_is_idempotent():
+    text = "a\n<!-- BEGIN generated:x -->\nold\nlines\n<!-- END generated:x -->\nb\n"
+    once = docs.replace_block(text, "x", "new\n")
+    assert once == "a\n<!-- BEGIN generated:x -->\nnew\n<!-- END generated:x -->\nb\n"
+    assert docs.replace_block(once, "x", "new\n") == once
+    inline = "takes (<!-- BEGIN generated:t -->9 min<!-- END generated:t -->) here"
+    assert docs.replace_block(inline, "t", "6.5 min\n") == inline.replace("9 min", "6.5 min")
+    with pytest.raises(ValueError, match="inline block"):
+        docs.replace_block(inline, "t", "two\nlines")
+    with pytest.raises(ValueError, match="once each"):
+        docs.replace_block(text, "y", "z")
+    with pytest.raises(ValueError, match="once each"):
+        docs.replace_block(text + text, "x", "z")
+    with pytest.raises(ValueError, match="name must be"):
+        docs.replace_block(text, "a b", "z")
+
+
+def test_render_blocks_refuses_a_block_it_has_no_body_for():
+    text = "<!-- BEGIN generated:x -->\n<!-- END generated:x -->\n<!-- BEGIN generated:y -->\n<!-- END generated:y -->"
+    assert docs.block_names(text) == ["x", "y"]
+    with pytest.raises(ValueError, match=r"missing: \['y'\]"):
+        docs.render_blocks(text, {"x": "1"})
+    assert docs.render_blocks(text, {"x": "1", "y": "2"}).count("\n1\n") == 1
+
+
+def test_counts_and_claims_map_count_every_verdict():
+    assert docs.verdict_counts(CLAIMS) == {"PASS": 1, "FAIL": 0, "INCONCLUSIVE": 1, "VACUOUS": 1, "ERRATUM": 0}
+    assert docs.counts_sentence(CLAIMS) == "3 claims: 1 PASS, 0 FAIL, 1 INCONCLUSIVE, 1 VACUOUS, 0 ERRATUM"
+    table = docs.claims_map(CLAIMS, ["fig_oc", "table1", "fig_x"]).splitlines()
+    assert table[0] == "| output | paper results checked | claims | " + " | ".join(VERDICTS) + " |"
+    assert table[2] == "| [`fig_oc`](docs/results/fig_oc.md) | Thm 21 | 2 | 1 | 0 | 1 | 0 | 0 |"
+    assert table[4].startswith("| [`fig_x`](docs/results/fig_x.md) |  | 0 |")
+    with pytest.raises(ValueError, match="outputs of the catalogue"):
+        docs.claims_map(CLAIMS, ["fig_oc"])
+    with pytest.raises(ValueError, match="verdicts must be in"):
+        docs.verdict_counts(CLAIMS.assign(verdict="MAYBE"))
+    rest = docs.non_pass(CLAIMS).splitlines()
+    assert rest[2:] == ["| `fig_oc` | `oc.step` | **INCONCLUSIVE** | 1 |", "| `table1` | `t.x` | **VACUOUS** | 1 |"]
+    assert docs.non_pass(CLAIMS.iloc[:1]) == "Every claim is PASS."
+
+
+def test_runtime_table_renders_minutes_and_refuses_a_bad_measurement():
+    lines = docs.runtime_table(MEASUREMENT).splitlines()
+    assert lines[2] == "| default | `make reproduce` | 6.5 min | clone of abc |"
+    assert lines[3] == "| tests | `make test` | 12.1 min | clone; n |"
+    assert docs.runtime_of(MEASUREMENT, "test") == "12.1 min"
+    with pytest.raises(ValueError, match="key must be one of"):
+        docs.runtime_of(MEASUREMENT, "nope")
+    bad = {"runs": [MEASUREMENT["runs"][0] | {"wall_s": -1}]}
+    with pytest.raises(ValueError, match=r"runs\[0\].wall_s must be a positive"):
+        docs.runtime_table(bad)
+    with pytest.raises(ValueError, match="missing"):
+        docs.runtime_table({"runs": [{"key": "k"}]})
+    blocks = docs.standard_blocks(CLAIMS, MEASUREMENT, ["fig_oc", "table1"])
+    assert blocks["time.reproduce"] == "6.5 min" and blocks["claims.PASS"] == "1" and blocks["claims.total"] == "3"
+
+
+def test_result_page_shows_caption_figure_claims_analysis_and_run_time():
+    info = docs.OutputInfo("fig_oc", "figure", "3-5 The GTM", "# fig_oc: One GTM step. More words.")
+    mine = CLAIMS[CLAIMS.experiment == "fig_oc"]
+    analysis = pd.DataFrame({f"c{i}": [1.5, float("nan")] for i in range(14)})
+    page = docs.result_page(info, mine, {"simulate": 12.34, "figure": 2.0}, analysis=analysis)
+    assert page.startswith("# `fig_oc`\n")
+    assert "**What it shows.** One GTM step. More words." in page and "**Paper results tested.** Thm 21." in page
+    assert "![fig_oc](../../figures/fig_oc.png)" in page
+    assert "2 claims: 1 PASS, 0 FAIL, 1 INCONCLUSIVE" in page and "| **PASS** | a\\|b |" in page
+    assert "| simulate | 12.3 |" in page and "| figure | 2.0 |" in page
+    assert "| c12 | c13 |" in page  # the analysis split at 12 columns
+    table = docs.result_page(
+        docs.OutputInfo("table1", "table", "T", "# table1: Table 1."), CLAIMS[CLAIMS.experiment == "table1"], {},
+        table_md="# Table 1\n\n| a |\n|---|\n| 1 |\n",
+    )  # fmt: skip
+    assert "## Table\n\n| a |" in table and "No job of this output was timed" in table and "![" not in table
+    with pytest.raises(ValueError, match="claims must be those of fig_oc"):
+        docs.result_page(info, CLAIMS, {})
+
+
+def test_read_runtimes_takes_the_last_row_of_each_benchmark(tmp_path):
+    (tmp_path / "simulate").mkdir()
+    (tmp_path / "simulate" / "fig_oc.tsv").write_text("s\th:m:s\n1.0\t0\n2.26\t0\n")
+    got = docs.read_runtimes(tmp_path, ["fig_oc", "fig_x"])
+    assert got.to_dict("records") == [{"output": "fig_oc", "job": "simulate", "seconds": 2.3}]
+
+
+def test_readme_is_at_most_12_kb_and_opens_with_the_reviewer_path():
+    text = (ROOT / "README.md").read_text()
+    assert len(text.encode()) <= README_MAX_BYTES
+    steps = ("## Reviewer path", "make install", "make reproduce", "make test", "figures/claims.md", "make report")
+    order = [text.index(s) for s in (*steps, "## Using the library", "## Where to read more")]
+    assert order == sorted(order)
+
+
+def _outputs() -> list[docs.OutputInfo]:
+    return [
+        docs.OutputInfo(o.id, o.kind, o.section, title_cell(ROOT / f"notebooks/{o.id}.ipynb"))
+        for o in catalogue.load(ROOT).values()
+    ]
+
+
+def test_committed_documents_equal_their_rendering():
+    """The generated blocks of README.md, ARTIFACT-APPENDIX.md and docs/findings.md are what privtest.docs renders
+    from the committed inputs: the run-time blocks from benchmarks/reproduction_time.json; the claims blocks from
+    the snapshot of the run that wrote them (docs/results/claims.csv) or, while none is committed, the PENDING
+    sentence (never a typed number). With a snapshot, the result pages of the figures and the index are compared as
+    well (a table's page also embeds figures/<id>.md, compared when that file is there)."""
+    snapshot = ROOT / "docs/results"
+    run = (snapshot / "claims.csv").exists()
+    claims = pd.read_csv(snapshot / "claims.csv", dtype=str, keep_default_na=False) if run else None
+    measurement = json.loads((ROOT / "benchmarks/reproduction_time.json").read_text())
+    outputs = _outputs()
+    bodies = docs.standard_blocks(claims, measurement, [o.id for o in outputs])
+    for document in DOCUMENTS:
+        text = (ROOT / document).read_text()
+        assert docs.block_names(text), document
+        assert docs.render_blocks(text, bodies) == text, f"{document}: generated blocks are stale (make reproduce)"
+    if not run:
+        assert not list(snapshot.glob("*.md")), "result pages without the snapshot they were rendered from"
+        return
+    runtimes = pd.read_csv(snapshot / "runtimes.csv")
+    tables = {
+        o.id: (ROOT / f"figures/{o.id}.md").read_text() for o in outputs if (ROOT / f"figures/{o.id}.md").exists()
+    }
+    pages = docs.render_all(outputs, claims, runtimes, tables)
+    compared = [p for p in pages if not any(p.endswith(f"/{o.id}.md") and o.kind == "table" and o.id not in tables
+                                            for o in outputs)]  # fmt: skip
+    assert len(compared) > len(outputs) // 2
+    for path in compared:
+        assert (ROOT / path).read_text() == pages[path], f"{path} is stale (make reproduce)"
+
+
+def test_every_document_block_has_a_renderer():
+    measurement = json.loads((ROOT / "benchmarks/reproduction_time.json").read_text())
+    names = set(docs.standard_blocks(CLAIMS, measurement, ["fig_oc", "table1"]))
+    assert names == set(docs.standard_blocks(None, measurement, ["fig_oc", "table1"]))
+    for document in DOCUMENTS:
+        assert set(docs.block_names((ROOT / document).read_text())) <= names, document
+
+
+def test_config_readme_is_its_rendering_from_the_schema():
+    """config/README.md's key reference is generated from the schema's descriptions (one place per key): the
+    committed file equals the rendering, and every section and key of config/config.yaml is in it."""
+    import yaml
+    from privtest_workflow import configdoc
+
+    text = (ROOT / "config/README.md").read_text()
+    schema = configdoc.load_schema(ROOT)
+    rendered = docs.replace_block(text, configdoc.BLOCK, configdoc.render(schema))
+    assert rendered == text, "config/README.md is stale: python workflow/scripts/render_config_readme.py"
+    cfg = yaml.safe_load((ROOT / "config/config.yaml").read_text())
+    for section, values in cfg.items():
+        assert f"### `{section}`" in text, section
+        if isinstance(values, dict) and values:
+            keys = configdoc.keys_of(schema["properties"][section], schema)
+            assert set(values) <= set(keys), (section, set(values) - set(keys))
+
+
+def test_schema_types_are_read_off_the_constraints():
+    from privtest_workflow import configdoc
+
+    root = {"$defs": {"p": {"type": "number", "exclusiveMinimum": 0, "maximum": 1}}}
+    assert configdoc.type_of({"$ref": "#/$defs/p"}, root) == "number in (0, 1]"
+    assert configdoc.type_of({"type": "array", "items": {"type": "integer", "minimum": 1}}, root) == (
+        "list of integer >= 1"
+    )
+    assert configdoc.type_of({"enum": ["a", "b"]}, root) == "one of: a, b"
