@@ -8,6 +8,7 @@ report: "workflow/report/workflow.rst"
 include: "workflow/rules/common.smk"
 include: "workflow/rules/data.smk"
 include: "workflow/rules/simulate.smk"
+include: "workflow/rules/analyse.smk"
 include: "workflow/rules/check.smk"
 include: "workflow/rules/figures.smk"
 
