@@ -22,8 +22,6 @@ from __future__ import annotations
 import copy
 import functools
 import importlib
-import importlib.util
-import inspect
 import sys
 from pathlib import Path
 
@@ -75,16 +73,9 @@ def load_output_cfg(output_id: str, configfile: str = "config/quick.yaml", **ove
 
 
 def check_frame(output_id: str, raw: pd.DataFrame, cfg: dict) -> pd.DataFrame:
-    """What workflow/scripts/check.py writes for ``raw`` (the raw table read back: columns as in the CSV), with the
-    output's analysis tables (``privtest.analysis.<id>.analyse``) where it has an analysis and the check takes them,
-    as the analyse rule computes them."""
+    """What workflow/scripts/check.py writes for ``raw`` (the raw table read back: columns as in the CSV)."""
     module = importlib.import_module(f"privtest.checks.{output_id}")
-    tables = {}
-    takes = "analysis" in inspect.signature(module.claims).parameters
-    if takes and importlib.util.find_spec(f"privtest.analysis.{output_id}") is not None:
-        analysis = importlib.import_module(f"privtest.analysis.{output_id}")
-        tables["analysis"] = analysis.analyse(raw, dict(cfg))
-    claims = module.claims(raw, dict(cfg), **tables)
+    claims = module.claims(raw, dict(cfg))
     return to_frame(claims, output_id, alpha=family_alpha(len(_catalogue_outputs())))
 
 
