@@ -205,13 +205,16 @@ def test_lazy_exports_and_computed_imports(tmp_path):
 
 @pytest.mark.slow  # seconds: run by make test, not test-fast
 def test_real_jobs_plotting_only_in_notebooks(cat):
-    # The property the workflow relies on: no simulation or check imports plotting; figure notebooks do.
+    # The property the workflow relies on: no simulation, analysis or check imports plotting; figure notebooks do.
     g = ImportGraph(ROOT / "src")
     plotting = str(ROOT / "src/privtest/plotting.py")
-    scripts = {s: g.of_script(ROOT / "workflow/scripts" / s) for s in ("simulate.py", "check.py", "run_notebook.py")}
+    names = ("simulate.py", "analyse.py", "check.py", "run_notebook.py")
+    scripts = {s: g.of_script(ROOT / "workflow/scripts" / s) for s in names}
     for o in cat.values():
         assert plotting not in g.of_modules(catalogue.SIMULATE_MODULE.format(o.id)) + scripts["simulate.py"], o.id
         assert plotting not in g.of_modules(catalogue.CHECK_MODULE.format(o.id)) + scripts["check.py"], o.id
+        if g.module_file(catalogue.ANALYSE_MODULE.format(o.id)) is not None:
+            assert plotting not in g.of_modules(catalogue.ANALYSE_MODULE.format(o.id)) + scripts["analyse.py"], o.id
         nb = g.of_notebook(ROOT / f"notebooks/{o.id}.ipynb")
         assert str(ROOT / "src/privtest/__init__.py") in nb
         assert (plotting in nb) == (o.kind == "figure"), o.id

@@ -12,10 +12,11 @@ import pytest
 from conftest import ALPHA, binom_interval
 from scipy import stats
 
+from privtest.analysis import fig_co_crossover as crossover
 from privtest.co import graphs
+from privtest.co.frames import METHOD_L40
 from privtest.co.mechanisms import ScoredMechanism, TestMechanism, threshold_select
 from privtest.co.params import BatchToCOParams
-from privtest.experiments import fig_co_crossover as crossover
 from privtest.gtm import run_step
 from privtest.schedule import omega
 
@@ -351,7 +352,7 @@ def _fake_raw(lead_meas, lead_pred, ts=(1, 2, 5, 10, 50, 100), n=30, seed=0):
             dp = lead_pred[k] if m == "recompute geometric" else 0.0
             rows.append(dict(source="model", stream="s", eps=1.0, t=t, method=m, run=-1, opt=1.0, value=0.5 - dp,
                              value_se=0.0, eps_call=1.0 if m == "BatchToCO" else 0.5))  # fmt: skip
-        rows.append(dict(source="model", stream="s", eps=1.0, t=t, method=crossover.METHOD_L40, run=-1, opt=1.0,
+        rows.append(dict(source="model", stream="s", eps=1.0, t=t, method=METHOD_L40, run=-1, opt=1.0,
                          value=0.5, value_se=0.0, eps_call=1.0))  # fmt: skip
     return pd.DataFrame(rows)
 
@@ -360,14 +361,14 @@ def test_crossover_summary_finds_the_first_lasting_lead():
     cfg = dict(crossover_alpha=0.01, tie_tolerance=0.02)
     # BatchToCO behind until t = 5, ahead from t = 10 on (measured and predicted).
     raw = _fake_raw([-0.3, -0.3, -0.3, 0.3, 0.3, 0.3], [-0.3, -0.3, 0.0, 0.3, 0.3, 0.3])
-    c = crossover.crossovers(raw, cfg).set_index("baseline")
+    c = crossover.analyse(raw, cfg)["crossovers"].set_index("baseline")
     r = c.loc["recompute geometric"]
     assert r.t_meas == 10 and r.t_pred == 10 and r.state_last == "ahead" and r.first_behind == 1
     assert r.t_eps == 2  # BatchToCO's per-call eps exceeds the baseline's at every t >= 2
     assert math.isinf(c.loc["never update"].t_meas) and c.loc["never update"].state_last == "tie"
     # A lead that is lost again is no crossover.
     raw = _fake_raw([0.0, 0.3, 0.3, 0.3, -0.3, 0.0], [0.0, 0.0, 0.0, 0.0, 0.0, 0.0])
-    r = crossover.crossovers(raw, cfg).set_index("baseline").loc["recompute geometric"]
+    r = crossover.analyse(raw, cfg)["crossovers"].set_index("baseline").loc["recompute geometric"]
     assert math.isinf(r.t_meas) and math.isinf(r.t_pred) and r.last_behind == 50
 
 
@@ -379,7 +380,7 @@ def test_crossover_claims_decide_sign_agreement():
     agree = _fake_raw([-0.3, -0.3, -0.3, 0.3, 0.3, 0.3], [-0.3, -0.3, 0.0, 0.3, 0.3, 0.3])
     wrong = _fake_raw([-0.3, -0.3, -0.3, 0.3, 0.3, 0.3], [0.3, 0.3, 0.3, -0.3, -0.3, -0.3])
     for raw, want in ((agree, "PASS"), (wrong, "FAIL")):
-        claims = decide(_crossover_claims(raw, cfg), 0.05)
+        claims = decide(_crossover_claims(crossover.analyse(raw, cfg), cfg), 0.05)
         v = {c.claim_id: c.verdict for c in claims}
         assert v["co.crossover.lead[s,eps=1.0,recompute geometric]"] == want
         assert v["co.crossover.lead[s,eps=1.0,never update]"] == "PASS"  # predicted tie, measured within 0.1

@@ -15,6 +15,7 @@ from conftest import ALPHA
 from scipy import stats
 
 from privtest import GlobalCalibration, hpo
+from privtest.analysis import fig_hpo as analysis_hpo
 from privtest.checks import fig_hpo as check_hpo
 from privtest.claims import decide
 from privtest.experiments import fig_hpo
@@ -211,11 +212,11 @@ def test_error_classification_hand_cases():
     searches = pd.DataFrame(dict(halt_step=[1, 2, 3, 0]))
     # halt at 1: Type I; halt at 2: fine (free zone); halt at 3: fine; never halting: passed step 3 (Type II).
     assert check_hpo.errors(p, steps, searches) == (2, 2)
-    assert list(fig_hpo.classify(p, steps).category) == ["reject", "free", "accept"]
+    assert list(analysis_hpo.classify(p, steps).category) == ["reject", "free", "accept"]
     # Now step 2's interval reaches pbar: halting there is a possible (not definite) error; passing it is fine.
     p2 = p.assign(p_low=[0.01, 0.04, 0.7])
     assert check_hpo.errors(p2, steps, pd.DataFrame(dict(halt_step=[2, 3]))) == (0, 1)
-    assert list(fig_hpo.classify(p2, steps).category) == ["reject", "unresolved", "accept"]
+    assert list(analysis_hpo.classify(p2, steps).category) == ["reject", "unresolved", "accept"]
 
 
 def test_schedules_and_stream_order():
@@ -249,11 +250,11 @@ def test_simulate_small_end_to_end():
         peer=dict(stop_probability=0.05, eps0=1e-9, searches=30),
     )
     raw = fig_hpo.simulate(cfg, np.random.default_rng(10), {})
-    table = fig_hpo.plot_table(raw)
+    table = analysis_hpo.plot_table(raw)
     main, practitioner = "eps=20, target 0.9, p*=0.5", "eps=2, target 0.8, p*=0.3"
     assert set(table[table.scenario == main].method) == {"GTM (constant p*)", "GTM (adaptive p*)", "Cohen"}
     assert set(table[table.scenario == practitioner].method) == {"GTM (constant p*)", "Cohen"}
-    meths = fig_hpo.methods(raw)
+    meths = analysis_hpo.methods(raw)
     # eps_t chosen by the calibration: Lambda_T = 12 exactly at T = 2.
     cal = GlobalCalibration(2.0, 0.05, 1.0, 1.5)
     eps_t = meths[(meths.scenario == practitioner)].eps_train.iloc[0]
@@ -261,9 +262,9 @@ def test_simulate_small_end_to_end():
     # Equal total privacy within each scenario; the peer trains at (eps - eps0)/2.
     for _, g in meths.groupby("scenario"):
         assert np.allclose(g.total_eps, g.total_eps.iloc[0], rtol=1e-12)
-    peer = meths[meths.method == fig_hpo.PEER]
+    peer = meths[meths.method == hpo.PEER]
     assert np.allclose(peer.eps_train, [(20 - 1e-9) / 2, (2 - 1e-9) / 2])
-    released = meths[meths.method == fig_hpo.PEER_RELEASED].stop_probability
+    released = meths[meths.method == hpo.PEER_RELEASED].stop_probability
     assert np.allclose(released, 1 - np.exp(1 / np.log(0.95)))
     search = raw[raw.kind == "search"]
     assert len(search) == 5 * 3 + 5 * 2 + 30 * 4 and search.trainings.min() > 0
@@ -288,8 +289,8 @@ def test_simulate_small_end_to_end():
         "Cohen (constant p*)",
         "Cohen (adaptive p*)",
     ]
-    assert math.isclose(fig_hpo.p_table(raw).p_hat.max(), table[table.scenario == main].p_hat.max())
-    summary = fig_hpo.summarize(raw)
+    assert math.isclose(analysis_hpo.p_table(raw).p_hat.max(), table[table.scenario == main].p_hat.max())
+    summary = analysis_hpo.summarize(raw)
     assert len(summary) == len(meths) and summary.failure.between(0, 1).all()
 
 

@@ -386,3 +386,44 @@ def test_quick_run_writes_its_docs_beside_the_committed_ones(quick_build):
             and docs.counts_sentence(claims) in (out / "README.md").read_text()
         )
         assert (a / document).read_text() == (ROOT / document).read_text(), document
+
+
+@pytest.mark.parametrize(
+    "override, oid",
+    [
+        ("fig_co_crossover: {tie_tolerance: 0.03}\n", "fig_co_crossover"),  # issue 18: reran three simulations
+        ("fig_privacy_exact: {quadrature_tol: 1.0e-8}\n", "fig_privacy_exact"),  # a judging key outside Sections 7-8
+    ],
+)
+def test_judging_keys_rerun_the_analysis_never_the_simulation(quick_build, tmp_path, override, oid):
+    # issue 18 item 1: a key that only judges or displays (x-stage: analysis) is no simulation param: changing it
+    # reruns the output's analysis, check and notebook (and the collections reading the claims), no simulation
+    from privtest_workflow import configuration
+
+    key = override.split("{")[1].split(":")[0]
+    assert key in configuration.load_analysis_keys(quick_build).get(oid, ()), (oid, key)
+    a = clone_built(quick_build, tmp_path / "judge")
+    (a / "judge.yaml").write_text(override)
+    jobs = planned_with(a, "judge.yaml")
+    assert "simulate" not in jobs, jobs
+    assert jobs.get("analyse") == {oid} and jobs.get("check") == {oid}, jobs
+    assert notebooks_planned(jobs, a) == {oid}, jobs
+    # the negative control: a simulation key of the same section does rerun its simulation
+    (a / "sim.yaml").write_text(f"{oid}: {{{SIMULATION_KEY[oid]}}}\n")
+    assert oid in planned_with(a, "sim.yaml").get("simulate", set())
+
+
+#: A simulation key of each section above, with a value other than quick.yaml's.
+SIMULATION_KEY = {"fig_co_crossover": "model_draws: 9", "fig_privacy_exact": "grid: 13"}
+
+
+def planned_with(repo: Path, *configfiles: str) -> dict[str, set[str]]:
+    """Dry run of the default target with quick.yaml and then ``configfiles``: rule -> output ids of the jobs."""
+    proc = run(repo, "-n", *QUICK, *configfiles)
+    jobs: dict[str, set[str]] = {}
+    for block in re.split(r"\n(?=rule \w+:)", proc.stdout + proc.stderr):
+        m = re.match(r"rule (\w+):", block)
+        if m:
+            wc = re.search(r"wildcards: id=(\w+)", block)
+            jobs.setdefault(m.group(1), set()).add(wc.group(1) if wc else "")
+    return jobs

@@ -469,3 +469,9 @@ def private_selection(Q: RandomSearchCandidate, target: float, stop_probability:
         h, _, n = threshold_select(Q, target - 1e-12, stop_probability, eps0, rng, batch=4)
         choice[i], draws[i] = (0 if h is None else int(h) + 1), n
     return choice, draws
+
+
+#: Display names of the two variants of the private-selection peer of fig_hpo (OpenDP's
+#: ``make_select_private_candidate``): with the stop probability as documented, and as OpenDP 0.16.0 draws it.
+PEER = "OpenDP selection"
+PEER_RELEASED = "OpenDP 0.16.0 as released"

@@ -16,8 +16,7 @@ from snakemake.utils import update_config
 
 from privtest.claims import Claim, decide, family_alpha
 from privtest.co.batch_to_co import BASELINES
-from privtest.co.frames import CHECKPOINT_RUNS, METHOD
-from privtest.experiments.fig_co_crossover import METHOD_L40
+from privtest.co.frames import CHECKPOINT_RUNS, METHOD, METHOD_L40
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -1,10 +1,12 @@
-# Claims: each output's checks of the paper's statements on its raw results -> results/claims/<id>.csv (check), and
-# every output's claims in one table, figures/claims.csv and figures/claims.md (claims). A check depends on its
-# raw results and the library files its module imports, never on a notebook.
+# Claims: each output's checks of the paper's statements on its analysis tables and raw results ->
+# results/claims/<id>.csv (check), and every output's claims in one table, figures/claims.csv and figures/claims.md
+# (claims). A check depends on its analysis (where the output has one), its raw results and the library files its
+# module imports, never on a notebook.
 
 
 rule check:
     input:
+        unpack(check_analysis_input),
         raw="results/raw/{id}.csv",
         library=library("check.py", catalogue.CHECK_MODULE),
     output:

@@ -30,11 +30,52 @@ config.update(RESOLVED)
 catalogue.check_config(CATALOGUE, config)
 LIBRARY = deps.ImportGraph("src", "privtest")
 ENV = "../envs/privtest.yaml"
+# Section -> its judging/display keys (schema annotation x-stage: analysis): not passed to the simulation.
+ANALYSIS_KEYS = configuration.load_analysis_keys(workflow.basedir)
 
 
 def output_cfg(wildcards):
-    """The output's config section plus the extra keys its catalogue entry merges in."""
+    """The output's config section plus the extra keys its catalogue entry merges in (the analysis, check and
+    notebook params)."""
     return CATALOGUE[wildcards.id].cfg(config)
+
+
+def simulation_cfg(wildcards):
+    """The simulation's params: :func:`output_cfg` without the section's judging/display keys (x-stage: analysis in
+    workflow/schemas/config.schema.yaml), so that changing one reruns the analysis and what reads it, never the
+    simulation."""
+    return CATALOGUE[wildcards.id].cfg(config, drop=ANALYSIS_KEYS.get(wildcards.id, ()))
+
+
+def analysed(oid):
+    """Whether output ``oid`` has an analysis module (privtest.analysis.<id>): its check and notebook then read the
+    tables of the analyse rule."""
+    return LIBRARY.module_file(catalogue.ANALYSE_MODULE.format(oid)) is not None
+
+
+def analysis_input(wildcards):
+    """The output's analysis tables (results/analysis/<id>/), if it has an analysis."""
+    if analysed(wildcards.id):
+        return {"analysis": catalogue.ANALYSIS.format(wildcards.id)}
+    return {}
+
+
+def check_analysis_input(wildcards):
+    """The output's analysis tables for its check, if it has an analysis and its claims take them (`claims(raw, cfg,
+    analysis=None)`; a check deciding on the raw counts alone does not read them)."""
+    claims_file = LIBRARY.module_file(catalogue.CHECK_MODULE.format(wildcards.id))
+    if catalogue.takes_parameter(claims_file, "claims", "analysis"):
+        return analysis_input(wildcards)
+    return {}
+
+
+def notebook_analysis_input(wildcards):
+    """The output's analysis tables for its notebook, if it has an analysis and the notebook's parameters cell
+    declares `analysis` (a notebook drawing only raw values does not read them).
+    """
+    if catalogue.declares_parameter(f"notebooks/{wildcards.id}.ipynb", "analysis"):
+        return analysis_input(wildcards)
+    return {}
 
 
 def data_inputs(wildcards):

@@ -24,7 +24,8 @@ rule simulate:
         mem_mb=4000,
         runtime=60,
     params:
-        cfg=output_cfg,
+        # without the judging/display keys (x-stage: analysis): changing one reruns no simulation
+        cfg=simulation_cfg,
         module=lambda wc: catalogue.SIMULATE_MODULE.format(wc.id),
         seed=config["seed"],
     script:

@@ -53,9 +53,10 @@ with tempfile.TemporaryDirectory(prefix="privtest-kernel-") as tmp:
     ipc, short = socket_base(tmp, getattr(zmq, "IPC_PATH_MAX_LEN", 0) or 103)
     if ipc is None:
         print("No short directory for IPC sockets: the kernel uses TCP (retried on a port collision).", file=log)
-    # raw, cfg, the output's files (pdf/png/data or tex/md/csv) and, where the catalogue says so, its claims.
+    # raw, cfg, the output's files (pdf/png/data or tex/md/csv), the directory of its analysis tables (analysis)
+    # where it has an analysis, and, where the catalogue says so, its claims.
     parameters = {"raw": str(Path(sm.input.raw).resolve()), "cfg": dict(sm.params.cfg)}
-    parameters.update({k: str(Path(v).resolve()) for k, v in sm.input.items() if k == "claims"})
+    parameters.update({k: str(Path(v).resolve()) for k, v in sm.input.items() if k in ("claims", "analysis")})
     parameters.update({k: str(Path(v).resolve()) for k, v in sm.output.items() if k not in ("executed", "provenance")})
     executed = Path(sm.output.executed).resolve()
     executed.parent.mkdir(parents=True, exist_ok=True)

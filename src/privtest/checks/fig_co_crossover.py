@@ -10,11 +10,11 @@ import math
 import numpy as np
 import pandas as pd
 
+from privtest.analysis import fig_co_crossover as analysis_module
 from privtest.checks import _co
 from privtest.claims import Claim, Normal, exact, fmt, statistical
 from privtest.co.frames import CHECKPOINT_RUNS, METHOD
 from privtest.co.params import BatchToCOParams
-from privtest.experiments.fig_co_crossover import crossovers, differences
 
 PREFIX = "co.crossover"
 #: A-priori range of one run's lead (a difference of two f/OPT_t in [0, 1]): where every run gives the same lead
@@ -22,9 +22,18 @@ PREFIX = "co.crossover"
 LEAD_SPAN = (-1.0, 1.0)
 
 
-def claims(raw: pd.DataFrame, cfg: dict) -> list[Claim]:
-    """The claims of the module docstring (prefix ``co.crossover``)."""
-    out = _crossover_claims(raw, cfg)
+def claims(raw: pd.DataFrame, cfg: dict, analysis: dict[str, pd.DataFrame] | None = None) -> list[Claim]:
+    """The claims of the module docstring (prefix ``co.crossover``).
+
+    Args:
+        raw: the raw rows (``results/raw/fig_co_crossover.csv``): the runs' checkpoint counts, calls and losses.
+        cfg: the config section (``equivalence_margin``, and the judging keys the analysis used, for the notes).
+        analysis: the tables of :func:`privtest.analysis.fig_co_crossover.analyse` (``differences``,
+            ``crossovers``; the workflow passes those of ``results/analysis/fig_co_crossover/``); None computes them.
+    """
+    if analysis is None:
+        analysis = analysis_module.analyse(raw, cfg)
+    out = _crossover_claims(analysis, cfg)
     bco = raw[(raw.source == "run") & (raw.method == METHOD)]
     cps = raw[raw.method == CHECKPOINT_RUNS]
     for (stream, eps), g in bco.groupby(["stream", "eps"], sort=False):
@@ -37,15 +46,15 @@ def claims(raw: pd.DataFrame, cfg: dict) -> list[Claim]:
     return out
 
 
-def _crossover_claims(raw: pd.DataFrame, cfg: dict) -> list[Claim]:
+def _crossover_claims(analysis: dict[str, pd.DataFrame], cfg: dict) -> list[Claim]:
     """One claim per (stream, eps, baseline): at every recorded step where the prediction is not a tie, BatchToCO's
     measured lead has the predicted sign (cells: Normal evidence of the measured lead, at_least 0 where predicted
     ahead, at_most 0 where predicted behind); where the prediction is a tie everywhere, the measured lead at T lies
     within +-equivalence_margin. A cell whose runs all give the same lead (standard error 0, e.g. both methods at
     f = 0 or at f = OPT_t in every run) is decided by the bounded-range test on :data:`LEAD_SPAN`, not as exact: a
     tie of 4 identical runs is INCONCLUSIVE, with the runs that would resolve it."""
-    diffs = differences(raw, cfg)
-    summary = crossovers(raw, cfg).set_index(["stream", "eps", "baseline"])
+    diffs = analysis["differences"]
+    summary = analysis["crossovers"].set_index(["stream", "eps", "baseline"])
     margin = float(cfg["equivalence_margin"])
     out = []
     for (stream, eps, baseline), f in diffs.groupby(["stream", "eps", "baseline"], sort=False):

@@ -21,21 +21,27 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from privtest.analysis import fig_hpo as analysis_module
+from privtest.analysis.fig_hpo import CONFIDENCE, select_p
 from privtest.claims import Binomial, Claim, Normal, exact, fmt, statistical
-from privtest.experiments.fig_hpo import CONFIDENCE, methods, p_table, reference_row
 from privtest.stats import clopper_pearson
 
 
-def claims(raw: pd.DataFrame, cfg: dict) -> list[Claim]:
-    """All claims of the module docstring, scenario by scenario."""
+def claims(raw: pd.DataFrame, cfg: dict, analysis: dict[str, pd.DataFrame] | None = None) -> list[Claim]:
+    """All claims of the module docstring, scenario by scenario: the searches' halting steps from ``raw`` (what was
+    drawn), the methods and the p_t intervals from ``analysis`` (tables ``methods`` and ``p`` of
+    :func:`privtest.analysis.fig_hpo.analyse`, which the workflow passes; None computes them)."""
+    if analysis is None:  # the two tables the claims read
+        analysis = {"methods": analysis_module.methods(raw), "p": analysis_module.p_rows(raw)}
+    p_all = analysis["p"]
     out = []
-    for scenario, ms in methods(raw).groupby("scenario", sort=False):
-        ref = reference_row(raw, scenario)
-        out += _tester_claims(raw, scenario, ms, ref, cfg["beta"])
+    for scenario, ms in analysis["methods"].groupby("scenario", sort=False):
+        ref = ms.iloc[0]  # the scenario's reference tester: the first row simulated
+        out += _tester_claims(raw, p_all, scenario, ms, ref, cfg["beta"])
         for _, m in ms[ms.family == "selection"].iterrows():
-            out.append(_selection_claim(raw, scenario, m, cfg["peer"]["eps0"], float(ref.error_bound)))
+            out.append(_selection_claim(raw, p_all, scenario, m, cfg["peer"]["eps0"], float(ref.error_bound)))
         for _, m in ms[(ms.family == "selection") & (ms.schedule == "documented")].iterrows():
-            out.append(_comparison_claim(raw, scenario, m, ref))
+            out.append(_comparison_claim(raw, p_all, scenario, m, ref))
     return out
 
 
@@ -47,7 +53,7 @@ def _searches(raw, scenario, method):
     return raw[(raw.kind == "search") & (raw.scenario == scenario) & (raw.method == method)]
 
 
-def _tester_claims(raw, scenario, ms, ref, beta) -> list[Claim]:
+def _tester_claims(raw, p_all, scenario, ms, ref, beta) -> list[Claim]:
     out = []
     pooled: dict[str, list[int]] = {}
     steps_all = raw[(raw.kind == "step") & (raw.scenario == scenario)]
@@ -55,7 +61,7 @@ def _tester_claims(raw, scenario, ms, ref, beta) -> list[Claim]:
     for _, m in testers.iterrows():
         steps = steps_all[steps_all.method == m.method]
         searches = _searches(raw, scenario, m.method)
-        d_err, p_err = errors(p_table(raw, m.eps_train, m.target), steps, searches)
+        d_err, p_err = errors(select_p(p_all, m.eps_train, m.target), steps, searches)
         acc = pooled.setdefault(m.family, [0, 0, 0, 0])
         acc[:] = [acc[0] + d_err, acc[1] + p_err, acc[2] + len(searches), acc[3] + 1]
         out.append(_error_claim(_tag(scenario, m.method), d_err, p_err, len(searches), float(m.error_bound), m.source))
@@ -90,14 +96,14 @@ def selection_failure(p1, xi):
     return (1 - p1) * xi / (p1 + xi * (1 - p1))
 
 
-def _p1(raw, m) -> tuple[float, float]:
+def _p1(p_all, m) -> tuple[float, float]:
     """Bracket of p1 = Pr[one candidate's accuracy >= target] (h uniform): the mean of the per-h 95% CIs."""
-    p = p_table(raw, m.eps_train, m.target)
+    p = select_p(p_all, m.eps_train, m.target)
     return float(p.p_low.mean()), float(p.p_high.mean())
 
 
-def _selection_claim(raw, scenario, m, eps0, beta) -> Claim:
-    p1_lo, p1_hi = _p1(raw, m)
+def _selection_claim(raw, p_all, scenario, m, eps0, beta) -> Claim:
+    p1_lo, p1_hi = _p1(p_all, m)
     g = _searches(raw, scenario, m.method)
     k, n = int(np.count_nonzero(g.halt_step.astype(int) == 0)), len(g)
     xi = float(m.stop_probability)
@@ -131,12 +137,12 @@ def _selection_claim(raw, scenario, m, eps0, beta) -> Claim:
     )
 
 
-def _score(raw, scenario, m) -> tuple[np.ndarray, np.ndarray]:
+def _score(raw, p_all, scenario, m) -> tuple[np.ndarray, np.ndarray]:
     """Per search: the true p of its output at the method's own per-training eps and target (0 when it output
     nothing), and the trainings it spent."""
     g = _searches(raw, scenario, m.method)
     h = g.halt_step.astype(int).to_numpy()
-    p = p_table(raw, m.eps_train, m.target).set_index("t").p_hat
+    p = select_p(p_all, m.eps_train, m.target).set_index("t").p_hat
     score = np.where(h > 0, p.reindex(np.maximum(h, 1)).to_numpy(), 0.0)
     return score, g.trainings.to_numpy(dtype=float)
 
@@ -148,9 +154,9 @@ def _diff(a: np.ndarray, b: np.ndarray) -> tuple[float, float, float]:
     return float(a.mean() - b.mean()), float(np.sqrt(var)), float(min(a.size, b.size))
 
 
-def _comparison_claim(raw, scenario, peer, ref) -> Claim:
-    ps, pt = _score(raw, scenario, peer)
-    rs, rt = _score(raw, scenario, ref)
+def _comparison_claim(raw, p_all, scenario, peer, ref) -> Claim:
+    ps, pt = _score(raw, p_all, scenario, peer)
+    rs, rt = _score(raw, p_all, scenario, ref)
     dq, sq, nq = _diff(ps, rs)
     dt, st, nt = _diff(pt, rt)
     return statistical(

@@ -7,35 +7,21 @@ import math
 
 import pandas as pd
 
+from privtest.analysis import table3 as analysis_module
 from privtest.claims import Claim, exact, fmt
-from privtest.co.params import BatchToCOParams
-from privtest.experiments.table3 import trajectory_eps_batch
-
-
-def scaling_grid(cfg: dict) -> pd.DataFrame:
-    """q(t, kappa) = (1/eps_batch(t)) kappa eps / (ln^2(t/beta) ln^2(1 + ln t/kappa)) on cfg's t and kappa grids:
-    bounded above and below iff 1/eps_batch = Theta(ln^2(t/beta)/(kappa eps)) up to the ln ln factor Theorem 42's
-    weights omega_ell = C/(ell ln^2(ell+1)) add (ell ~ ln t/kappa)."""
-    out = []
-    for kappa in cfg["kappa_grid"]:
-        params = BatchToCOParams.from_config(cfg, kappa=kappa)
-        for t in cfg["t_grid"]:
-            e_b, ell = trajectory_eps_batch(params, float(t))
-            lnlt = math.log(t / params.beta)
-            q = kappa * params.eps / (e_b * lnlt**2 * math.log1p(math.log(t) / kappa) ** 2)
-            out.append(dict(kappa=kappa, t=t, ell=ell, eps_batch=e_b, q=q))
-    return pd.DataFrame(out)
-
 
 #: Rows whose printed CO cell is known to disagree with Theorem 42, with their ERRATA.md entry: a disagreement there is
 #: ERRATUM, in any other row FAIL.
 KNOWN_ERRATA = {"Rafiey": "Table 3 / Table 2, Rafiey and Yoshida row: kappa exponent of the CO additive term"}
 
 
-def claims(raw: pd.DataFrame, cfg: dict) -> list[Claim]:
+def claims(raw: pd.DataFrame, cfg: dict, analysis: dict[str, pd.DataFrame] | None = None) -> list[Claim]:
     """Per row: the printed CO cell's exponents against Theorem 42's substitution (ERRATUM for the recorded rows of
     :data:`KNOWN_ERRATA`, FAIL elsewhere) and Lemma 38's ledger; on the t and kappa grids, the eps_batch(t) scaling
-    (all exact)."""
+    (all exact; table ``scaling`` of :func:`privtest.analysis.table3.analyse`, which the workflow passes as
+    ``analysis``; None computes it)."""
+    if analysis is None:
+        analysis = analysis_module.analyse(raw, cfg)
     out = []
     for i, r in raw.iterrows():
         tag = f"{i}:{r.work}"
@@ -76,7 +62,7 @@ def claims(raw: pd.DataFrame, cfg: dict) -> list[Claim]:
                 note="exact sum over checkpoints 2..1e6 plus tail bound (BatchToCOParams.privacy_budget)",
             )
         )
-    grid = scaling_grid(cfg)
+    grid = analysis["scaling"]
     spread = float(grid.q.max() / grid.q.min())
     # An exponent wrong by one in ln(t/beta) (or in 1/kappa) alone would move q by at least this factor on the grid.
     tmin, tmax = min(cfg["t_grid"]), max(cfg["t_grid"])

@@ -10,6 +10,9 @@ METHOD = "BatchToCO"
 #: Method name of the extra BatchToCO runs made only for Lemma 40's checkpoint count (no ThresholdSelect, one row per
 #: run at t = T with the final ell and the largest Lemma 39(2) margin over its checkpoints; never plotted).
 CHECKPOINT_RUNS = "BatchToCO [checkpoints only]"
+#: Method name of fig_co_crossover's model rows for BatchToCO with Lemma 40's explicit checkpoint bound in place of
+#: the measured ell(t).
+METHOD_L40 = "BatchToCO [Lemma 40 ell]"
 
 
 def covered(rows: pd.DataFrame) -> pd.DataFrame:

@@ -223,15 +223,6 @@ def add_va_guarantees(part: pd.DataFrame, prob, cfg: dict, rng: np.random.Genera
     return part
 
 
-def summarize(raw: pd.DataFrame) -> pd.DataFrame:
-    """Per (stream, eps, method, t): mean, 10% and 90% quantiles of value, and opt (the figure's data)."""
-    g = plotted(raw).groupby(["stream", "eps", "method", "t"], sort=True)
-    out = g["value"].agg(mean="mean", q10=lambda x: x.quantile(0.1), q90=lambda x: x.quantile(0.9)).reset_index()
-    out["opt"] = g["opt"].first().to_numpy()
-    out["opt_kind"] = g["opt_kind"].first().to_numpy()
-    return out
-
-
 def table_rows(
     raw: pd.DataFrame, cfg: dict, algorithm: str, application: str = "densest subgraph", exact_only: bool = True
 ) -> pd.DataFrame:

@@ -21,7 +21,6 @@ import pandas as pd
 
 from privtest.co.graphs import DensestSubgraph
 from privtest.experiments import _co
-from privtest.experiments._co import summarize  # noqa: F401  (the notebook plots it)
 
 
 def simulate(cfg: dict, rng: np.random.Generator, inputs: dict[str, str]) -> pd.DataFrame:

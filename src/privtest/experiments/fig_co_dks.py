@@ -17,7 +17,6 @@ import numpy as np
 import pandas as pd
 
 from privtest.co.dks import DensestKSubgraph, dks_opt_bounds
-from privtest.co.frames import plotted
 from privtest.experiments import _co
 
 
@@ -34,11 +33,3 @@ def simulate(cfg: dict, rng: np.random.Generator, inputs: dict[str, str]) -> pd.
         part["k"] = cfg["k"]
         frames.append(part)
     return pd.concat(frames, ignore_index=True)
-
-
-def summarize(raw: pd.DataFrame) -> pd.DataFrame:
-    """Per (stream, eps, method, t): mean, 10% and 90% quantiles of value, opt (U_t), opt_lower and opt_kind."""
-    out = _co.summarize(raw)
-    lo = plotted(raw).groupby(["stream", "eps", "method", "t"], sort=True)["opt_lower"].first().to_numpy()
-    out["opt_lower"] = lo
-    return out

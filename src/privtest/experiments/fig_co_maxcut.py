@@ -12,7 +12,6 @@ import pandas as pd
 from privtest import data
 from privtest.co.maxcut import MaxCut, top_users_stream
 from privtest.experiments import _co
-from privtest.experiments._co import summarize  # noqa: F401  (the notebook plots it)
 
 
 def simulate(cfg: dict, rng: np.random.Generator, inputs: dict[str, str]) -> pd.DataFrame:

@@ -16,7 +16,6 @@ import pandas as pd
 from privtest import data
 from privtest.co.submodular import FacilityLocation
 from privtest.experiments import _co
-from privtest.experiments._co import summarize  # noqa: F401  (the notebook plots it)
 
 
 def simulate(cfg: dict, rng: np.random.Generator, inputs: dict[str, str]) -> pd.DataFrame:

@@ -17,7 +17,6 @@ import numpy as np
 import pandas as pd
 
 from privtest.registry import make_tester
-from privtest.stats import clopper_pearson
 from privtest.testers import Tester, bernoulli_stream
 
 STREAMS = ("pbar_then_pstar", "never_pstar")
@@ -75,11 +74,3 @@ def simulate(cfg: dict, rng: np.random.Generator, inputs: dict[str, str]) -> pd.
                     )
                 )
     return pd.DataFrame(rows)
-
-
-def summarize(raw: pd.DataFrame) -> pd.DataFrame:
-    """Add rate and its 95% Clopper-Pearson interval (ci_low, ci_high)."""
-    df = raw.copy()
-    df["rate"] = df["failures"] / df["runs"]
-    df["ci_low"], df["ci_high"] = clopper_pearson(df["failures"].to_numpy(), df["runs"].to_numpy())
-    return df

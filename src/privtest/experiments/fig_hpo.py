@@ -19,7 +19,8 @@ same space, the same learner and data, at the same total eps: each candidate is 
 (Lemma 34(1): 2 eps_Q + eps0 = eps; OpenDP's map 2 eps_Q). Two peer variants: stop probability ``stop_probability``
 as OpenDP documents it, and as OpenDP 0.16.0 draws it (:func:`privtest.opendp.opendp_effective_stop_probability`).
 
-Claims: :mod:`privtest.checks.fig_hpo`.
+Analysis (p_t intervals, plotted tables, summaries): :mod:`privtest.analysis.fig_hpo`; claims:
+:mod:`privtest.checks.fig_hpo`.
 """
 
 from __future__ import annotations
@@ -30,17 +31,17 @@ import numpy as np
 import pandas as pd
 
 from privtest.gtm import GlobalCalibration
-from privtest.hpo import DPNaiveBayesMechanism, Hyper, RandomSearchCandidate, load_split, private_selection
+from privtest.hpo import (
+    PEER,
+    PEER_RELEASED,
+    DPNaiveBayesMechanism,
+    Hyper,
+    RandomSearchCandidate,
+    load_split,
+    private_selection,
+)
 from privtest.opendp import opendp_effective_stop_probability
 from privtest.registry import make_tester
-from privtest.stats import clopper_pearson
-
-#: Confidence of the intervals for p_t and for the error rates.
-CONFIDENCE = 0.95
-
-#: Display names of the two peer variants.
-PEER = "OpenDP selection"
-PEER_RELEASED = "OpenDP 0.16.0 as released"
 
 
 def stream_hypers(cfg: dict) -> list[Hyper]:
@@ -266,131 +267,3 @@ def simulate(cfg: dict, rng: np.random.Generator, inputs: dict[str, str]) -> pd.
             )
             rows += _search_rows(sc["name"], method, choice, draws)
     return pd.DataFrame(rows)
-
-
-def p_table(
-    raw: pd.DataFrame, eps_train: float | None = None, target: float | None = None, confidence: float = CONFIDENCE
-) -> pd.DataFrame:
-    """The "p" rows (of one per-training eps and target, default: the first scenario's) with p_hat = successes/evals
-    and its Clopper-Pearson interval (p_low, p_high), one row per step t."""
-    p = raw[raw.kind == "p"].copy()
-    if eps_train is None or target is None:
-        first = raw[raw.kind == "method"].iloc[0]
-        eps_train = first.eps_train if eps_train is None else eps_train
-        target = first.target if target is None else target
-    p = p[np.isclose(p.eps_train.astype(float), eps_train, rtol=1e-12, atol=0) & np.isclose(p.target, target)]
-    p["t"] = p["t"].astype(int)
-    p["features"] = p["features"].astype(int)
-    p["p_hat"] = p["successes"] / p["evals"]
-    p["p_low"], p["p_high"] = clopper_pearson(p["successes"].to_numpy(), p["evals"].to_numpy(), confidence)
-    p["label"] = [f"d={k}, q={q:g}" for k, q in zip(p["features"], p["quantile"], strict=True)]
-    return p.sort_values("t").reset_index(drop=True)
-
-
-def methods(raw: pd.DataFrame) -> pd.DataFrame:
-    """The "method" rows: one per (scenario, method), in simulation order."""
-    return raw[raw.kind == "method"].reset_index(drop=True)
-
-
-def reference_row(raw: pd.DataFrame, scenario: str) -> pd.Series:
-    """The "method" row of the scenario's reference tester (:func:`reference_method`: the first row simulated)."""
-    m = methods(raw)
-    return m[m.scenario == scenario].iloc[0]
-
-
-def classify(p: pd.DataFrame, steps: pd.DataFrame) -> pd.DataFrame:
-    """Per step of one method: "reject" (p_t <= pbar_t surely), "accept" (p_t >= p*_t surely), "free" (strictly
-    between, surely) or "unresolved" (the interval of p_t straddles pbar_t or p*_t)."""
-    s = steps[["method", "t", "pstar", "pbar", "halts", "trainings"]].sort_values("t").reset_index(drop=True)
-    s = s.merge(p[["t", "p_low", "p_high", "p_hat"]], on="t")
-    cat = np.full(len(s), "unresolved", dtype=object)
-    cat[s.p_high <= s.pbar] = "reject"
-    cat[s.p_low >= s.pstar] = "accept"
-    cat[(s.p_low > s.pbar) & (s.p_high < s.pstar)] = "free"
-    s["category"] = cat
-    return s
-
-
-def plot_table(raw: pd.DataFrame) -> pd.DataFrame:
-    """The plotted data of the testers: one row per (scenario, method, t) with h_t, p_t (at the method's eps_t and
-    target) and its interval, p*_t, pbar_t, the step's category, the number of searches halting at t (of
-    ``searches``) and the trainings spent at t summed over searches."""
-    out = []
-    steps_all = raw[raw.kind == "step"]
-    for _, m in methods(raw).iterrows():
-        steps = steps_all[(steps_all.scenario == m.scenario) & (steps_all.method == m.method)]
-        if steps.empty:
-            continue
-        p = p_table(raw, m.eps_train, m.target)
-        s = classify(p, steps)
-        s["scenario"] = m.scenario
-        sel = (raw.kind == "search") & (raw.scenario == m.scenario) & (raw.method == m.method)
-        s["searches"] = int(np.count_nonzero(sel))
-        s = s.merge(p[["t", "features", "quantile", "label"]], on="t")
-        out.append(s)
-    cols = [
-        "scenario",
-        "method",
-        "t",
-        "label",
-        "features",
-        "quantile",
-        "p_hat",
-        "p_low",
-        "p_high",
-        "pstar",
-        "pbar",
-        "category",
-        "halts",
-        "searches",
-        "trainings",
-    ]
-    df = pd.concat(out, ignore_index=True)[cols]
-    df["t"] = df["t"].astype(int)
-    df["halts"] = df["halts"].astype(int)
-    df["trainings"] = df["trainings"].astype(np.int64)
-    return df
-
-
-def summarize(raw: pd.DataFrame) -> pd.DataFrame:
-    """One row per (scenario, method): total privacy, per-training eps, searches, failure rate (no output) with its
-    95% interval, true p (at the method's own per-training eps and the scenario's target) of the chosen setting (mean
-    and min over the searches that output one; ``mean_p_output``: mean over all searches with no output scored 0, the
-    definition of the ``hpo.peer_vs_gtm`` claim) and the expected validation accuracy of a model trained with it,
-    trainings per search (mean, max), and the fraction of outputs whose p is surely <= pbar_t of the scenario's
-    reference tester (its Type I region)."""
-    out = []
-    searches = raw[raw.kind == "search"]
-    steps = raw[raw.kind == "step"]
-    for _, m in methods(raw).iterrows():
-        g = searches[(searches.scenario == m.scenario) & (searches.method == m.method)]
-        h = g.halt_step.astype(int).to_numpy()
-        p = p_table(raw, m.eps_train, m.target).set_index("t")
-        ref = reference_row(raw, m.scenario)
-        gtm = steps[(steps.scenario == m.scenario) & (steps.method == ref.method)].set_index("t")
-        chosen = h[h > 0]
-        fail = int(np.count_nonzero(h == 0))
-        lo, hi = clopper_pearson(fail, len(h), CONFIDENCE)
-        sel = p.loc[chosen, "p_hat"].to_numpy() if chosen.size else np.array([np.nan])
-        acc = p.loc[chosen, "mean_acc"].to_numpy() if chosen.size else np.array([np.nan])
-        weak = (p.loc[chosen, "p_high"].to_numpy() <= gtm.loc[chosen, "pbar"].to_numpy()) if chosen.size else []
-        out.append(
-            dict(
-                scenario=m.scenario,
-                method=m.method,
-                total_eps=float(m.total_eps),
-                eps_train=float(m.eps_train),
-                searches=len(h),
-                failure=fail / len(h),
-                failure_low=lo,
-                failure_high=hi,
-                mean_p_chosen=float(np.mean(sel)),
-                mean_p_output=float(np.sum(sel[np.isfinite(sel)]) / len(h)),
-                min_p_chosen=float(np.min(sel)),
-                mean_acc_chosen=float(np.mean(acc)),
-                weak_chosen=float(np.mean(weak)) if chosen.size else np.nan,
-                trainings_mean=float(g.trainings.mean()),
-                trainings_max=int(g.trainings.max()),
-            )
-        )
-    return pd.DataFrame(out)

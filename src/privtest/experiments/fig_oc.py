@@ -24,7 +24,6 @@ import pandas as pd
 from privtest.exact import step_log_halt, step_log_probs
 from privtest.gtm import GlobalCalibration
 from privtest.runs import halting_counts
-from privtest.stats import clopper_pearson
 
 
 def p_grid(pstar: float, pbar: float, s: int, points: int) -> np.ndarray:
@@ -84,11 +83,3 @@ def simulate(cfg: dict, rng: np.random.Generator, inputs: dict[str, str]) -> pd.
                         )
                     )
     return pd.DataFrame(rows)
-
-
-def summarize(raw: pd.DataFrame, confidence: float = 0.95) -> pd.DataFrame:
-    """Add halt_prob and its Clopper-Pearson interval (ci_low, ci_high) to the raw counts."""
-    df = raw.copy()
-    df["halt_prob"] = df["halts"] / df["runs"]
-    df["ci_low"], df["ci_high"] = clopper_pearson(df["halts"].to_numpy(), df["runs"].to_numpy(), confidence)
-    return df

@@ -21,9 +21,6 @@ from privtest.exact import Stream
 from privtest.gtm import ExPostCalibration, GlobalCalibration
 from privtest.privacy import expost_claims, lemma17_claims, search_worst_case
 
-#: Quadrature tolerance on a log-probability ratio (the quadrature is accurate to ~1e-12; see tests/test_exact.py).
-TOL = 1e-9
-
 #: (variant, calibration, expected): the cases of the figure, in plotting order.
 CASES = [
     ("direct", "global", "private"),

@@ -22,7 +22,6 @@ No randomness: ``rng`` is unused. Claims: :mod:`privtest.checks.table3`.
 
 from __future__ import annotations
 
-import math
 import re
 from functools import lru_cache
 
@@ -31,6 +30,7 @@ import pandas as pd
 
 from privtest.co.params import BatchToCOParams
 from privtest.co.tables import SUBMODULAR_ROWS, TableRow
+from privtest.co.trajectory import trajectory_eps_batch
 
 
 def _exponent(tex: str, symbol: str) -> int:
@@ -62,12 +62,6 @@ def _split(cell: str, co: bool) -> tuple[str, str]:
 
 def privacy_type(row: TableRow) -> str:
     return "(eps,delta)-DP" if r"\delta)" in row.setting else "eps-DP"
-
-
-def trajectory_eps_batch(params: BatchToCOParams, t: float) -> tuple[float, int]:
-    """eps_batch(t) = eps(ell+1, t)/2 with ell(t) = max(1, floor(ln t/ln(1+kappa))) (OPT_t = t), and ell(t)."""
-    ell = max(1, int(math.floor(math.log(t) / math.log1p(params.kappa))))
-    return float(params.batch_eps(ell + 1, t)), ell
 
 
 @lru_cache(maxsize=8)

@@ -8,7 +8,10 @@ entry means as files. The rules (``workflow/rules/common.smk``), the tests and `
 
 from __future__ import annotations
 
+import ast
 import copy
+import json
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -32,12 +35,15 @@ SIDECARS = {"executed": "results/notebooks/{}.ipynb", "provenance": "figures/{}.
 #: Raw results of the simulate rule (and the provenance of the code that produced them), claims of the check rule.
 RAW = "results/raw/{}.csv"
 RAW_PROVENANCE = "results/raw/{}.provenance.json"
+#: Results tables of the analyse rule: ``results/analysis/<id>/<name>.csv`` (:func:`privtest.analysis.write`).
+ANALYSIS = "results/analysis/{}"
 CLAIMS = "results/claims/{}.csv"
 #: Data inputs of a simulation by kind: the input named ``<kind>_<name>`` is the file ``INPUTS[kind].format(name)``.
 INPUTS = {"raw": RAW, "wheel": "resources/wheels/{}.whl", "opt": "results/co/opt_{}.csv"}
 
 #: The library module each job runs ({} = output id).
 SIMULATE_MODULE = "privtest.experiments.{}"
+ANALYSE_MODULE = "privtest.analysis.{}"
 CHECK_MODULE = "privtest.checks.{}"
 
 
@@ -85,9 +91,10 @@ class Output:
         """Every file the output's notebook job leaves (its files and the provenance sidecar)."""
         return [*self.files().values(), SIDECARS["provenance"].format(self.id)]
 
-    def cfg(self, config: dict) -> dict:
+    def cfg(self, config: dict, drop=()) -> dict:
         """The output's configuration: its config section plus the extra keys the catalogue merges in, with sorted
-        keys (canonical: the same values in another order are the same params).
+        keys (canonical: the same values in another order are the same params), without the keys ``drop`` (the
+        simulation's params leave out the judging/display keys, ``x-stage: analysis`` in the config schema).
 
         Raises:
             ValueError: if the config has no section for the output or an extra key's path does not exist.
@@ -97,7 +104,7 @@ class Output:
         cfg = copy.deepcopy(config[self.id])
         for key, path in self.config.items():
             cfg[key] = copy.deepcopy(_lookup(config, path, f"{self.id}: config.{key}"))
-        return _canonical(cfg)
+        return _canonical({k: v for k, v in cfg.items() if k not in set(drop)})
 
     def data_inputs(self, config: dict) -> dict[str, str]:
         """Input name -> path of the simulation's data inputs (names ``raw_<id>``, ``wheel_<s>``, ``opt_<s>``).
@@ -116,6 +123,27 @@ class Output:
             for name in names:
                 out[f"{kind}_{name}"] = INPUTS[kind].format(name)
         return out
+
+
+def declares_parameter(notebook: str | Path, name: str) -> bool:
+    """Whether the notebook's ``parameters`` cell assigns ``name`` (the parameters a notebook reads)."""
+    cells = json.loads(Path(notebook).read_text())["cells"]
+    pattern = re.compile(rf"^{re.escape(name)}\s*=", re.MULTILINE)
+    return any(
+        "parameters" in c.get("metadata", {}).get("tags", []) and pattern.search("".join(c["source"]))
+        for c in cells
+        if c["cell_type"] == "code"
+    )
+
+
+def takes_parameter(module_file: str | Path, function: str, name: str) -> bool:
+    """Whether the module's top-level ``function`` has a parameter ``name`` (read statically with :mod:`ast`: a check
+    ``claims(raw, cfg, analysis=None)`` reads the output's analysis tables)."""
+    for node in ast.parse(Path(module_file).read_text()).body:
+        if isinstance(node, ast.FunctionDef) and node.name == function:
+            args = node.args
+            return name in [a.arg for a in (*args.posonlyargs, *args.args, *args.kwonlyargs)]
+    return False
 
 
 def _canonical(value):

@@ -33,6 +33,8 @@ import yaml
 SCHEMA = "workflow/schemas/config.schema.yaml"
 #: Schema annotation of a section whose simulation builds testers by name (privtest.registry): see check_testers.
 TESTERS = "x-testers"
+#: Schema annotation of a key that only judges or displays (``x-stage: analysis``): see :func:`analysis_keys`.
+STAGE = "x-stage"
 
 
 class ConfigError(ValueError):
@@ -479,3 +481,44 @@ def _tester_specs(schema: dict) -> Iterator[tuple[str, dict]]:
     for name, sub in schema.get("properties", {}).items():
         if isinstance(sub, dict) and TESTERS in sub:
             yield name, sub[TESTERS]
+
+
+def analysis_keys(schema: dict) -> dict[str, frozenset[str]]:
+    """Section -> its keys annotated ``x-stage: analysis`` in the config schema (a key's own subschema, in the
+    section's ``properties`` or in an ``allOf`` branch; ``$ref`` followed). Such a key only judges or displays (a
+    tolerance, a margin, a confidence level): the analysis, the check and the notebook receive it, the simulation
+    does not (``workflow/rules/common.smk``: ``simulation_cfg``), so changing it reruns no simulation.
+
+    Raises:
+        ConfigError: if an ``x-stage`` annotation is other than ``analysis`` or ``simulation``.
+    """
+    out = {}
+    for section, sub in schema.get("properties", {}).items():
+        keys = set()
+        for key, prop in _properties(sub, schema).items():
+            stage = prop.get(STAGE, "simulation") if isinstance(prop, dict) else "simulation"
+            if stage not in ("analysis", "simulation"):
+                raise ConfigError(f"{section}.{key}: {STAGE} must be analysis or simulation, got {stage!r}")
+            if stage == "analysis":
+                keys.add(key)
+        if keys:
+            out[section] = frozenset(keys)
+    return out
+
+
+def _properties(schema: dict, root: dict) -> dict:
+    """Key -> subschema of the keys a (sub)schema declares, following ``$ref`` and ``allOf`` (later branches win)."""
+    if not isinstance(schema, dict):
+        return {}
+    if "$ref" in schema:
+        schema = {**_deref(schema["$ref"], root), **{k: v for k, v in schema.items() if k != "$ref"}}
+    out = {}
+    for sub in schema.get("allOf", []):
+        out.update(_properties(sub, root))
+    out.update(schema.get("properties", {}))
+    return out
+
+
+def load_analysis_keys(root: str | Path = ".") -> dict[str, frozenset[str]]:
+    """:func:`analysis_keys` of the config schema under ``root``."""
+    return analysis_keys(yaml.safe_load((Path(root) / SCHEMA).read_text()))
