@@ -7,7 +7,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 CORES ?= all
 
-.PHONY: reproduce test test-units test-workflow test-fast lint install report clean
+.PHONY: reproduce verify-reproduction compare-reproduction test test-units test-workflow test-fast lint install report clean
 
 $(STAMP): requirements.lock pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -20,6 +20,29 @@ install: $(STAMP)
 
 reproduce: $(STAMP)
 	$(BIN)/snakemake --cores $(CORES)
+
+# The reproduction check (docs/reproduction.md): after `make reproduce` on a clean checkout, `git status` stays clean:
+# the committed text results (and the generated blocks of README.md and the other documents) are rewritten
+# byte-identically. Prints what changed (`git status --porcelain`: modified, deleted, or new files that are not
+# ignored) and fails if anything did, or if no results are committed. VERIFY_PATHS narrows the check.
+VERIFY_PATHS ?= .
+verify-reproduction:
+	@git ls-files --error-unmatch figures/claims.csv >/dev/null 2>&1 || \
+		{ echo "verify-reproduction: no committed results (figures/claims.csv is not tracked)"; exit 1; }
+	@changed="$$(git status --porcelain --untracked-files=all -- $(VERIFY_PATHS))"; \
+	if [ -n "$$changed" ]; then \
+		echo "$$changed"; \
+		echo "verify-reproduction: the files above differ from the commit (numerically: make compare-reproduction)"; \
+		exit 1; \
+	fi; \
+	echo "verify-reproduction: git status is clean: the committed results are reproduced byte-identically"
+
+# On another platform numbers may differ in the last digits: compare the run with the committed results within a
+# relative tolerance RTOL (and absolute ATOL); workflow/scripts/compare_runs.py lists every difference beyond it.
+RTOL ?= 1e-6
+ATOL ?= 0
+compare-reproduction: $(STAMP)
+	$(BIN)/python workflow/scripts/compare_runs.py git:HEAD . --rtol $(RTOL) --atol $(ATOL)
 
 report: $(STAMP)
 	$(BIN)/snakemake --report figures/report.html
