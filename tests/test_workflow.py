@@ -78,11 +78,12 @@ def edited(path: Path, line: str):
 
 
 def written_by(repo: Path, ids) -> list[Path]:
-    """Every file under results/ and figures/ of ``repo`` that the jobs of the outputs ``ids`` write (raw table and its
-    provenance, analysis, claims, notebook outputs, logs, benchmarks), and the claims collection's two files."""
+    """The files of ``repo`` that the simulate, analyse, check and notebook jobs of the outputs ``ids`` write (raw
+    table and its provenance, analysis, claims, executed notebook, figures, tables and plotted data; not logs or
+    benchmarks), and the claims collection's two files."""
     found = [Path("figures/claims.csv"), Path("figures/claims.md")]
-    for top in ("results", "figures"):
-        for p in sorted((repo / top).rglob("*")):
+    for top in ("results/raw", "results/analysis", "results/claims", "results/notebooks", "figures"):
+        for p in sorted((repo / top).rglob("*")) if (repo / top).is_dir() else []:
             if p.is_file() and any(p.name.startswith((f"{i}.", f"{i}_")) for i in ids):
                 found.append(p.relative_to(repo))
     return found
@@ -165,7 +166,7 @@ def test_numbers_identical_with_one_and_two_cores(quick_build, one_core_build):
     assert "figures/data/fig_co_crossover_summary.csv" in files and "figures/claims.csv" in files
     missing = [f for f in files if not (b / f).is_file()]
     assert not missing, f"not rebuilt with --cores 1: {missing}"
-    compared = [f for f in sorted(files) if f.endswith((".csv", ".md", ".tex", ".png")) and "/benchmarks/" not in f]
+    compared = [f for f in sorted(files) if f.endswith((".csv", ".md", ".tex", ".png"))]
     differ = [f for f in compared if (a / f).read_bytes() != (b / f).read_bytes()]
     assert not differ, f"outputs differ between --cores 2 and --cores 1: {differ}"
     assert sum(f.endswith(".png") for f in compared) == sum(cat[i].kind == "figure" for i in ONE_CORE_NOTEBOOKS)
