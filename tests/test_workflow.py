@@ -84,7 +84,8 @@ def written_by(repo: Path, ids) -> list[Path]:
     found = [Path("figures/claims.csv"), Path("figures/claims.md")]
     for top in ("results/raw", "results/analysis", "results/claims", "results/notebooks", "figures"):
         for p in sorted((repo / top).rglob("*")) if (repo / top).is_dir() else []:
-            if p.is_file() and any(p.name.startswith((f"{i}.", f"{i}_")) for i in ids):
+            parts = p.relative_to(repo / top).parts  # results/analysis/<id>/<table>.csv: a directory per output
+            if p.is_file() and any(q == i or q.startswith((f"{i}.", f"{i}_")) for q in parts for i in ids):
                 found.append(p.relative_to(repo))
     return found
 
