@@ -53,10 +53,10 @@ lint: $(STAMP)
 	$(BIN)/snakefmt --check Snakefile workflow/rules
 	$(BIN)/snakemake --lint --cores 1
 
-# Two pytest sessions at once (tests/conftest.py): the unit and statistical tests on every core (pytest-xdist), and
-# the workflow tests in one process sharing one quick build. -O: each session's output in one piece.
-test: $(STAMP) lint
-	$(MAKE) --no-print-directory -j2 -O test-units test-workflow
+# The linters and two pytest sessions at once (tests/conftest.py): the unit and statistical tests on every core
+# (pytest-xdist), and the workflow tests in one process sharing one quick build. -O: each one's output in one piece.
+test: $(STAMP)
+	$(MAKE) --no-print-directory -j3 -O lint test-units test-workflow
 
 test-units: $(STAMP)
 	$(BIN)/python -m pytest -n auto -m "not workflow and not slurm"
