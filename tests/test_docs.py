@@ -113,7 +113,7 @@ def test_result_page_shows_caption_figure_claims_analysis_and_run_time():
     assert "![fig_oc](../../figures/fig_oc.png)" in page
     assert "2 claims: 1 PASS, 0 FAIL, 1 INCONCLUSIVE" in page and "| **PASS** | a\\|b |" in page
     assert "| simulate | 12.3 |" in page and "| figure | 2.0 |" in page
-    assert f"committed record `{docs.JOB_TIMES}`, measured on idle 2-core machine" in page
+    assert f"committed record `{docs.JOB_TIMES}` (measured: idle 2-core machine; not the run" in page
     assert "| c12 | c13 |" in page  # the analysis split at 12 columns
     table = docs.result_page(
         docs.OutputInfo("table1", "table", "T", "# table1: Table 1."), CLAIMS[CLAIMS.experiment == "table1"], {},

@@ -354,10 +354,10 @@ def result_page(
     lines += ["", "## Run time", ""]
     measured = {rule: s for rule, s in runtimes.items() if s is not None and math.isfinite(s)}
     if measured:
-        where = f", measured on {measured_where.rstrip('.')}" if measured_where else ""
+        where = f"measured: {measured_where.rstrip('.')}; " if measured_where else ""
         lines += [
-            f"Wall time of this output's jobs from the committed record `{JOB_TIMES}`{where} "
-            "(not the run that wrote this page):",
+            f"Wall time of this output's jobs from the committed record `{JOB_TIMES}` ({where}not the run that "
+            "wrote this page):",
             "",
             *markdown_lines(["job", "seconds"], [[rule, f"{s:.1f}"] for rule, s in measured.items()]),
         ]
@@ -393,7 +393,7 @@ def index_page(outputs: Sequence[OutputInfo], claims: pd.DataFrame, job_times: p
     if wheres:
         lines.append(
             f"The run times on the result pages come from the committed record `{JOB_TIMES}` (written by "
-            f"`{RECORD_COMMAND}`, not by the run that wrote these pages), measured on: " + "; ".join(wheres) + "."
+            f"`{RECORD_COMMAND}`, not by the run that wrote these pages), measured: " + "; ".join(wheres) + "."
         )
     else:
         lines.append(NOT_MEASURED)
