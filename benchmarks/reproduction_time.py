@@ -17,6 +17,11 @@ ratio of the two, with the load average before and after each (the machine may b
 and ARTIFACT-APPENDIX.md's run-time tables are rendered from, ``privtest.docs.runtime_table``): one entry per run key
 (``workflow`` or ``quick``; ``test`` and ``quick`` for ``--make-test``), replaced when measured again, with the
 commit and the load average; keys sorted and no timestamps, so only the measured values change between runs.
+For the whole catalogue on the default config (no targets, no ``--quick``) it also rewrites the per-job record
+``benchmarks/job_times.csv`` (``privtest.docs.JOB_TIMES``, the run times of the result pages docs/results/<id>.md)
+from the scratch run's ``results/benchmarks/<rule>/<id>.tsv``, each row saying where it was measured (commit,
+cores, idle or shared machine). This is the only writer of both records: ``make reproduce`` reads them, never
+rewrites them, so its generated documents are the same bytes on every machine.
 """
 
 import argparse
@@ -33,6 +38,8 @@ import pandas as pd
 
 ROOT = Path(__file__).resolve().parents[1]
 RECORD = ROOT / "benchmarks" / "reproduction_time.json"
+#: Below this load average (per the start of a measurement) the machine counts as idle.
+IDLE_LOAD = 0.5
 IGNORE = shutil.ignore_patterns(".venv", ".git", "results", ".snakemake", "__pycache__", "*.egg-info", "figures")
 
 
@@ -67,6 +74,8 @@ def main() -> None:
             )
             what = "quick workflow" if args.quick else "default configuration"
             record(key, f"{what} in a scratch copy (no .venv)", " ".join(shown), wall, "scratch copy", load)
+            if not args.targets and not args.quick:
+                record_jobs(repo, f"scratch copy of {_commit()}, default configuration, --cores {args.cores}", load)
         rows = []
         for tsv in sorted((repo / "results/benchmarks").rglob("*.tsv")):
             s = pd.read_csv(tsv, sep="\t")
@@ -77,17 +86,45 @@ def main() -> None:
             print(pd.DataFrame(rows).sort_values("s", ascending=False).to_string(index=False))
 
 
+def _commit() -> str:
+    """The short sha of the measured commit (``an unknown commit`` outside git)."""
+    commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True, text=True)
+    return commit.stdout.strip() or "an unknown commit"
+
+
+def machine_state(load: float, cores: int | None = None) -> str:
+    """Words for the machine a measurement ran on: ``"idle 2-core machine"`` when the load average at the start
+    was below :data:`IDLE_LOAD`, else ``"shared 2-core machine (load average 3.1 at the start)"``."""
+    n = cores or os.cpu_count() or 1
+    if load < IDLE_LOAD:
+        return f"idle {n}-core machine"
+    return f"shared {n}-core machine (load average {load:.1f} at the start)"
+
+
+def record_jobs(repo: Path, how: str, load: float) -> None:
+    """Rewrite ``benchmarks/job_times.csv`` from the per-job benchmark files of the scratch run in ``repo``
+    (outputs in catalogue order, jobs in ``privtest.docs.TIMED_RULES`` order, seconds to 0.1 s)."""
+    sys.path.insert(0, str(ROOT / "workflow" / "lib"))
+    from privtest_workflow import catalogue
+
+    from privtest import docs
+
+    runtimes = docs.read_runtimes(repo / "results" / "benchmarks", list(catalogue.load(ROOT)))
+    target = ROOT / docs.JOB_TIMES
+    target.write_text(docs.job_times_csv(runtimes, f"{how}, {machine_state(load)}"))
+    print(f"recorded {len(runtimes)} job times in {docs.JOB_TIMES}")
+
+
 def record(key: str, run: str, command: str, wall: float, how: str, load: float) -> None:
     """Replace (or add) the entry ``key`` of :data:`RECORD` by this measurement (wall seconds rounded to 1 s)."""
     doc = json.loads(RECORD.read_text()) if RECORD.exists() else {"runs": []}
-    commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True, text=True)
     entry = {
         "command": command,
         "key": key,
         "notes": f"load average {load:.1f} at the start (2 cores)",
         "run": run,
         "wall_s": round(wall),
-        "where": f"{how} of {commit.stdout.strip() or 'an unknown commit'}",
+        "where": f"{how} of {_commit()}, {machine_state(load)}",
     }
     doc["runs"] = [r for r in doc.get("runs", []) if r.get("key") != key] + [entry]
     RECORD.write_text(json.dumps(doc, indent=2, sort_keys=True, ensure_ascii=False) + "\n")

@@ -1,8 +1,10 @@
-"""Generated documentation (privtest.docs, rule docs): the renderers, and the committed documents equal their
-rendering from the committed inputs (docs/results/claims.csv, docs/results/runtimes.csv,
+"""Generated documentation (privtest.docs, rule docs): the renderers, rendering is a pure function of the tracked
+inputs (not of the run's benchmark files, the clock or the machine's paths), and the committed documents equal their
+rendering from the committed inputs (docs/results/claims.csv, benchmarks/job_times.csv,
 benchmarks/reproduction_time.json, the notebooks' title cells, the catalogue)."""
 
 import json
+import re
 from pathlib import Path
 
 import pandas as pd
@@ -103,18 +105,21 @@ def test_result_page_shows_caption_figure_claims_analysis_and_run_time():
     info = docs.OutputInfo("fig_oc", "figure", "3-5 The GTM", "# fig_oc: One GTM step. More words.")
     mine = CLAIMS[CLAIMS.experiment == "fig_oc"]
     analysis = pd.DataFrame({f"c{i}": [1.5, float("nan")] for i in range(14)})
-    page = docs.result_page(info, mine, {"simulate": 12.34, "figure": 2.0}, analysis=analysis)
+    page = docs.result_page(
+        info, mine, {"simulate": 12.34, "figure": 2.0}, analysis=analysis, measured_where="idle 2-core machine"
+    )
     assert page.startswith("# `fig_oc`\n")
     assert "**What it shows.** One GTM step. More words." in page and "**Paper results tested.** Thm 21." in page
     assert "![fig_oc](../../figures/fig_oc.png)" in page
     assert "2 claims: 1 PASS, 0 FAIL, 1 INCONCLUSIVE" in page and "| **PASS** | a\\|b |" in page
     assert "| simulate | 12.3 |" in page and "| figure | 2.0 |" in page
+    assert f"committed record `{docs.JOB_TIMES}` (measured: idle 2-core machine; not the run" in page
     assert "| c12 | c13 |" in page  # the analysis split at 12 columns
     table = docs.result_page(
         docs.OutputInfo("table1", "table", "T", "# table1: Table 1."), CLAIMS[CLAIMS.experiment == "table1"], {},
         table_md="# Table 1\n\n| a |\n|---|\n| 1 |\n",
     )  # fmt: skip
-    assert "## Table\n\n| a |" in table and "No job of this output was timed" in table and "![" not in table
+    assert "## Table\n\n| a |" in table and docs.NOT_MEASURED in table and "![" not in table
     with pytest.raises(ValueError, match="claims must be those of fig_oc"):
         docs.result_page(info, CLAIMS, {})
 
@@ -124,6 +129,94 @@ def test_read_runtimes_takes_the_last_row_of_each_benchmark(tmp_path):
     (tmp_path / "simulate" / "fig_oc.tsv").write_text("s\th:m:s\n1.0\t0\n2.26\t0\n")
     got = docs.read_runtimes(tmp_path, ["fig_oc", "fig_x"])
     assert got.to_dict("records") == [{"output": "fig_oc", "job": "simulate", "seconds": 2.3}]
+
+
+def test_job_times_record_round_trips_and_refuses_a_bad_file(tmp_path):
+    runtimes = pd.DataFrame({"output": ["fig_oc", "fig_oc"], "job": ["simulate", "figure"], "seconds": [2.26, 10.0]})
+    text = docs.job_times_csv(runtimes, "scratch copy of abc, idle 2-core machine")
+    assert text.splitlines() == [
+        "output,job,seconds,where",
+        'fig_oc,simulate,2.3,"scratch copy of abc, idle 2-core machine"',
+        'fig_oc,figure,10.0,"scratch copy of abc, idle 2-core machine"',
+    ]
+    (tmp_path / "t.csv").write_text(text)
+    got = docs.read_job_times(tmp_path / "t.csv")
+    assert got["seconds"].tolist() == [2.3, 10.0] and set(got["where"]) == {"scratch copy of abc, idle 2-core machine"}
+    with pytest.raises(ValueError, match="where must say"):
+        docs.job_times_csv(runtimes, " ")
+    (tmp_path / "bad.csv").write_text("output,job,seconds,where\nfig_oc,simulate,nan,x\n")
+    with pytest.raises(ValueError, match="seconds must be finite"):
+        docs.read_job_times(tmp_path / "bad.csv")
+    (tmp_path / "cols.csv").write_text("output,job,s\n")
+    with pytest.raises(ValueError, match="must have columns"):
+        docs.read_job_times(tmp_path / "cols.csv")
+
+
+def _toy_repository(repo: Path, seconds: float, job_times: str) -> list[docs.OutputInfo]:
+    """A repository holding the tracked inputs of rule docs for two outputs, and a run's benchmark files (which
+    must not enter the rendering) with ``seconds`` in them."""
+    outputs = [
+        docs.OutputInfo("fig_oc", "figure", "3-5 The GTM", "# fig_oc: One GTM step."),
+        docs.OutputInfo("table1", "table", "T", "# table1: Table 1."),
+    ]
+    for d in ("figures", "benchmarks", "results/analysis", "results/benchmarks/simulate", "results/benchmarks/figure"):
+        (repo / d).mkdir(parents=True, exist_ok=True)
+    CLAIMS.to_csv(repo / "figures/claims.csv", index=False)
+    (repo / "figures/table1.md").write_text("# Table 1\n\n| a |\n|---|\n| 1 |\n")
+    (repo / "results/analysis/fig_oc.csv").write_text("x,y\n0.1,0.333333333\n")
+    (repo / "benchmarks/reproduction_time.json").write_text(json.dumps(MEASUREMENT))
+    (repo / docs.JOB_TIMES).write_text(job_times)
+    for rule in ("simulate", "figure"):
+        (repo / f"results/benchmarks/{rule}/fig_oc.tsv").write_text(f"s\th:m:s\n{seconds}\t0\n")
+    block = "<!-- BEGIN generated:claims -->\n<!-- END generated:claims -->\n"
+    inline = "(<!-- BEGIN generated:time.reproduce --><!-- END generated:time.reproduce -->)\n"
+    (repo / "README.md").write_text("# Toy\n\n" + block + inline)
+    return outputs
+
+
+RECORDED = 'output,job,seconds,where\nfig_oc,simulate,12.3,"scratch copy of abc, idle 2-core machine"\n'
+
+
+@pytest.mark.parametrize("job_times", [RECORDED, "output,job,seconds,where\n"], ids=["recorded", "not-measured"])
+def test_rendering_is_the_same_bytes_whatever_the_run_benchmarks(tmp_path, job_times):
+    """Issue 18, item 5: two repositories with the same tracked inputs but different benchmark files of their own
+    run (and different absolute paths) render byte-identical documents; the times shown are the record's."""
+    renders = []
+    for name, seconds in (("a", 1.0), ("b", 987.6)):
+        outputs = _toy_repository(tmp_path / name, seconds, job_times)
+        renders.append(docs.render_repository(tmp_path / name, outputs, ["README.md"], ["results/analysis/fig_oc.csv"]))
+    assert renders[0] == renders[1]
+    page = renders[0]["docs/results/fig_oc.md"]
+    assert "987.6" not in page and "| simulate | 1.0 |" not in page
+    if job_times == RECORDED:
+        assert "| simulate | 12.3 |" in page and "idle 2-core machine" in renders[0]["docs/results/README.md"]
+    else:
+        assert docs.NOT_MEASURED in page and docs.NOT_MEASURED in renders[0]["docs/results/README.md"]
+    assert set(renders[0]) == {
+        "docs/results/fig_oc.md", "docs/results/table1.md", "docs/results/README.md", "docs/results/claims.csv",
+        "README.md",
+    }  # fmt: skip
+    assert "-->6.5 min<!--" in renders[0]["README.md"] and "3 claims: 1 PASS" in renders[0]["README.md"]
+
+
+#: What must never be in a generated file: an absolute path, a date, a time of day.
+UNSTABLE = re.compile(r"(?:^|[\s(`'\"])/(?:home|tmp|work|Users|root|var|opt|private)/|[A-Za-z]:\\|"
+                      r"\b(?:19|20)\d\d-[01]\d-[0-3]\d\b|\b[0-2]\d:[0-5]\d:[0-5]\d\b")  # fmt: skip
+
+
+def test_rendered_pages_hold_no_absolute_path_or_date(tmp_path):
+    assert UNSTABLE.search("see /tmp/x") and UNSTABLE.search("on 2026-12-02") and UNSTABLE.search("at 04:28:27")
+    assert not UNSTABLE.search("Thm 21, ../../figures/fig_oc.png, 6.5 min, eps=0.5")
+    outputs = _toy_repository(tmp_path, 3.0, RECORDED)
+    files = docs.render_repository(tmp_path, outputs, ["README.md"], ["results/analysis/fig_oc.csv"])
+    for path, text in files.items():
+        assert str(tmp_path) not in text and not UNSTABLE.search(text), path
+    for document in DOCUMENTS:  # the committed generated blocks (the hand-written text around them may cite dates)
+        text = (ROOT / document).read_text()
+        bodies = re.findall(r"<!-- BEGIN generated:[^>]*-->(.*?)<!-- END generated", text, re.S)
+        assert bodies and not UNSTABLE.search("\n".join(bodies)), document
+    for path in sorted((ROOT / "docs/results").glob("*")):  # the committed result pages and snapshot
+        assert not UNSTABLE.search(path.read_text()), path
 
 
 def test_readme_is_at_most_12_kb_and_opens_with_the_reviewer_path():
@@ -143,7 +236,8 @@ def _outputs() -> list[docs.OutputInfo]:
 
 def test_committed_documents_equal_their_rendering():
     """The generated blocks of README.md, ARTIFACT-APPENDIX.md and docs/findings.md are what privtest.docs renders
-    from the committed inputs: the run-time blocks from benchmarks/reproduction_time.json; the claims blocks from
+    from the committed inputs: the run-time blocks from benchmarks/reproduction_time.json (the pages' run times
+    from benchmarks/job_times.csv); the claims blocks from
     the snapshot of the run that wrote them (docs/results/claims.csv) or, while none is committed, the PENDING
     sentence (never a typed number). With a snapshot, the result pages of the figures and the index are compared as
     well (a table's page also embeds figures/<id>.md, compared when that file is there)."""
@@ -160,7 +254,7 @@ def test_committed_documents_equal_their_rendering():
     if not run:
         assert not list(snapshot.glob("*.md")), "result pages without the snapshot they were rendered from"
         return
-    runtimes = pd.read_csv(snapshot / "runtimes.csv")
+    runtimes = docs.read_job_times(ROOT / docs.JOB_TIMES)
     tables = {
         o.id: (ROOT / f"figures/{o.id}.md").read_text() for o in outputs if (ROOT / f"figures/{o.id}.md").exists()
     }

@@ -5,19 +5,23 @@ Two kinds of output (issue 18, item 4):
 - a page per output of the catalogue, ``docs/results/<id>.md`` (:func:`result_page`): what the output shows (its
   caption, the title cell of its notebook) and the paper section it tests, the figure, its claims with their
   verdicts and measured values (``results/claims/<id>.csv``), its table (``figures/<id>.md``) and its analysis
-  results (``results/analysis/<id>.csv``, when the workflow writes one), and its run time (Snakemake's
-  ``benchmark:`` files);
+  results (``results/analysis/<id>.csv``, when the workflow writes one), and its jobs' wall times from the
+  committed measurement record ``benchmarks/job_times.csv`` (:data:`JOB_TIMES`, written only by
+  ``python benchmarks/reproduction_time.py --record``; never from the rendering run's own ``benchmark:`` files);
 - *generated blocks* in hand-written Markdown (README.md, ARTIFACT-APPENDIX.md, docs/*.md): the text between
   ``<!-- BEGIN generated:<name> -->`` and ``<!-- END generated:<name> -->`` is rewritten by :func:`replace_block`
   from the claims (:func:`claim_counts`, :func:`claims_map`) or a committed run-time measurement
   (:func:`runtime_table`, ``benchmarks/reproduction_time.json``); everything outside the markers is left alone.
 
-Rendering is a pure function of its inputs (no clock, no paths of the machine), so a rerun on the same results
-writes the same bytes.
+Rendering is a pure function of the tracked inputs (claims, tables, analysis results, the committed measurement
+records): no clock, no path of the machine, no time of the rendering run, stable ordering and float formatting, so
+``make reproduce`` on a fresh clone rewrites every generated file byte for byte (issue 18, item 5;
+:func:`render_repository`).
 """
 
 from __future__ import annotations
 
+import json
 import math
 import os
 import re
@@ -288,17 +292,20 @@ def result_page(
     table_md: str | None = None,
     analysis: pd.DataFrame | None = None,
     root: str = "../..",
+    measured_where: str = "",
 ) -> str:
     """The Markdown page ``docs/results/<id>.md`` of one output.
 
     Args:
         info: the output (:class:`OutputInfo`).
         claims: its claims (``results/claims/<id>.csv``, columns of :data:`privtest.claims.COLUMNS`).
-        runtimes: wall seconds of its jobs by rule (``{"simulate": 12.3, "check": 1.0, "figure": 5.2}``, from
-            ``results/benchmarks/<rule>/<id>.tsv``); rules without a measurement are left out.
+        runtimes: wall seconds of its jobs by rule (``{"simulate": 12.3, "check": 1.0, "figure": 5.2}``) from the
+            committed record (:data:`JOB_TIMES`); rules without a measurement are left out, none at all renders
+            "not measured yet".
         table_md: a table's ``figures/<id>.md`` (its text is included), None for a figure.
         analysis: its analysis results (``results/analysis/<id>.csv``) when the workflow has them, else None.
         root: the repository's top directory relative to the page (links to ``figures/`` and ``results/``).
+        measured_where: where and how ``runtimes`` were measured, in the record's words (its ``where`` column).
 
     Returns:
         The page's text, ending with a newline.
@@ -347,19 +354,22 @@ def result_page(
     lines += ["", "## Run time", ""]
     measured = {rule: s for rule, s in runtimes.items() if s is not None and math.isfinite(s)}
     if measured:
+        where = f"measured: {measured_where.rstrip('.')}; " if measured_where else ""
         lines += [
-            "Wall time of this output's jobs in the run that wrote this page (Snakemake `benchmark:` files):",
+            f"Wall time of this output's jobs from the committed record `{JOB_TIMES}` ({where}not the run that "
+            "wrote this page):",
             "",
             *markdown_lines(["job", "seconds"], [[rule, f"{s:.1f}"] for rule, s in measured.items()]),
         ]
     else:
-        lines.append("No job of this output was timed in the run that wrote this page.")
+        lines.append(NOT_MEASURED)
     return "\n".join(lines) + "\n"
 
 
-def index_page(outputs: Sequence[OutputInfo], claims: pd.DataFrame) -> str:
-    """``docs/results/README.md``: the claim counts (:func:`claim_counts`) and one line per output, grouped by
-    paper section, with links to the result pages.
+def index_page(outputs: Sequence[OutputInfo], claims: pd.DataFrame, job_times: pd.DataFrame | None = None) -> str:
+    """``docs/results/README.md``: the claim counts (:func:`claim_counts`), one line per output, grouped by
+    paper section, with links to the result pages, and where the pages' run times were measured (the distinct
+    ``where`` of ``job_times``, :func:`read_job_times`; "not measured yet" when it has no rows).
 
     Raises:
         ValueError: as :func:`verdict_counts`.
@@ -378,11 +388,58 @@ def index_page(outputs: Sequence[OutputInfo], claims: pd.DataFrame) -> str:
             summary = ", ".join(f"{k} {v}" for v, k in counts.items() if k)
             first = _caption_text(o).split(". ")[0].rstrip(".")
             lines.append(f"- [`{o.id}`]({o.id}.md): {first}" + (f" ({summary})" if summary else ""))
+    lines += ["", "## Run times", ""]
+    wheres = list(dict.fromkeys(job_times["where"])) if job_times is not None and len(job_times) else []
+    if wheres:
+        lines.append(
+            f"The run times on the result pages come from the committed record `{JOB_TIMES}` (written by "
+            f"`{RECORD_COMMAND}`, not by the run that wrote these pages), measured: " + "; ".join(wheres) + "."
+        )
+    else:
+        lines.append(NOT_MEASURED)
     return "\n".join(lines) + "\n"
 
 
 #: The rules whose ``benchmark:`` files time an output's jobs (``results/benchmarks/<rule>/<id>.tsv``), in order.
 TIMED_RULES = ("simulate", "check", "figure", "table")
+
+#: The committed per-job measurement record (repository-relative): columns :data:`JOB_TIME_COLUMNS`.
+JOB_TIMES = "benchmarks/job_times.csv"
+#: Its columns: output id, job (a rule of :data:`TIMED_RULES`), wall seconds (one decimal), where it was measured.
+JOB_TIME_COLUMNS = ("output", "job", "seconds", "where")
+#: The only command that writes :data:`JOB_TIMES` (a normal run reads it, never rewrites it).
+RECORD_COMMAND = "python benchmarks/reproduction_time.py --record"
+#: What a page says while the record has no time for its output (no number is ever typed in its place).
+NOT_MEASURED = f"Run time not measured yet: `{RECORD_COMMAND}` measures the default configuration and records it."
+
+
+def read_job_times(path: str | os.PathLike) -> pd.DataFrame:
+    """The committed per-job record (:data:`JOB_TIMES`): columns :data:`JOB_TIME_COLUMNS`, ``seconds`` float.
+
+    Raises:
+        ValueError: if the file's columns are not :data:`JOB_TIME_COLUMNS`, or a ``seconds`` is not a finite number
+            >= 0.
+    """
+    table = pd.read_csv(path, dtype={"output": str, "job": str, "where": str}, keep_default_na=False)
+    if tuple(table.columns) != JOB_TIME_COLUMNS:
+        raise ValueError(f"{path} must have columns {JOB_TIME_COLUMNS}, got {tuple(table.columns)}")
+    seconds = pd.to_numeric(table["seconds"], errors="coerce").astype(float)
+    if not (seconds.map(math.isfinite) & (seconds >= 0)).all():
+        raise ValueError(f"{path}: seconds must be finite numbers >= 0")
+    return table.assign(seconds=seconds)
+
+
+def job_times_csv(runtimes: pd.DataFrame, where: str) -> str:
+    """The text of the record :data:`JOB_TIMES` for :func:`read_runtimes`'s table measured ``where`` (rows in its
+    order, seconds with one decimal), for ``reproduction_time.py --record``.
+
+    Raises:
+        ValueError: if ``where`` is empty.
+    """
+    if not where.strip():
+        raise ValueError("where must say where and how the times were measured, got an empty string")
+    table = runtimes.assign(seconds=runtimes["seconds"].map(lambda s: f"{float(s):.1f}"), where=where.strip())
+    return table[list(JOB_TIME_COLUMNS)].to_csv(index=False, lineterminator="\n")
 
 
 def read_runtimes(benchmarks: str | os.PathLike, outputs: Sequence[str]) -> pd.DataFrame:
@@ -419,7 +476,7 @@ def render_all(
     Args:
         outputs: the catalogue's outputs, in order.
         claims: ``figures/claims.csv``.
-        runtimes: :func:`read_runtimes`'s table.
+        runtimes: the committed record (:func:`read_job_times`; a table without ``where`` is accepted too).
         tables: a table output's ``figures/<id>.md`` by id (outputs missing here get no table section).
         analyses: an output's ``results/analysis/<id>.csv`` by id, where the workflow writes one.
 
@@ -430,16 +487,53 @@ def render_all(
     pages = {}
     for o in outputs:
         mine = runtimes[runtimes["output"] == o.id]
+        where = "; ".join(dict.fromkeys(mine["where"])) if "where" in mine else ""
         page = result_page(
             o,
             claims[claims["experiment"] == o.id],
             dict(zip(mine["job"], mine["seconds"].astype(float), strict=True)),
             table_md=tables.get(o.id),
             analysis=analyses.get(o.id),
+            measured_where=where,
         )
         pages[f"docs/results/{o.id}.md"] = page
-    pages["docs/results/README.md"] = index_page(outputs, claims)
+    pages["docs/results/README.md"] = index_page(outputs, claims, runtimes if "where" in runtimes else None)
     return pages
+
+
+def render_repository(
+    repo: str | os.PathLike,
+    outputs: Sequence[OutputInfo],
+    documents: Sequence[str],
+    analyses: Sequence[str] = (),
+) -> dict[str, str]:
+    """Every file rule docs writes, by path relative to the docs root, rendered from the tracked inputs of the
+    repository ``repo`` only: ``figures/claims.csv``, the record :data:`JOB_TIMES`,
+    ``benchmarks/reproduction_time.json``, the tables' ``figures/<id>.md``, the analysis tables ``analyses``
+    (paths relative to ``repo``) and the hand-written ``documents``. Nothing of the rendering run itself
+    (``results/benchmarks/``, the clock, ``repo``'s absolute path) enters, so the same inputs give the same bytes.
+
+    Returns:
+        ``docs/results/<id>.md``, ``docs/results/README.md``, the snapshot ``docs/results/claims.csv`` (the claims
+        the pages were rendered from, for tests/test_docs.py) and each document with its blocks rendered.
+
+    Raises:
+        ValueError: as :func:`read_job_times`, :func:`render_all`, :func:`render_blocks`.
+        FileNotFoundError: if one of those inputs is missing.
+    """
+    repo = Path(repo)
+    ids = [o.id for o in outputs]
+    claims = pd.read_csv(repo / "figures/claims.csv", dtype=str, keep_default_na=False)
+    job_times = read_job_times(repo / JOB_TIMES)
+    tables = {o.id: (repo / f"figures/{o.id}.md").read_text() for o in outputs if o.kind == "table"}
+    tables_of = {Path(p).stem: pd.read_csv(repo / p) for p in sorted(analyses)}
+    files = render_all(outputs, claims, job_times, tables, tables_of)
+    files["docs/results/claims.csv"] = claims.to_csv(index=False, lineterminator="\n")
+    measurement = json.loads((repo / "benchmarks/reproduction_time.json").read_text())
+    bodies = standard_blocks(claims, measurement, ids)
+    for document in documents:
+        files[document] = render_blocks((repo / document).read_text(), bodies)
+    return files
 
 
 #: The body of a claims block before any run has rendered it (no number is ever typed in its place).

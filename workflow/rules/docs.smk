@@ -1,6 +1,9 @@
 # Generated documentation: docs/results/<id>.md for every output of the catalogue, their index, and the generated
 # blocks of the hand-written documents (README.md, ARTIFACT-APPENDIX.md, docs/*.md: claim counts, claims map, run
-# times), all rendered from the run's files by privtest.docs (workflow/scripts/render_docs.py). The config's
+# times), all rendered by privtest.docs.render_repository (workflow/scripts/render_docs.py) from tracked inputs only:
+# the run's claims, tables and analysis, and the committed measurement records benchmarks/reproduction_time.json and
+# benchmarks/job_times.csv (written only by python benchmarks/reproduction_time.py --record, never by a run), so a
+# reproduction rewrites them byte for byte. The config's
 # docs.root says where they go: "." rewrites them in place (the default run), another directory gets copies
 # (config/quick.yaml). tests/test_docs.py renders them from the committed snapshots and compares.
 
@@ -12,12 +15,12 @@ rule docs:
         notebooks=[f"notebooks/{i}.ipynb" for i in ids()],
         analysis=analysis_inputs,
         measurement="benchmarks/reproduction_time.json",
+        job_times="benchmarks/job_times.csv",
         library=library("render_docs.py"),
     output:
         pages=[docs_path(f"docs/results/{i}.md") for i in ids()],
         index=docs_path("docs/results/README.md"),
         claims=docs_path("docs/results/claims.csv"),
-        runtimes=docs_path("docs/results/runtimes.csv"),
         documents=document_outputs(),
     log:
         "results/logs/docs.log",
