@@ -266,7 +266,7 @@ def test_engine_matches_step_by_step_algorithm_3(exact):
 
 def test_checkpoint_only_runs_and_recording():
     """select=False keeps the checkpoint process (values NaN, privacy still accounted); a record subset stores only
-    those steps; runs differing in more than eps, or with delta > 0, are refused."""
+    those steps; runs differing in more than eps are refused (delta > 0 is simulated: tests/test_co_table2.py)."""
     prob = ExactToy(12)
     P = params(eps=30.0)
     res = engine.batch_to_co(prob, P, 50, np.random.default_rng(3), record=[1, 6, 12], select=False)
@@ -275,8 +275,6 @@ def test_checkpoint_only_runs_and_recording():
     assert np.array_equal(res.ell[:, -1] - 1, (res.checkpoints > 0).sum(axis=1))
     with pytest.raises(ValueError, match="except eps"):
         engine.batch_to_co(prob, [P, params(eps=1.0, kappa=1.0)], 2, np.random.default_rng(0))
-    with pytest.raises(ValueError, match="pure-DP"):
-        engine.batch_to_co(prob, params(delta=1e-6), 2, np.random.default_rng(0))
     with pytest.raises(ValueError, match="record"):
         engine.batch_to_co(prob, P, 2, np.random.default_rng(0), record=[3, 2])
 
