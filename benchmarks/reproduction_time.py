@@ -133,10 +133,13 @@ def record(key: str, run: str, command: str, wall: float, how: str, load: float)
 
 def _timed(cmd: list[str], cwd: Path) -> tuple[float, float]:
     """Wall time in seconds of ``cmd`` in ``cwd`` and the load average before it (raises CalledProcessError if it
-    fails)."""
+    fails, after printing the tail of its output: the scratch copy is deleted)."""
     load = os.getloadavg()
     start = time.perf_counter()
-    subprocess.run(cmd, cwd=cwd, check=True, capture_output=True)
+    proc = subprocess.run(cmd, cwd=cwd, capture_output=True, text=True)
+    if proc.returncode != 0:
+        print(f"{' '.join(cmd)} failed:\n{proc.stdout[-20000:]}\n{proc.stderr[-5000:]}", file=sys.stderr)
+        raise subprocess.CalledProcessError(proc.returncode, cmd)
     wall = time.perf_counter() - start
     print(f"{' '.join(cmd)}: {wall:.0f} s (load average before {load[0]:.1f}, after {os.getloadavg()[0]:.1f})")
     return wall, load[0]
