@@ -475,3 +475,12 @@ def private_selection(Q: RandomSearchCandidate, target: float, stop_probability:
 #: ``make_select_private_candidate``): with the stop probability as documented, and as OpenDP 0.16.0 draws it.
 PEER = "OpenDP selection"
 PEER_RELEASED = "OpenDP 0.16.0 as released"
+
+
+def select_p(p_all, eps_train: float, target: float):
+    """The rows of an HPO p table (``privtest.analysis.fig_hpo``'s table ``p``: one row per (eps_train, target,
+    step t), columns ``eps_train``, ``target``, ``t``, ``p_hat`` and its interval) of one per-training eps and target,
+    one per step t, sorted by t (a pandas DataFrame with a fresh index). Here, not in the analysis module, so that a
+    notebook reading the tables depends on no analysis code."""
+    sel = np.isclose(p_all.eps_train.astype(float), eps_train, rtol=1e-12, atol=0) & np.isclose(p_all.target, target)
+    return p_all[sel].sort_values("t").reset_index(drop=True)

@@ -15,7 +15,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from privtest.hpo import PEER, PEER_RELEASED
+from privtest.hpo import PEER, PEER_RELEASED, select_p
 from privtest.stats import clopper_pearson
 
 #: Confidence of the intervals for p_t and for the error rates.
@@ -34,12 +34,6 @@ def analyse(raw: pd.DataFrame, cfg: dict) -> dict[str, pd.DataFrame]:
         "peers": peer_table(raw),
         "summary": summarize(raw),
     }
-
-
-def select_p(p_all: pd.DataFrame, eps_train: float, target: float) -> pd.DataFrame:
-    """The rows of table ``p`` (:func:`analyse`) of one per-training eps and target, one per step t, sorted by t."""
-    sel = np.isclose(p_all.eps_train.astype(float), eps_train, rtol=1e-12, atol=0) & np.isclose(p_all.target, target)
-    return p_all[sel].sort_values("t").reset_index(drop=True)
 
 
 def peer_table(raw: pd.DataFrame) -> pd.DataFrame:
