@@ -6,6 +6,7 @@ in a copy. The session's quick build (``quick_build`` in tests/conftest.py) is b
 """
 
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -52,3 +53,14 @@ def build_quick(dest: Path, *targets: str, cores: int = 2) -> Path:
     copy_repo(dest)
     run(dest, *targets, "--cores", str(cores), *QUICK)  # targets first: --configfile takes every value after it
     return dest
+
+
+def planned_jobs(proc: subprocess.CompletedProcess) -> dict[str, set[str]]:
+    """rule -> output ids of the jobs a dry run (``snakemake -n``) plans, from its output."""
+    jobs: dict[str, set[str]] = {}
+    for block in re.split(r"\n(?=rule \w+:)", proc.stdout + proc.stderr):
+        m = re.match(r"rule (\w+):", block)
+        if m:
+            wc = re.search(r"wildcards: id=(\w+)", block)
+            jobs.setdefault(m.group(1), set()).add(wc.group(1) if wc else "")
+    return jobs

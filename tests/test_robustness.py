@@ -12,7 +12,6 @@ import hashlib
 import json
 import os
 import pickle
-import re
 import subprocess
 import sys
 import textwrap
@@ -21,7 +20,7 @@ from pathlib import Path
 import pytest
 import yaml
 from privtest_workflow import catalogue, configuration
-from repo_copies import QUICK, clone_built, run
+from repo_copies import QUICK, clone_built, planned_jobs, run
 from snakemake.utils import update_config
 
 import privtest
@@ -239,17 +238,6 @@ def snakemake_with(repo: Path, override: str, *args: str, name: str = "override.
     """Snakemake on ``repo`` with config.yaml, quick.yaml, a.yaml and the YAML text ``override``."""
     (repo / name).write_text(override)
     return run(repo, *args, *QUICK, "a.yaml", name, check=False)
-
-
-def planned_jobs(proc: subprocess.CompletedProcess) -> dict[str, set[str]]:
-    """rule -> output ids of the jobs a dry run plans."""
-    jobs: dict[str, set[str]] = {}
-    for block in re.split(r"\n(?=rule \w+:)", proc.stdout + proc.stderr):
-        m = re.match(r"rule (\w+):", block)
-        if m:
-            wc = re.search(r"wildcards: id=(\w+)", block)
-            jobs.setdefault(m.group(1), set()).add(wc.group(1) if wc else "")
-    return jobs
 
 
 def refused(repo: Path, override: str, target: str) -> str:

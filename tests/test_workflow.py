@@ -17,7 +17,7 @@ import pytest
 import yaml
 from privtest_workflow import catalogue
 from privtest_workflow.deps import ImportGraph
-from repo_copies import QUICK, ROOT, clone_built, copy_repo, run
+from repo_copies import QUICK, ROOT, clone_built, copy_repo, planned_jobs, run
 
 from privtest.claims import VERDICTS
 
@@ -46,14 +46,7 @@ def notebook_targets(ids) -> list[str]:
 
 def planned(repo: Path, *targets: str) -> dict[str, set[str]]:
     """Dry run: rule -> output ids of the jobs Snakemake would run."""
-    proc = run(repo, "-n", *targets, *QUICK)
-    jobs: dict[str, set[str]] = {}
-    for block in re.split(r"\n(?=rule \w+:)", proc.stdout + proc.stderr):
-        m = re.match(r"rule (\w+):", block)
-        if m:
-            wc = re.search(r"wildcards: id=(\w+)", block)
-            jobs.setdefault(m.group(1), set()).add(wc.group(1) if wc else "")
-    return jobs
+    return planned_jobs(run(repo, "-n", *targets, *QUICK))
 
 
 def notebooks_planned(jobs: dict[str, set[str]], repo: Path) -> set[str]:
@@ -437,11 +430,4 @@ SIMULATION_KEY = {"fig_co_crossover": "model_draws: 9", "fig_privacy_exact": "gr
 
 def planned_with(repo: Path, *configfiles: str) -> dict[str, set[str]]:
     """Dry run of the default target with quick.yaml and then ``configfiles``: rule -> output ids of the jobs."""
-    proc = run(repo, "-n", *QUICK, *configfiles)
-    jobs: dict[str, set[str]] = {}
-    for block in re.split(r"\n(?=rule \w+:)", proc.stdout + proc.stderr):
-        m = re.match(r"rule (\w+):", block)
-        if m:
-            wc = re.search(r"wildcards: id=(\w+)", block)
-            jobs.setdefault(m.group(1), set()).add(wc.group(1) if wc else "")
-    return jobs
+    return planned_jobs(run(repo, "-n", *QUICK, *configfiles))
