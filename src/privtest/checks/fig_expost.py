@@ -7,17 +7,18 @@ from __future__ import annotations
 
 import pandas as pd
 
+from privtest.analysis import fig_expost as analysis_module
 from privtest.checks._common import exact_step_claim
 from privtest.claims import Claim
-from privtest.schedule import beta_t
 
 
-def claims(raw: pd.DataFrame, cfg: dict) -> list[Claim]:
-    """Per mc step t and ratio: the exact miss probability at p* given eta_1 <= mu1 (<= beta_II = beta_t/6) and the
-    exact halting probability at pbar_t (<= beta_t/4 + beta_t/6), Monte Carlo beside each."""
+def claims(raw: pd.DataFrame, cfg: dict, analysis: dict[str, pd.DataFrame] | None = None) -> list[Claim]:
+    """Per mc step t and ratio (the table ``steps`` of :func:`privtest.analysis.fig_expost.analyse`, which the
+    workflow passes; None computes it): the exact miss probability at p* given eta_1 <= mu1 (<= beta_II = beta_t/6)
+    and the exact halting probability at pbar_t (<= beta_t/4 + beta_t/6), Monte Carlo beside each."""
+    steps = analysis_module.steps(raw, cfg["beta"]) if analysis is None else analysis["steps"]
     out = []
-    for r in raw[raw.kind == "mc"].itertuples():
-        bt = float(beta_t(int(r.t), cfg["beta"]))
+    for r in steps.itertuples():
         tag = f"t={r.t},r={r.eps_ratio}"
         out.append(
             exact_step_claim(
@@ -26,7 +27,7 @@ def claims(raw: pd.DataFrame, cfg: dict) -> list[Claim]:
                 "Pr[one step misses a halt | eta_1 <= mu1] <= beta_II = beta_t/6 when p_t = p* (Lemma 20)",
                 float(r.miss_good_exact),
                 float(r.beta_II),
-                int(r.good_runs_pstar - r.good_halts_pstar),
+                int(r.misses_good),
                 int(r.good_runs_pstar),
             )
         )
@@ -36,7 +37,7 @@ def claims(raw: pd.DataFrame, cfg: dict) -> list[Claim]:
                 "Thm 23 (proof: Lemma 19(2), Lemma 20)",
                 "one step halts w.p. <= beta_t/4 + beta_t/6 when p_t = pbar_t",
                 float(r.halt_pbar_exact),
-                bt / 4 + bt / 6,
+                float(r.continue_bound),
                 int(r.halts_pbar),
                 int(r.runs),
                 "bound = Pr[eta_2,t > tau2,t ln(4/beta_t)] (beta_t/4, Lemma 19 with c_G = 1/4) + the Poisson tail "

@@ -7,19 +7,19 @@ from __future__ import annotations
 
 import pandas as pd
 
+from privtest.analysis import fig_purification as analysis_module
 from privtest.checks._common import exact_step_claim
 from privtest.claims import Claim, exact, fmt
-from privtest.schedule import beta_t
 
 
-def claims(raw: pd.DataFrame, cfg: dict) -> list[Claim]:
-    """Per delta: Lemma 24(2)-(3) exactly (worst log-ratio of purified boundary pairs <= eps_1), and Corollary 25's
-    halting at p* + phi (given eta_1 <= mu1, at beta_II) and continuation at pbar - phi (at beta_t/2), exactly."""
+def claims(raw: pd.DataFrame, cfg: dict, analysis: dict[str, pd.DataFrame] | None = None) -> list[Claim]:
+    """Per delta (the table ``steps`` of :func:`privtest.analysis.fig_purification.analyse`, which the workflow
+    passes; None computes it): Lemma 24(2)-(3) exactly (worst log-ratio of purified boundary pairs <= eps_1), and
+    Corollary 25's halting at p* + phi (given eta_1 <= mu1, at beta_II) and continuation at pbar - phi (at beta_t/2),
+    exactly."""
+    steps = analysis_module.steps(raw, cfg["beta"]) if analysis is None else analysis["steps"]
     out = []
-    eps1 = cfg["eps_ratio"] * cfg["eps"]
-    gtm = raw[raw.kind == "gtm"]
-    for r in gtm.itertuples():
-        bt = float(beta_t(int(r.t), cfg["beta"]))
+    for r in steps.itertuples():
         tag = f"delta={r.delta}"
         out.append(
             exact(
@@ -27,8 +27,8 @@ def claims(raw: pd.DataFrame, cfg: dict) -> list[Claim]:
                 source="Lemma 24(2)-(3)",
                 statement="purified boundary pairs satisfy pure eps_1-DP",
                 measured=f"max log-ratio {r.worst_log_ratio:.6f}",
-                bound=f"<= eps_1 = {fmt(eps1)}",
-                ok=r.worst_log_ratio <= eps1 + 1e-12,
+                bound=f"<= eps_1 = {fmt(r.eps1)}",
+                ok=r.worst_log_ratio <= r.eps1 + 1e-12,
                 note="exact over a grid of 2001 boundary pairs",
             )
         )
@@ -39,7 +39,7 @@ def claims(raw: pd.DataFrame, cfg: dict) -> list[Claim]:
                 "Pr[one step misses a halt | eta_1 <= mu1] <= beta_II when p_t = p* + phi (purified inputs)",
                 float(r.miss_good_exact),
                 float(r.beta_II),
-                int(r.good_runs_at_halt - r.good_halts_at_halt),
+                int(r.misses_good),
                 int(r.good_runs_at_halt),
                 f"p_t = p* + phi = {fmt(r.p_halt)}",
             )
@@ -50,7 +50,7 @@ def claims(raw: pd.DataFrame, cfg: dict) -> list[Claim]:
                 "Cor 25(2)",
                 "one step halts w.p. <= beta_t/2 when p_t = pbar - phi (purified inputs)",
                 float(r.halt_continue_exact),
-                bt / 2,
+                float(r.continue_bound),
                 int(r.halts_at_continue),
                 int(r.runs),
                 f"p_t = pbar - phi = {fmt(r.p_continue)}",
