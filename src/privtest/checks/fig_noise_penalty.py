@@ -4,53 +4,33 @@ flat in t is an identity of the calibration: tests/test_gtm.py::test_expost_iden
 
 from __future__ import annotations
 
-import math
-
-import numpy as np
 import pandas as pd
-from scipy.optimize import minimize_scalar
 
-from privtest import bounds
+from privtest.analysis import fig_noise_penalty as analysis_module
 from privtest.claims import Claim, exact, fmt
 
-LN10 = math.log(10.0)
 
-
-def claims(raw: pd.DataFrame, cfg: dict) -> list[Claim]:
-    """Exact checks: every upper bound's gamma*Lambda_t is >= Cor 30's Lambda_0 (an achievable guarantee cannot beat
-    the lower bound); the closed-form theta* minimises Lambda_t."""
+def claims(raw: pd.DataFrame, cfg: dict, analysis: dict[str, pd.DataFrame] | None = None) -> list[Claim]:
+    """Exact checks on the tables ``margins`` and ``theta_opt`` of :func:`privtest.analysis.fig_noise_penalty.analyse`
+    (which the workflow passes; None computes them): every upper bound's gamma*Lambda_t is >= Cor 30's Lambda_0 (an
+    achievable guarantee cannot beat the lower bound); the closed-form theta* minimises Lambda_t."""
+    if analysis is None:
+        analysis = {"margins": analysis_module.margins(raw, cfg), "theta_opt": analysis_module.theta_opt(cfg)}
     out = []
-    eps, beta, r = cfg["eps"], cfg["beta"], cfg["eps_ratio"]
-    # Curves Corollary 30 constrains (raw column cor30): fixed-(eps, delta)-DP testers measured from where they
-    # guarantee halting; the bound at each tester's own delta (delta' = delta/(e^eps - 1)), from T = t = 2 on.
-    for curve, g in raw[raw.cor30.astype(bool) & (raw.t >= 2)].groupby("curve", sort=False):
-        lb = [
-            bounds.lower_bound_log_noise_penalty(int(t), eps, r * eps, beta, d) / LN10
-            for t, d in zip(g.t, g.delta, strict=True)
-        ]
-        margin = float((g["log10_gap"] - np.asarray(lb)).min())
+    for r in analysis["margins"].itertuples():
         out.append(
             exact(
-                claim_id=f"noise_penalty.above_lower_bound[{curve}]",
+                claim_id=f"noise_penalty.above_lower_bound[{r.curve}]",
                 source="Cor 30, Table 1",
-                statement=f"{curve}: penalty >= Lambda_0(T = t)",
-                measured=f"min log10 margin {fmt(margin)}",
+                statement=f"{r.curve}: penalty >= Lambda_0(T = t)",
+                measured=f"min log10 margin {fmt(r.min_log10_margin)}",
                 bound=">= 0",
-                ok=margin >= 0,
+                ok=r.min_log10_margin >= 0,
                 note="penalty measured from where the tester guarantees halting (GTM: p*/pbar_t = gamma Lambda_t; "
                 "Liu-Talwar: odds(halt_p)/odds(pbar_t), Cor 30's odds form eq. (17)); Cor 30 at the tester's delta",
             )
         )
-    worst = 0.0
-    for t in (10, 1000, 100000):
-        th = bounds.gtm_theta_opt(t, beta)
-        res = minimize_scalar(
-            lambda x, t=t: bounds.gtm_log_noise_penalty(t, eps, r * eps, beta, x),
-            bounds=(1e-3, 50),
-            method="bounded",
-            options={"xatol": 1e-10},
-        )
-        worst = max(worst, abs(res.x - th) / th)
+    worst = float(analysis["theta_opt"]["rel_gap"].max())
     out.append(
         exact(
             claim_id="noise_penalty.theta_opt",
