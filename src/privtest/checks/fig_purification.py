@@ -17,7 +17,7 @@ def claims(raw: pd.DataFrame, cfg: dict, analysis: dict[str, pd.DataFrame] | Non
     passes; None computes it): Lemma 24(2)-(3) exactly (worst log-ratio of purified boundary pairs <= eps_1), and
     Corollary 25's halting at p* + phi (given eta_1 <= mu1, at beta_II) and continuation at pbar - phi (at beta_t/2),
     exactly."""
-    steps = analysis_module.steps(raw, cfg["beta"]) if analysis is None else analysis["steps"]
+    steps = analysis_module.steps(raw, cfg) if analysis is None else analysis["steps"]
     out = []
     for r in steps.itertuples():
         tag = f"delta={r.delta}"
