@@ -54,7 +54,8 @@ lint: $(STAMP)
 	$(BIN)/snakemake --lint --cores 1
 
 # The linters and two pytest sessions at once (tests/conftest.py): the unit and statistical tests on every core
-# (pytest-xdist), and the workflow tests in one process sharing one quick build. -O: each one's output in one piece.
+# (pytest-xdist), and the workflow tests on two workers sharing one quick build (the second worker runs the tests
+# that need no build while the first builds). -O: each one's output in one piece.
 test: $(STAMP)
 	$(MAKE) --no-print-directory -j3 -O lint test-units test-workflow
 
@@ -62,7 +63,7 @@ test-units: $(STAMP)
 	$(BIN)/python -m pytest -n auto -m "not workflow and not slurm"
 
 test-workflow: $(STAMP)
-	$(BIN)/python -m pytest -m "workflow and not slurm"
+	$(BIN)/python -m pytest -n 2 -m "workflow and not slurm"
 
 test-fast: $(STAMP)
 	$(BIN)/python -m pytest -n auto -m "not workflow and not slow and not slurm"
