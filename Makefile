@@ -48,21 +48,25 @@ report: $(STAMP)
 	$(BIN)/snakemake --report figures/report.html
 
 lint: $(STAMP)
-	$(BIN)/ruff check src tests workflow benchmarks
-	$(BIN)/ruff format --check src tests workflow benchmarks
-	$(BIN)/snakefmt --check Snakefile workflow/rules
-	$(BIN)/snakemake --lint --cores 1
+	$(BACKGROUND) $(BIN)/ruff check src tests workflow benchmarks
+	$(BACKGROUND) $(BIN)/ruff format --check src tests workflow benchmarks
+	$(BACKGROUND) $(BIN)/snakefmt --check Snakefile workflow/rules
+	$(BACKGROUND) $(BIN)/snakemake --lint --cores 1
 
 # The linters and two pytest sessions at once (tests/conftest.py): the unit and statistical tests on every core
-# (pytest-xdist), and the workflow tests in one process sharing one quick build. -O: each one's output in one piece.
+# (pytest-xdist), and the workflow tests on two workers sharing one quick build (the second worker runs the tests
+# that need no build while the first builds). The quick build and the workflow tests after it are the longest
+# chain, so the linters and the unit tier run at a lower CPU priority (BACKGROUND) and fill the cores the chain
+# leaves idle. -O: each one's output in one piece.
+BACKGROUND ?=
 test: $(STAMP)
-	$(MAKE) --no-print-directory -j3 -O lint test-units test-workflow
+	$(MAKE) --no-print-directory -j3 -O lint test-units test-workflow BACKGROUND="nice -n 10"
 
 test-units: $(STAMP)
-	$(BIN)/python -m pytest -n auto -m "not workflow and not slurm"
+	$(BACKGROUND) $(BIN)/python -m pytest -n auto -m "not workflow and not slurm"
 
 test-workflow: $(STAMP)
-	$(BIN)/python -m pytest -m "workflow and not slurm"
+	$(BIN)/python -m pytest -n 2 -m "workflow and not slurm"
 
 test-fast: $(STAMP)
 	$(BIN)/python -m pytest -n auto -m "not workflow and not slow and not slurm"

@@ -1,13 +1,14 @@
 """Shared test helpers, the session's quick build, and the two tiers of ``make test``.
 
 ``make test`` runs two pytest sessions at once: the unit and statistical tests with pytest-xdist (``-n auto``) and
-the workflow tests (marker ``workflow``, or using the ``quick_build`` fixture) in one process, so the quick
-catalogue is built once (a session fixture is set up once per xdist worker that uses it; xdist 3.8's
-``--dist loadgroup`` cannot keep a group in one worker under pytest 9.2: it renames ``item._nodeid``, which pytest
-9.2 no longer reads). A new test file needs no mark: it lands in the unit tier unless it runs Snakemake (mark it
-``workflow``).
+the workflow tests (marker ``workflow``, or using the ``quick_build`` fixture) on two workers that share one quick
+build (``quick_build``: a session fixture is set up once per xdist worker, so the build itself is guarded by a file
+lock; xdist 3.8's ``--dist loadgroup`` cannot keep a group in one worker under pytest 9.2: it renames
+``item._nodeid``, which pytest 9.2 no longer reads). A new test file needs no mark: it lands in the unit tier unless
+it runs Snakemake (mark it ``workflow``).
 """
 
+import fcntl
 import os
 
 # One BLAS/OpenMP thread per test process: with xdist every core already runs a worker (oversubscription otherwise).
@@ -16,7 +17,7 @@ for _var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
 
 import numpy as np  # noqa: E402
 import pytest  # noqa: E402
-from repo_copies import build_quick  # noqa: E402
+from repo_copies import build_quick, clone_built  # noqa: E402
 from scipy import stats  # noqa: E402
 
 #: False-failure probability of every statistical test in this suite.
@@ -49,5 +50,28 @@ def pytest_collection_modifyitems(config, items):
 @pytest.fixture(scope="session")
 def quick_build(tmp_path_factory):
     """The whole quick catalogue (config/quick.yaml) built once with ``--cores 2`` in a copy of the repository:
-    a Path. Tests read it; a test that edits or rebuilds takes its own copy (``repo_copies.clone_built``)."""
-    return build_quick(tmp_path_factory.mktemp("quick") / "repo")
+    a Path. Tests read it; a test that edits or rebuilds takes its own copy (``repo_copies.clone_built``).
+
+    Under pytest-xdist (``make test-workflow`` runs the workflow tier on two workers) the catalogue is still built
+    once per session: the first worker to ask builds it in the session's shared temporary directory under an
+    exclusive ``fcntl`` lock, the others wait on the lock, and each worker then gets its own copy of the build (a
+    test that edits a file of its ``quick_build`` in place, then restores it, cannot be seen by another worker's
+    test). A failed build is recorded, so the other workers fail with its message instead of building again."""
+    worker = os.environ.get("PYTEST_XDIST_WORKER")
+    if worker is None:
+        return build_quick(tmp_path_factory.mktemp("quick") / "repo")
+    shared = tmp_path_factory.getbasetemp().parent / "quick_shared"  # the session's base, common to its workers
+    shared.mkdir(exist_ok=True)
+    built, failed = shared / "built", shared / "failed.txt"
+    with open(shared / "lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file is closed
+        if not built.exists() and not failed.exists():
+            try:
+                build_quick(shared / "repo")
+            except BaseException as exc:
+                failed.write_text(f"{type(exc).__name__}: {exc}")
+                raise
+            built.touch()
+    if failed.exists():
+        pytest.fail(f"the shared quick build failed (on another worker):\n{failed.read_text()[-4000:]}")
+    return clone_built(shared / "repo", tmp_path_factory.mktemp("quick") / "repo")
