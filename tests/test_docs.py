@@ -104,17 +104,18 @@ def test_runtime_table_renders_minutes_and_refuses_a_bad_measurement():
 def test_result_page_shows_caption_figure_claims_analysis_and_run_time():
     info = docs.OutputInfo("fig_oc", "figure", "3-5 The GTM", "# fig_oc: One GTM step. More words.")
     mine = CLAIMS[CLAIMS.experiment == "fig_oc"]
-    analysis = pd.DataFrame({f"c{i}": [1.5, float("nan")] for i in range(14)})
+    analysis = {"summary": pd.DataFrame({f"c{i}": [1.5, float("nan")] for i in range(14)})}
     page = docs.result_page(
         info, mine, {"simulate": 12.34, "figure": 2.0}, analysis=analysis, measured_where="idle 2-core machine"
     )
     assert page.startswith("# `fig_oc`\n")
     assert "**What it shows.** One GTM step. More words." in page and "**Paper results tested.** Thm 21." in page
-    assert "![fig_oc](../../figures/fig_oc.png)" in page
+    assert "[![fig_oc](../../docs/thumbnails/fig_oc.png)](../../figures/fig_oc.png)" in page
     assert "2 claims: 1 PASS, 0 FAIL, 1 INCONCLUSIVE" in page and "| **PASS** | a\\|b |" in page
     assert "| simulate | 12.3 |" in page and "| figure | 2.0 |" in page
     assert f"committed record `{docs.JOB_TIMES}` (measured: idle 2-core machine; not the run" in page
     assert "| c12 | c13 |" in page  # the analysis split at 12 columns
+    assert "### `summary`" in page and "results/analysis/fig_oc/summary.csv" in page and "(2 rows, 14 columns)" in page
     table = docs.result_page(
         docs.OutputInfo("table1", "table", "T", "# table1: Table 1."), CLAIMS[CLAIMS.experiment == "table1"], {},
         table_md="# Table 1\n\n| a |\n|---|\n| 1 |\n",
@@ -163,7 +164,8 @@ def _toy_repository(repo: Path, seconds: float, job_times: str) -> list[docs.Out
         (repo / d).mkdir(parents=True, exist_ok=True)
     CLAIMS.to_csv(repo / "figures/claims.csv", index=False)
     (repo / "figures/table1.md").write_text("# Table 1\n\n| a |\n|---|\n| 1 |\n")
-    (repo / "results/analysis/fig_oc.csv").write_text("x,y\n0.1,0.333333333\n")
+    (repo / "results/analysis/fig_oc").mkdir()
+    (repo / "results/analysis/fig_oc/summary.csv").write_text("x,y\n0.1,0.333333333\n")
     (repo / "benchmarks/reproduction_time.json").write_text(json.dumps(MEASUREMENT))
     (repo / docs.JOB_TIMES).write_text(job_times)
     for rule in ("simulate", "figure"):
@@ -184,10 +186,11 @@ def test_rendering_is_the_same_bytes_whatever_the_run_benchmarks(tmp_path, job_t
     renders = []
     for name, seconds in (("a", 1.0), ("b", 987.6)):
         outputs = _toy_repository(tmp_path / name, seconds, job_times)
-        renders.append(docs.render_repository(tmp_path / name, outputs, ["README.md"], ["results/analysis/fig_oc.csv"]))
+        renders.append(docs.render_repository(tmp_path / name, outputs, ["README.md"], ["results/analysis/fig_oc"]))
     assert renders[0] == renders[1]
     page = renders[0]["docs/results/fig_oc.md"]
     assert "987.6" not in page and "| simulate | 1.0 |" not in page
+    assert "### `summary`" in page and "| 0.1 | 0.3333 |" in page  # the analysis directory's tables
     if job_times == RECORDED:
         assert "| simulate | 12.3 |" in page and "idle 2-core machine" in renders[0]["docs/results/README.md"]
     else:
@@ -208,7 +211,7 @@ def test_rendered_pages_hold_no_absolute_path_or_date(tmp_path):
     assert UNSTABLE.search("see /tmp/x") and UNSTABLE.search("on 2026-12-02") and UNSTABLE.search("at 04:28:27")
     assert not UNSTABLE.search("Thm 21, ../../figures/fig_oc.png, 6.5 min, eps=0.5")
     outputs = _toy_repository(tmp_path, 3.0, RECORDED)
-    files = docs.render_repository(tmp_path, outputs, ["README.md"], ["results/analysis/fig_oc.csv"])
+    files = docs.render_repository(tmp_path, outputs, ["README.md"], ["results/analysis/fig_oc"])
     for path, text in files.items():
         assert str(tmp_path) not in text and not UNSTABLE.search(text), path
     for document in DOCUMENTS:  # the committed generated blocks (the hand-written text around them may cite dates)
@@ -240,7 +243,8 @@ def test_committed_documents_equal_their_rendering():
     from benchmarks/job_times.csv); the claims blocks from
     the snapshot of the run that wrote them (docs/results/claims.csv) or, while none is committed, the PENDING
     sentence (never a typed number). With a snapshot, the result pages of the figures and the index are compared as
-    well (a table's page also embeds figures/<id>.md, compared when that file is there)."""
+    well (a table's page also embeds figures/<id>.md, compared when that file is there, and an output's page its
+    committed analysis tables results/analysis/<id>/)."""
     snapshot = ROOT / "docs/results"
     run = (snapshot / "claims.csv").exists()
     claims = pd.read_csv(snapshot / "claims.csv", dtype=str, keep_default_na=False) if run else None
@@ -258,7 +262,10 @@ def test_committed_documents_equal_their_rendering():
     tables = {
         o.id: (ROOT / f"figures/{o.id}.md").read_text() for o in outputs if (ROOT / f"figures/{o.id}.md").exists()
     }
-    pages = docs.render_all(outputs, claims, runtimes, tables)
+    from privtest.analysis import read
+
+    analyses = {d.name: read(d) for d in sorted((ROOT / "results/analysis").iterdir()) if d.is_dir()}
+    pages = docs.render_all(outputs, claims, runtimes, tables, analyses)
     compared = [p for p in pages if not any(p.endswith(f"/{o.id}.md") and o.kind == "table" and o.id not in tables
                                             for o in outputs)]  # fmt: skip
     assert len(compared) > len(outputs) // 2

@@ -50,7 +50,7 @@ MEANING = {
 }
 
 #: Most rows of an analysis table shown on a result page (the full table stays in its .csv).
-MAX_ANALYSIS_ROWS = 20
+MAX_ANALYSIS_ROWS = 10
 
 
 def block_names(text: str) -> list[str]:
@@ -290,7 +290,7 @@ def result_page(
     claims: pd.DataFrame,
     runtimes: Mapping[str, float],
     table_md: str | None = None,
-    analysis: pd.DataFrame | None = None,
+    analysis: Mapping[str, pd.DataFrame] | None = None,
     root: str = "../..",
     measured_where: str = "",
 ) -> str:
@@ -303,7 +303,9 @@ def result_page(
             committed record (:data:`JOB_TIMES`); rules without a measurement are left out, none at all renders
             "not measured yet".
         table_md: a table's ``figures/<id>.md`` (its text is included), None for a figure.
-        analysis: its analysis results (``results/analysis/<id>.csv``) when the workflow has them, else None.
+        analysis: its analysis tables by name (``results/analysis/<id>/<name>.csv``, :func:`privtest.analysis.read`)
+            when the output has an analysis stage, else None; each is shown with its size and its first
+            :data:`MAX_ANALYSIS_ROWS` rows.
         root: the repository's top directory relative to the page (links to ``figures/`` and ``results/``).
         measured_where: where and how ``runtimes`` were measured, in the record's words (its ``where`` column).
 
@@ -330,9 +332,13 @@ def result_page(
     if sources:
         lines += ["", f"**Paper results tested.** {sources}."]
     if info.kind == "figure":
-        lines += ["", f"![{info.id}]({root}/figures/{info.id}.png)", ""]
+        # The committed thumbnail (docs/thumbnails/, workflow/scripts/make_thumbnails.py), linked to the figure a run
+        # writes (figures/*.png is not committed: an image carries no number the plotted data do not).
+        thumb = f"{root}/docs/thumbnails/{info.id}.png"
+        lines += ["", f"[![{info.id}]({thumb})]({root}/figures/{info.id}.png)", ""]
         lines += [
-            f"Files: [`figures/{info.id}.pdf`]({root}/figures/{info.id}.pdf), plotted data "
+            f"Thumbnail of the default run's figure; a run writes the full figure: [`figures/{info.id}.png`]"
+            f"({root}/figures/{info.id}.png), [`figures/{info.id}.pdf`]({root}/figures/{info.id}.pdf), plotted data "
             f"[`figures/data/{info.id}.csv`]({root}/figures/data/{info.id}.csv)."
         ]
     else:
@@ -349,8 +355,16 @@ def result_page(
     if table_md is not None:
         body = re.sub(r"^# .*\n+", "", table_md.strip() + "\n")  # the page has its own title
         lines += ["", "## Table", "", body.rstrip()]
-    if analysis is not None:
-        lines += ["", "## Analysis", "", f"`results/analysis/{info.id}.csv`:", "", analysis_table(analysis)]
+    if analysis:
+        lines += ["", "## Analysis", ""]
+        lines.append(
+            f"Computed once from the raw results by `privtest.analysis.{info.id}` (rule analyse); the check and the "
+            "notebook read these tables."
+        )
+        for name, frame in analysis.items():
+            path = f"results/analysis/{info.id}/{name}.csv"
+            size = f"{len(frame)} rows, {len(frame.columns)} columns"
+            lines += ["", f"### `{name}`", "", f"[`{path}`]({root}/{path}) ({size}):", "", analysis_table(frame)]
     lines += ["", "## Run time", ""]
     measured = {rule: s for rule, s in runtimes.items() if s is not None and math.isfinite(s)}
     if measured:
@@ -468,7 +482,7 @@ def render_all(
     claims: pd.DataFrame,
     runtimes: pd.DataFrame,
     tables: Mapping[str, str] | None = None,
-    analyses: Mapping[str, pd.DataFrame] | None = None,
+    analyses: Mapping[str, Mapping[str, pd.DataFrame]] | None = None,
 ) -> dict[str, str]:
     """Every result page and the index, by path relative to the repository (``docs/results/<id>.md``,
     ``docs/results/README.md``).
@@ -478,7 +492,8 @@ def render_all(
         claims: ``figures/claims.csv``.
         runtimes: the committed record (:func:`read_job_times`; a table without ``where`` is accepted too).
         tables: a table output's ``figures/<id>.md`` by id (outputs missing here get no table section).
-        analyses: an output's ``results/analysis/<id>.csv`` by id, where the workflow writes one.
+        analyses: an output's analysis tables (name -> DataFrame, ``results/analysis/<id>/``) by id, for the outputs
+            with an analysis stage.
 
     Raises:
         ValueError: as :func:`result_page`, :func:`index_page`.
@@ -509,8 +524,9 @@ def render_repository(
 ) -> dict[str, str]:
     """Every file rule docs writes, by path relative to the docs root, rendered from the tracked inputs of the
     repository ``repo`` only: ``figures/claims.csv``, the record :data:`JOB_TIMES`,
-    ``benchmarks/reproduction_time.json``, the tables' ``figures/<id>.md``, the analysis tables ``analyses``
-    (paths relative to ``repo``) and the hand-written ``documents``. Nothing of the rendering run itself
+    ``benchmarks/reproduction_time.json``, the tables' ``figures/<id>.md``, the analysis directories ``analyses``
+    (``results/analysis/<id>``, relative to ``repo``; the directory's name is the output id) and the hand-written
+    ``documents``. Nothing of the rendering run itself
     (``results/benchmarks/``, the clock, ``repo``'s absolute path) enters, so the same inputs give the same bytes.
 
     Returns:
@@ -526,7 +542,9 @@ def render_repository(
     claims = pd.read_csv(repo / "figures/claims.csv", dtype=str, keep_default_na=False)
     job_times = read_job_times(repo / JOB_TIMES)
     tables = {o.id: (repo / f"figures/{o.id}.md").read_text() for o in outputs if o.kind == "table"}
-    tables_of = {Path(p).stem: pd.read_csv(repo / p) for p in sorted(analyses)}
+    from privtest.analysis import read
+
+    tables_of = {Path(p).name: read(repo / p) for p in sorted(analyses)}
     files = render_all(outputs, claims, job_times, tables, tables_of)
     files["docs/results/claims.csv"] = claims.to_csv(index=False, lineterminator="\n")
     measurement = json.loads((repo / "benchmarks/reproduction_time.json").read_text())

@@ -174,9 +174,8 @@ def document_outputs():
 
 
 def analysis_inputs(wildcards):
-    """Each output's analysis table (results/analysis/<id>.csv) where a rule writes one (issue 18, item 1)."""
-    paths = [f"results/analysis/{i}.csv" for i in ids()]
-    return [p for p in paths if any(r.is_producer(p) for r in workflow.rules)]
+    """The analysis directories (results/analysis/<id>/) of the outputs with an analysis stage, for rule docs."""
+    return [catalogue.ANALYSIS.format(i) for i in ids() if analysed(i)]
 
 
 def docs_targets():

@@ -16,15 +16,8 @@ sm = snakemake  # noqa: F821  (injected by Snakemake)
 log = open_log(sm)  # a failure leaves its traceback in the rule's log
 
 from privtest.claims import COLUMNS, FILE_ALPHA, PASS_CONFIDENCE, VERDICTS, family_alpha  # noqa: E402
+from privtest.docs import MEANING  # noqa: E402  (what each verdict means: the same words as the docs)
 from privtest.io import write_csv_atomic, write_text_atomic  # noqa: E402
-
-MEANING = {
-    "PASS": "the statement holds (exact computation, or established by the data)",
-    "FAIL": "the statement is contradicted (exact computation, or refuted under the family-wise policy)",
-    "INCONCLUSIVE": "the sample is too small; the note says how many runs would resolve it, or why more runs cannot",
-    "VACUOUS": "the bound is not binding on this input (it cannot fail here); the note gives its value",
-    "ERRATUM": "the paper's statement as printed is contradicted; the note names the ERRATA.md entry",
-}
 
 
 def summary(claims: pd.DataFrame, sections: dict[str, str]) -> list[str]:

@@ -2,7 +2,8 @@
 
 Writes docs/results/<id>.md for every output and docs/results/README.md from figures/claims.csv, the committed
 per-job measurement record benchmarks/job_times.csv (never this run's results/benchmarks/), the tables'
-figures/<id>.md and, where they exist, results/analysis/<id>.csv; the snapshot they are rendered from
+figures/<id>.md and the analysis tables results/analysis/<id>/<name>.csv of the outputs that have them; the
+snapshot they are rendered from
 (docs/results/claims.csv, so that tests/test_docs.py can render them again from committed files); and each document
 of DOCUMENTS (docs.smk) with its generated blocks rendered from the same claims and benchmarks/reproduction_time.json.
 All of it is privtest.docs.render_repository: a pure function of those tracked inputs (issue 18, item 5).
