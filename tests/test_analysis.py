@@ -228,18 +228,31 @@ def test_fig_calibration_analysis_splits_rows_and_takes_the_maxima():
     assert m.loc["paper", "error_exact"] == 2e-3 and m.loc["exact tails", "error_exact"] == 4e-3
 
 
-def test_fig_co_checkpoints_analysis_ratios_over_steps_from_two():
+def test_fig_co_checkpoints_analysis_bounds_and_ratios_over_steps_from_two():
     from privtest.analysis import fig_co_checkpoints
+    from privtest.co.params import BatchToCOParams, calls_bound, lemma40_max_checkpoints
 
+    cfg = _section("fig_co_checkpoints")
     raw = pd.DataFrame(
-        dict(stream="s", eps=[0.5] * 3 + [1.0] * 2, t=[1, 2, 3, 1, 2])
-        | dict(calls_mean=[0.0, 8.0, 9.0, 0.0, 4.0], calls_expected=[np.nan, 9.0, 10.0, np.nan, np.nan])
-        | dict(calls_bound=[np.nan, 10.0, 20.0, np.nan, 5.0])
+        dict(stream="s", eps=[0.5] * 3 + [1.0] * 2, t=[1, 2, 3, 1, 2], runs=4, ell_mean=1.0, ell_max=[1, 2, 2, 1, 1])
+        | dict(opt=[1.0, 2.0, 3.0, 1.0, 2.0], calls_mean=[0.0, 8.0, 9.0, 0.0, 4.0])
+        | dict(calls_expected=[np.nan, 9.0, 10.0, np.nan, np.nan])
     )
-    c = fig_co_checkpoints.analyse(raw, {})["calls"]
+    out = fig_co_checkpoints.analyse(raw, cfg)
+    s = out["summary"]
+    assert list(s.columns[:10]) == ["stream", "eps", "t", "runs", "ell_mean", "ell_max", "ell_bound"] + [
+        "calls_mean",
+        "calls_expected",
+        "calls_bound",
+    ]  # the figure data's columns
+    p = BatchToCOParams.from_config(cfg, 0.5)
+    assert s.ell_bound[2] == lemma40_max_checkpoints(p, 3.0, 3)
+    assert s.calls_bound[2] == calls_bound(p, 3, 2, 3)  # instance max ell(t) + 1, step t - 1
+    assert np.isnan(s.calls_bound[0]) and np.isnan(s.calls_bound[3])  # no GTM step at t = 1
+    c = out["calls"]
     assert c.steps.tolist() == [2, 1]
-    assert c.max_calls_ratio.tolist() == [0.8, 0.8]
-    assert c.max_expected_ratio[0] == 0.9
+    assert c.max_calls_ratio[0] == max(8.0 / s.calls_bound[1], 9.0 / s.calls_bound[2])
+    assert c.max_expected_ratio[0] == max(9.0 / s.calls_bound[1], 10.0 / s.calls_bound[2])
     assert np.isnan(c.max_expected_ratio[1])  # a step without its exact expectation cannot be judged
 
 
