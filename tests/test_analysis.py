@@ -180,11 +180,12 @@ def test_fig_privacy_audit_analysis_cells_and_pass_level_flags():
     from privtest.analysis import fig_privacy_audit
 
     cells = [{"k_a": 30, "k_b": 10, "n_a": 100, "n_b": 100}, {"k_a": 0, "k_b": 0, "n_a": 100, "n_b": 100}]
-    base = dict(delta=0.0, k_a=30, k_b=10, n=100, n_a=100, n_b=100, cells=json.dumps(cells))
+    base = dict(delta=0.0, eps_hat=1.1, k_a=30, k_b=10, n=100, n_a=100, n_b=100, alpha=0.05, cells=json.dumps(cells))
+    base |= dict(event="e", inputs="i", searched=1)
     raw = pd.DataFrame(
         [
-            dict(base, mechanism="GTM", claimed_eps=1.0, eps_exact=0.5, expected="private"),
-            dict(base, mechanism="SVT 3", claimed_eps=0.1, eps_exact=np.nan, expected="broken"),
+            dict(base, mechanism="GTM", claimed_eps=1.0, actual_eps=1.0, eps_lower=0.2, eps_exact=0.5),
+            dict(base, mechanism="SVT 3", claimed_eps=0.1, actual_eps=2.0, eps_lower=0.05, eps_exact=np.nan),
         ]
     )
     out = fig_privacy_audit.analyse(raw, {})
@@ -198,6 +199,9 @@ def test_fig_privacy_audit_analysis_cells_and_pass_level_flags():
     assert (c.k == 30).all() and (c.n == 40).all()
     assert c.bound.tolist() == pytest.approx([math.exp(e) / (1 + math.exp(e)) for e in (1.0, 0.5, 0.1)])
     s = out["summary"]
+    assert list(s.columns[:-2]) == fig_privacy_audit.COLUMNS  # the figure data, then the pass-level columns
+    assert s.expected.tolist() == ["private", "broken"] and not s.flagged.any()
+    assert np.isnan(s.runs_to_flag[0]) and s.runs_to_flag[1] > 0  # the broken, unflagged variant: the audit's power
     assert np.isnan(s.eps_lower_pass[0]) and np.isnan(s.runs_to_flag_pass[0])  # private: no pass-level flag
     assert 0 < s.eps_lower_pass[1] < math.log(3)  # below the plug-in estimate ln(30/10)
 

@@ -2,12 +2,16 @@
 mechanism): what the claims (:mod:`privtest.checks.fig_privacy_audit`) decide on, for the audits of Lemma 17 /
 Theorem 21 (GTM), the published privacy claims of the baselines and Lyu, Su and Li (2017)'s broken SVT variants.
 
-* ``summary``: the raw columns (mechanism, claimed_eps, delta, actual_eps, expected, eps_lower, eps_hat, n, flagged,
-  event, inputs, eps_exact, k_a, k_b, n_a, n_b, alpha, searched, runs_to_flag, cells; eps in nats) plus, for the
-  broken variants (NaN otherwise), ``eps_lower_pass`` (the largest carried witness's lower bound on eps at the
-  claims policy's one-sided PASS level, :data:`privtest.claims.PASS_CONFIDENCE`, union bound over the carried
-  witnesses) and ``runs_to_flag_pass`` (runs per input at which the chosen witness's observed rates would push that
-  bound above the claimed eps, :func:`privtest.audit.runs_to_flag`).
+* ``summary``: the raw columns (mechanism, claimed_eps, delta, actual_eps, eps_lower, eps_hat, n, event, inputs,
+  eps_exact, k_a, k_b, n_a, n_b, alpha, searched, cells; eps in nats) with ``expected`` ("broken" where actual_eps >
+  claimed_eps, else "private"), ``flagged`` (eps_lower > claimed_eps: the audit's verdict at its own confidence) and
+  ``runs_to_flag`` (for a broken mechanism that is not flagged, NaN otherwise: the runs per input at which the
+  chosen witness's observed rates would flag it at the audit's level alpha, :func:`privtest.audit.runs_to_flag`), in
+  the figure data's column order; plus, for the broken variants (NaN otherwise), ``eps_lower_pass`` (the largest
+  carried witness's lower bound on eps at the claims policy's one-sided PASS level,
+  :data:`privtest.claims.PASS_CONFIDENCE`, union bound over the carried witnesses) and ``runs_to_flag_pass`` (runs
+  per input at which the chosen witness's observed rates would push that bound above the claimed eps,
+  :func:`privtest.audit.runs_to_flag`).
 * ``cells``: one row per (mechanism, ``against`` in {claimed, exact}, carried witness ``cell`` 1, 2, ...) of the
   binomial statement "Pr_a[E] <= e^eps Pr_b[E] (+ delta)" at eps = claimed_eps, resp. eps_exact (GTM cases only):
   ``k`` successes of ``n`` trials whose success probability is at most ``bound`` (:func:`witness_cells`). Witnesses
@@ -26,16 +30,21 @@ from privtest import audit
 from privtest.claims import PASS_CONFIDENCE
 from privtest.stats import clopper_pearson
 
+#: The columns of ``summary`` before the pass-level ones (the figure data, ``figures/data/fig_privacy_audit.csv``).
+COLUMNS = [
+    *("mechanism", "claimed_eps", "delta", "actual_eps", "expected", "eps_lower", "eps_hat", "n", "flagged", "event"),
+    *("inputs", "eps_exact", "k_a", "k_b", "n_a", "n_b", "alpha", "searched", "runs_to_flag", "cells"),
+]
 #: Level of the upper limit on Pr_b[E] that turns an approximate-DP audit (delta > 0) into a one-sample test.
 DELTA_ALPHA = 1e-4
 
 
 def analyse(raw: pd.DataFrame, cfg: dict) -> dict[str, pd.DataFrame]:
     """The tables ``summary`` and ``cells`` (module docstring); ``cfg`` (the config section) is not needed."""
-    summary = raw.copy()
+    summary = audit_verdicts(raw)
     lower = np.full(len(raw), np.nan)
     runs = np.full(len(raw), np.nan)
-    for i, row in enumerate(raw.itertuples()):
+    for i, row in enumerate(summary.itertuples()):
         if row.expected == "broken":
             lower[i], runs[i] = flag_at_pass_level(row)
     summary["eps_lower_pass"], summary["runs_to_flag_pass"] = lower, runs
@@ -46,6 +55,20 @@ def analyse(raw: pd.DataFrame, cfg: dict) -> dict[str, pd.DataFrame]:
             cells += [dict(mechanism=row.mechanism, against=name, **c) for c in witness_cells(row, eps)]
     columns = ["mechanism", "against", "cell", "k", "n", "bound"]
     return {"summary": summary, "cells": pd.DataFrame(cells, columns=columns)}
+
+
+def audit_verdicts(raw: pd.DataFrame) -> pd.DataFrame:
+    """The raw rows with ``expected``, ``flagged`` and ``runs_to_flag`` (module docstring) in the figure data's column
+    order (:data:`COLUMNS`)."""
+    df = raw.copy()
+    broken = df.actual_eps > df.claimed_eps
+    df["expected"] = np.where(broken, "broken", "private")
+    df["flagged"] = df.eps_lower > df.claimed_eps
+    df["runs_to_flag"] = [
+        audit.runs_to_flag(r.k_a, r.k_b, r.n, r.claimed_eps, r.alpha, r.delta) if b and not f else np.nan
+        for r, b, f in zip(df.itertuples(), broken, df.flagged, strict=True)
+    ]
+    return df[COLUMNS]
 
 
 def witness_cells(row, eps: float) -> list[dict]:
