@@ -206,8 +206,9 @@ def test_fig_privacy_audit_analysis_cells_and_pass_level_flags():
     assert 0 < s.eps_lower_pass[1] < math.log(3)  # below the plug-in estimate ln(30/10)
 
 
-def test_fig_calibration_analysis_splits_rows_and_takes_the_maxima():
+def test_fig_calibration_analysis_budgets_rows_and_maxima():
     from privtest.analysis import fig_calibration
+    from privtest.schedule import beta_t
 
     def row(cal, pstar, error_type, samples, error):
         return dict(
@@ -224,11 +225,18 @@ def test_fig_calibration_analysis_splits_rows_and_takes_the_maxima():
             row("paper", 0.2, "whole run, T=10", 10.0, 0.04),
         ]
     )
-    out = fig_calibration.analyse(raw, {})
+    raw = raw.drop(columns="budget")  # the analysis adds the proof's budgets
+    out = fig_calibration.analyse(raw, {"beta": 0.05})
+    budget = out["rows"].set_index("error_type").budget
+    assert budget["II at p*"].iloc[0] == pytest.approx(0.05 / 4 + float(beta_t(1, 0.05)) / 4)
+    assert budget["whole run, T=10"] == 0.05
+    with pytest.raises(ValueError, match="error_type"):
+        fig_calibration.analyse(raw.assign(error_type="II somewhere"), {"beta": 0.05})
     assert len(out["per_step"]) == 4 and set(out["per_step"].calibration) == {"paper", "exact tails"}
     assert out["whole_run"].error_exact.tolist() == [0.04]
     assert out["samples_ratio"].ratio.tolist() == [0.5, 0.5]
     m = out["error_max"].set_index("calibration")
+    assert (m.budget == 0.05 / 4 + float(beta_t(1, 0.05)) / 4).all()
     assert m.loc["paper", "error_exact"] == 2e-3 and m.loc["exact tails", "error_exact"] == 4e-3
 
 
