@@ -315,3 +315,171 @@ def test_fig_lower_bounds_margins_standard_errors_and_thm29_sums():
     assert s.loc["Cohen", "se"] == 0.0 and np.isnan(s.loc["LowerBound", "se"])
     at = tables["above_threshold"].iloc[0]
     assert at.rate == pytest.approx(0.02) and at.alpha_sum == 6.0 and at.alpha_sum_ratio == pytest.approx(1.5)
+
+
+# One unit test per analysis module: a hand-made raw frame -> the expected table values.
+
+
+def _section(oid: str) -> dict:
+    """Output ``oid``'s full config section (config/config.yaml), judging keys included, as the analyse rule gets it."""
+    config = yaml.safe_load((ROOT / "config/config.yaml").read_text())
+    return dict(CAT[oid].cfg(configuration.load(config, CAT, ROOT)))
+
+
+def test_fig_random_dropping_analysis_rates_and_intervals():
+    from privtest.analysis import fig_random_dropping
+    from privtest.stats import clopper_pearson
+
+    raw = pd.DataFrame(
+        dict(method=["Cohen", "GTM"], T=[10, 10], events=[10, 0], runs=[100, 50], bound=[0.05, np.nan])
+    ).assign(events_at_pbar_max=[np.nan, 5.0])
+    s = fig_random_dropping.analyse(raw, {})["summary"]
+    assert s.rate.tolist() == [0.1, 0.0]
+    assert (s.ci_low[0], s.ci_high[0]) == clopper_pearson(10, 100)
+    assert s.ci_low[1] == 0.0 and 0 < s.ci_high[1] < 0.1  # no event: the interval starts at 0
+    assert np.isnan(s.rate_at_pbar_max[0]) and np.isnan(s.ci_low_at_pbar_max[0])  # Cohen: no coupled GTM count
+    assert s.rate_at_pbar_max[1] == 0.1
+    assert (s.ci_low_at_pbar_max[1], s.ci_high_at_pbar_max[1]) == pytest.approx(clopper_pearson(5, 50))
+
+
+def test_fig_privacy_audit_analysis_cells_and_pass_level_flags():
+    from privtest.analysis import fig_privacy_audit
+
+    cells = [{"k_a": 30, "k_b": 10, "n_a": 100, "n_b": 100}, {"k_a": 0, "k_b": 0, "n_a": 100, "n_b": 100}]
+    base = dict(delta=0.0, eps_hat=1.1, k_a=30, k_b=10, n=100, n_a=100, n_b=100, alpha=0.05, cells=json.dumps(cells))
+    base |= dict(event="e", inputs="i", searched=1)
+    raw = pd.DataFrame(
+        [
+            dict(base, mechanism="GTM", claimed_eps=1.0, actual_eps=1.0, eps_lower=0.2, eps_exact=0.5),
+            dict(base, mechanism="SVT 3", claimed_eps=0.1, actual_eps=2.0, eps_lower=0.05, eps_exact=np.nan),
+        ]
+    )
+    out = fig_privacy_audit.analyse(raw, {})
+    c = out["cells"]
+    # the witness whose event was never seen is no cell; GTM is tested at its claim and at its exact loss
+    assert c[["mechanism", "against", "cell"]].values.tolist() == [
+        ["GTM", "claimed", 1],
+        ["GTM", "exact", 1],
+        ["SVT 3", "claimed", 1],
+    ]
+    assert (c.k == 30).all() and (c.n == 40).all()
+    assert c.bound.tolist() == pytest.approx([math.exp(e) / (1 + math.exp(e)) for e in (1.0, 0.5, 0.1)])
+    s = out["summary"]
+    assert list(s.columns[:-2]) == fig_privacy_audit.COLUMNS  # the figure data, then the pass-level columns
+    assert s.expected.tolist() == ["private", "broken"] and not s.flagged.any()
+    assert np.isnan(s.runs_to_flag[0]) and s.runs_to_flag[1] > 0  # the broken, unflagged variant: the audit's power
+    assert np.isnan(s.eps_lower_pass[0]) and np.isnan(s.runs_to_flag_pass[0])  # private: no pass-level flag
+    assert 0 < s.eps_lower_pass[1] < math.log(3)  # below the plug-in estimate ln(30/10)
+
+
+def test_fig_calibration_analysis_budgets_rows_and_maxima():
+    from privtest.analysis import fig_calibration
+    from privtest.schedule import beta_t
+
+    def row(cal, pstar, error_type, samples, error):
+        return dict(
+            calibration=cal, t=1, eps_ratio=0.1, pstar=pstar, samples_mean=samples, error_type=error_type
+        ) | dict(error_exact=error, budget=0.01)
+
+    raw = pd.DataFrame(
+        [
+            row("paper", 0.2, "II at p*", 10.0, 1e-3),
+            row("paper", 0.9, "II at p*", 20.0, 2e-3),
+            row("exact tails", 0.2, "II at p*", 5.0, 4e-3),
+            row("exact tails", 0.9, "II at p*", 10.0, 3e-3),
+            row("certified (T=10)", 0.2, "II at p*", 1.0, 0.5),
+            row("paper", 0.2, "whole run, T=10", 10.0, 0.04),
+        ]
+    )
+    raw = raw.drop(columns="budget")  # the analysis adds the proof's budgets
+    out = fig_calibration.analyse(raw, {"beta": 0.05})
+    budget = out["rows"].set_index("error_type").budget
+    assert budget["II at p*"].iloc[0] == pytest.approx(0.05 / 4 + float(beta_t(1, 0.05)) / 4)
+    assert budget["whole run, T=10"] == 0.05
+    with pytest.raises(ValueError, match="error_type"):
+        fig_calibration.analyse(raw.assign(error_type="II somewhere"), {"beta": 0.05})
+    assert len(out["per_step"]) == 4 and set(out["per_step"].calibration) == {"paper", "exact tails"}
+    assert out["whole_run"].error_exact.tolist() == [0.04]
+    assert out["samples_ratio"].ratio.tolist() == [0.5, 0.5]
+    m = out["error_max"].set_index("calibration")
+    assert (m.budget == 0.05 / 4 + float(beta_t(1, 0.05)) / 4).all()
+    assert m.loc["paper", "error_exact"] == 2e-3 and m.loc["exact tails", "error_exact"] == 4e-3
+
+
+def test_fig_co_checkpoints_analysis_bounds_and_ratios_over_steps_from_two():
+    from privtest.analysis import fig_co_checkpoints
+    from privtest.co.params import BatchToCOParams, calls_bound, lemma40_max_checkpoints
+
+    cfg = _section("fig_co_checkpoints")
+    raw = pd.DataFrame(
+        dict(stream="s", eps=[0.5] * 3 + [1.0] * 2, t=[1, 2, 3, 1, 2], runs=4, ell_mean=1.0, ell_max=[1, 2, 2, 1, 1])
+        | dict(opt=[1.0, 2.0, 3.0, 1.0, 2.0], calls_mean=[0.0, 8.0, 9.0, 0.0, 4.0])
+        | dict(calls_expected=[np.nan, 9.0, 10.0, np.nan, np.nan])
+    )
+    out = fig_co_checkpoints.analyse(raw, cfg)
+    s = out["summary"]
+    assert list(s.columns[:10]) == ["stream", "eps", "t", "runs", "ell_mean", "ell_max", "ell_bound"] + [
+        "calls_mean",
+        "calls_expected",
+        "calls_bound",
+    ]  # the figure data's columns
+    p = BatchToCOParams.from_config(cfg, 0.5)
+    assert s.ell_bound[2] == lemma40_max_checkpoints(p, 3.0, 3)
+    assert s.calls_bound[2] == calls_bound(p, 3, 2, 3)  # instance max ell(t) + 1, step t - 1
+    assert np.isnan(s.calls_bound[0]) and np.isnan(s.calls_bound[3])  # no GTM step at t = 1
+    c = out["calls"]
+    assert c.steps.tolist() == [2, 1]
+    assert c.max_calls_ratio[0] == max(8.0 / s.calls_bound[1], 9.0 / s.calls_bound[2])
+    assert c.max_expected_ratio[0] == max(9.0 / s.calls_bound[1], 10.0 / s.calls_bound[2])
+    assert np.isnan(c.max_expected_ratio[1])  # a step without its exact expectation cannot be judged
+
+
+def test_table1_analysis_judges_with_the_recorded_guarantees():
+    from privtest import bounds
+    from privtest.analysis import table1
+    from privtest.stats import clopper_pearson
+
+    cfg = _section("table1")
+    eps, beta, r, T, pstar = cfg["eps"], cfg["beta"], 0.1, 100, 0.2
+
+    def row(method, pbar, pbar_upper):
+        return (
+            dict(method=method, eps=eps, eps1=r * eps, eps_ratio=r, T=T, pstar=pstar, eps0=np.nan, delta=np.nan)
+            | dict(source="src", runs=1000, type2_runs=500, halts_at_pbar_theory=10, halt_p=pstar, halts_at_halt_p=490)
+            | dict(halts_at_pstar=490, samples_measured=100.0, samples_sd=20.0, samples_measured_kind="Monte Carlo")
+            | dict(pbar_theory=0.01, pbar_measured=pbar, pbar_measured_upper=pbar_upper)
+            | dict(type1_bound=0.04, type2_bound=0.03, privacy_delta=0.0)
+        )
+
+    raw = pd.DataFrame([row("GTM", 0.02, 0.03), row("Cohen", 0.001, 0.002), dict(method="LowerBound", T=T)])
+    out = table1.analyse(raw, cfg)
+    assert not set(table1.RECORDED) & set(out["table"]) and len(out["table"]) == 3
+    g = out["testers"].set_index("method").loc["GTM"]
+    assert g.cell == "r=0.1,p*=0.2" and g.cont_rate == 0.01 and g.cont_bound == 0.04
+    assert (g.cont_low, g.cont_high) == clopper_pearson(10, 1000)
+    assert g.halt_rate == 0.98 and g.halt_need == pytest.approx(0.97)
+    assert not g.no_guarantee_at_pstar and np.isnan(g.moreover_bound) and not g.with_delta
+    assert g.samples_se == pytest.approx(20.0 / math.sqrt(1000))
+    assert g.samples_lb == bounds.lower_bound_sample_complexity(pstar, eps, r * eps, beta)
+    c = out["testers"].set_index("method").loc["Cohen"]
+    assert c.cor30_pbar == bounds.lower_bound_rejection_threshold(T, pstar, eps, r * eps, 2 * beta, 0.0)
+    q = out["ratios"].iloc[0]
+    assert (q.ratio_low, q.ratio_high, q.runs) == (0.02 / 0.002, 0.03 / 0.001, 1000)
+    assert q.factor == table1.table1_factor(r, T, pstar, cfg)
+
+
+def test_table2_analysis_evaluates_row_2_against_row_1():
+    from privtest.analysis import table2
+
+    cfg = _section("table2")
+    raw = pd.DataFrame(
+        dict(application="a", stream=["s1", "s2"], eps=cfg["approx"]["eps"][0], table2_row=[1.0, np.nan], opt_T=100.0)
+    )
+    rows = table2.analyse(raw, cfg)["rows"]
+    ry = rows[rows.table2_row == 2]
+    assert len(rows) == 2 + len(cfg["approx"]["eps"]) and str(rows.table2_row.dtype) == "Int64"
+    assert ry.opt_T.iloc[0] == 100.0 and np.isnan(ry.opt_T.iloc[1:]).all()  # row 1 ran at the first eps only
+    assert (ry.ry_error > 0).all() and (ry.eps_batch_max > 0).all()
+    assert ry.ry_error.is_monotonic_decreasing  # k^7 m ln m / eps_batch^3: larger eps, smaller error
+    # no row 1: nothing to evaluate row 2 against
+    assert len(table2.analyse(raw.iloc[1:], cfg)["rows"]) == 1

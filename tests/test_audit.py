@@ -123,13 +123,14 @@ def _audit_section(**override) -> dict:
 
 @pytest.mark.slow
 def test_issue_cutoff_3_flags_algorithm_3_and_no_claim_fails():
+    from privtest.analysis.fig_privacy_audit import analyse
     from privtest.checks.fig_privacy_audit import claims
     from privtest.experiments.fig_privacy_audit import simulate
     from privtest.io import job_rng
 
     cfg, seed = _audit_section(cutoff=3)  # issue 12 item 12: `fig_privacy_audit: {cutoff: 3}`
     raw = simulate(cfg, job_rng(seed, "fig_privacy_audit"), {})
-    row = raw.set_index("mechanism").loc["SVT alg3"]
+    row = analyse(raw, cfg)["summary"].set_index("mechanism").loc["SVT alg3"]
     assert row.flagged and row.eps_lower > cfg["eps"], row.to_dict()
     verdicts = {c.claim_id: c.verdict for c in claims(raw, cfg)}
     assert "FAIL" not in {v for k, v in verdicts.items() if k.startswith("audit.flags_broken")}, verdicts

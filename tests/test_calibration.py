@@ -140,6 +140,7 @@ def test_fig_calibration_checks_lemma_20_conditional_type_ii_for_both_calibratio
     # Pr[no halt at p* | eta_1 <= mu1] (exact, privtest.exact.step_log_probs) is claimed at Lemma 20's beta_t/4.
     import math
 
+    from privtest.analysis.fig_calibration import analyse
     from privtest.checks.fig_calibration import claims
     from privtest.exact import step_log_probs
     from privtest.experiments.fig_calibration import simulate
@@ -148,7 +149,8 @@ def test_fig_calibration_checks_lemma_20_conditional_type_ii_for_both_calibratio
     cfg.update(certify_T=3, certify_eps_ratio=0.1, certify_pstar=0.5, certify_tol=0.5)
 
     raw = simulate(cfg, None, {})
-    cond = raw[(raw.error_type == "II at p* given eta_1 <= mu1") & ~raw.calibration.str.startswith("certified")]
+    rows = analyse(raw, cfg)["rows"]  # with the proof's budgets
+    cond = rows[(rows.error_type == "II at p* given eta_1 <= mu1") & ~raw.calibration.str.startswith("certified")]
     assert sorted(set(cond.calibration)) == ["exact tails", "paper"] and len(cond) == 4
     st = GlobalCalibration(1.0, 0.05, 1.0, 1.5).step(100, 0.1, 0.2)
     row = cond[(cond.calibration == "paper") & (cond.t == 100)].iloc[0]

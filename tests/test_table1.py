@@ -8,6 +8,7 @@ import pandas as pd
 import pytest
 
 from privtest import bounds, tables
+from privtest.analysis import fig_random_dropping as analysis_random_dropping
 from privtest.checks import fig_lower_bounds as check_lower_bounds
 from privtest.checks import fig_rejection_threshold as check_rejection_threshold
 from privtest.checks import table1 as check_table1
@@ -144,7 +145,9 @@ def test_figure_experiments_tiny():
     assert "FAIL" not in {c.verdict for c in decide(check_lower_bounds.claims(lbs, cfg), ALPHA_OUT)}
     cfg = dict(GTM, eps_ratio=0.1, pstar=0.5, pbar=2e-4, G=1, T=[10, 100], runs=200, runs_gtm=100)
     rd = fig_random_dropping.simulate(cfg, rng, {})
-    assert set(rd.method) == {"Cohen", "Ghazi", "GTM"} and (rd.rate <= 1).all()
+    assert set(rd.method) == {"Cohen", "Ghazi", "GTM"} and (rd.events <= rd.runs).all()
+    summary = analysis_random_dropping.analyse(rd, cfg)["summary"]
+    assert ((summary.ci_low <= summary.rate) & (summary.rate <= summary.ci_high)).all()
 
 
 @pytest.mark.parametrize("t", [2, 100, 10**4, 10**6])

@@ -1,27 +1,27 @@
 """Can-fail tests of fig_co_checkpoints' check (issue 19): synthetic rows in its raw schema whose exact E[N_t] exceed
-Theorem 42(3)'s explicit per-step bound make the claim FAIL; rows below it PASS."""
+Theorem 42(3)'s explicit per-step bound (evaluated by privtest.analysis.fig_co_checkpoints) make the claim FAIL; rows
+below it PASS."""
 
 import numpy as np
 import pandas as pd
 
+from privtest.analysis.fig_co_checkpoints import with_bounds
 from privtest.checks import fig_co_checkpoints as check
 
 from .co_synth import decided, section
 
 
 def raw(expected_over_bound: float) -> pd.DataFrame:
-    """Two streams x two eps, t = 1..6: calls_bound 1000 (NaN at t = 1), E[N_t] = expected_over_bound x bound."""
+    """Two streams x two eps, t = 1..6: E[N_t] = expected_over_bound x Theorem 42(3)'s bound (NaN at t = 1)."""
     t = np.arange(1, 7)
     parts = []
     for stream in ("a", "b"):
         for eps in (2.0, 50.0):
-            bound = np.where(t >= 2, 1000.0, np.nan)
-            expected = expected_over_bound * bound
-            cols = dict(calls_mean=expected, calls_expected=expected, calls_bound=bound)
-            parts.append(
-                pd.DataFrame(dict(stream=stream, eps=eps, t=t, runs=4, ell_mean=t, ell_max=t, ell_bound=31, **cols))
-            )
-    return pd.concat(parts, ignore_index=True)
+            parts.append(pd.DataFrame(dict(stream=stream, eps=eps, t=t, runs=4, ell_mean=t, ell_max=t, opt=10.0 * t)))
+    frame = pd.concat(parts, ignore_index=True)
+    bound = with_bounds(frame.assign(calls_mean=0.0, calls_expected=0.0), section("fig_co_checkpoints")).calls_bound
+    expected = expected_over_bound * bound
+    return frame.assign(calls_mean=expected, calls_expected=expected)
 
 
 def test_fail_expected_calls_twice_the_bound():
@@ -31,7 +31,8 @@ def test_fail_expected_calls_twice_the_bound():
 
 def test_fail_one_step_over_the_bound():
     f = raw(0.9)
-    f.loc[(f.stream == "a") & (f.eps == 2.0) & (f.t == 5), "calls_expected"] = 1001.0
+    over = (f.stream == "a") & (f.eps == 2.0) & (f.t == 5)
+    f.loc[over, "calls_expected"] /= 0.9 * (1 - 1e-6)  # just above the bound
     got = decided(check, f, section("fig_co_checkpoints"))
     assert got["co.calls_vs_bound[a,eps=2.0]"].verdict == "FAIL"
     assert [c.verdict for k, c in got.items() if k != "co.calls_vs_bound[a,eps=2.0]"] == ["PASS"] * 3

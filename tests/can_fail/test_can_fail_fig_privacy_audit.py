@@ -11,7 +11,8 @@ from privtest.claims import CANNOT_FAIL
 
 
 def _row(mechanism, expected, k_a, k_b, flagged, eps_exact=math.nan, n=200_000, claimed=1.0) -> dict:
-    """One audited mechanism in fig_privacy_audit's raw schema (delta = 0: conditional binomial cells)."""
+    """One audited mechanism in fig_privacy_audit's raw schema (delta = 0: conditional binomial cells); ``expected``
+    and ``flagged`` are what privtest.analysis.fig_privacy_audit derives from it (it recomputes them)."""
     eps_hat = math.log(max(k_a, 0.5) / max(k_b, 0.5))
     return dict(
         mechanism=mechanism,
@@ -29,6 +30,7 @@ def _row(mechanism, expected, k_a, k_b, flagged, eps_exact=math.nan, n=200_000, 
         actual_eps=math.inf if expected == "broken" else claimed,
         claimed_eps=claimed,
         searched=10,
+        alpha=0.05,
         cells=json.dumps([dict(k_a=k_a, k_b=k_b, n_a=n, n_b=n)]),
         flagged=flagged,
         eps_exact=eps_exact,

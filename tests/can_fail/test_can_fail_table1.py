@@ -33,6 +33,8 @@ def _raw(cfg, *, contradict: bool, samples_sd=5.0) -> pd.DataFrame:
             | dict(samples_measured=lb / 2 if contradict else 2 * lb, samples_sd=samples_sd)
             | dict(samples_measured_kind="Monte Carlo", pbar_theory=PSTAR if contradict else pbar)
             | dict(pbar_measured=pbar, pbar_measured_upper=pbar * 1.1)
+            | dict(type1_bound=tester.type1_bound, type2_bound=tester.type2_bound)  # recorded by the simulation
+            | dict(privacy_delta=tester.privacy.delta)
         )
     rows.append(dict(method="LowerBound", T=T, pstar=PSTAR, eps_ratio=RATIO, runs=float("nan")))
     return pd.DataFrame(rows)

@@ -87,7 +87,8 @@ def test_safe_no_violating_run_passes_and_a_bracket_does_not_refute():
 def approx_rows(ledger: float, budget: float, delta: float = 1e-6) -> pd.DataFrame:
     """Table 2 rows 1, 3 with a given realised delta ledger and worst case (no violating run)."""
     r = rows(0, 0)
-    return r.assign(table2_row=[1, 3], delta=delta, delta_ledger_max=ledger, delta_budget=budget)
+    # opt_T: the largest OPT_t of each line (row 1's is what the analysis evaluates Table 2 row 2 against)
+    return r.assign(table2_row=[1, 3], delta=delta, delta_ledger_max=ledger, delta_budget=budget, opt_T=1000.0)
 
 
 def test_fail_delta_ledger_above_delta():

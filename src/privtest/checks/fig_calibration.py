@@ -6,15 +6,17 @@ from __future__ import annotations
 
 import pandas as pd
 
+from privtest.analysis.fig_calibration import analyse
 from privtest.claims import Claim, exact, fmt
 
 
-def claims(raw: pd.DataFrame, cfg: dict) -> list[Claim]:
+def claims(raw: pd.DataFrame, cfg: dict, analysis: dict[str, pd.DataFrame] | None = None) -> list[Claim]:
     """Exact errors within budget for paper and exact-tail calibrations at every t; whole-run errors <= beta;
-    the exact-tail calibration never needs more evaluations than the paper's."""
+    the exact-tail calibration never needs more evaluations than the paper's. Reads the tables ``per_step``,
+    ``whole_run`` and ``samples_ratio`` of :func:`privtest.analysis.fig_calibration.analyse` (None computes them)."""
+    analysis = analysis if analysis is not None else analyse(raw, cfg)
     out = []
-    per_step = raw[~raw.error_type.str.startswith("whole") & ~raw.calibration.str.startswith("certified")]
-    for row in per_step.itertuples():
+    for row in analysis["per_step"].itertuples():
         tag = f"{row.calibration},r={row.eps_ratio},p*={row.pstar},t={row.t},{row.error_type}"
         conditional = "given" in row.error_type
         out.append(
@@ -30,7 +32,7 @@ def claims(raw: pd.DataFrame, cfg: dict) -> list[Claim]:
                 note="quadrature (privtest.exact)",
             )
         )
-    for row in raw[raw.error_type.str.startswith("whole")].itertuples():
+    for row in analysis["whole_run"].itertuples():
         out.append(
             exact(
                 claim_id=f"calibration.whole_run[{row.calibration}]",
@@ -42,10 +44,7 @@ def claims(raw: pd.DataFrame, cfg: dict) -> list[Claim]:
                 note=f"budget scale {fmt(row.budget_scale)}; mean E[N_t] over t <= T: {fmt(row.samples_mean)}",
             )
         )
-    both = per_step[per_step.error_type == "II at p*"].pivot_table(
-        index=["eps_ratio", "pstar", "t"], columns="calibration", values="samples_mean"
-    )
-    ratio = both["exact tails"] / both["paper"]
+    ratio = analysis["samples_ratio"]["ratio"]
     out.append(
         exact(
             claim_id="calibration.exact_tails_fewer_samples",

@@ -6,18 +6,12 @@ the same family-wise policy)."""
 
 from __future__ import annotations
 
-import json
-import math
-
 import numpy as np
 import pandas as pd
 
-from privtest import audit
+from privtest.analysis.fig_privacy_audit import analyse
 from privtest.claims import CANNOT_FAIL, PASS_CONFIDENCE, Binomial, Claim, exact, fmt, inconclusive, statistical
-from privtest.stats import clopper_pearson
 
-#: Level of the upper limit on Pr_b[E] that turns an approximate-DP audit (delta > 0) into a one-sample test.
-DELTA_ALPHA = 1e-4
 #: Why ``audit.flags_broken`` claims are PASS or INCONCLUSIVE only (the policy's stated exception, docs/claims.md).
 BROKEN_CANNOT_FAIL = (
     f"{CANNOT_FAIL} the variant is known not to be private (Lyu, Su, Li), so a missed flag says the auditor's power "
@@ -26,50 +20,25 @@ BROKEN_CANNOT_FAIL = (
 )
 
 
-def _cells(row, claimed: float) -> list[Binomial]:
-    """The statement "Pr_a[E] <= e^eps Pr_b[E] (+ delta)" for every witness carried to the main test.
-
-    delta = 0: given the event's total count K = k_a + k_b, k_a ~ Binomial(K, s) with s <= e^eps / (1 + e^eps)
-    (Poisson sample sizes, :mod:`privtest.audit`). delta > 0: k_a ~ Binomial(n_a, Pr_a[E]) with Pr_a[E] <= e^eps
-    Pr_b[E] + delta, Pr_b[E] taken at its Clopper-Pearson upper limit at level :data:`DELTA_ALPHA`.
-    """
-    out = []
-    for i, c in enumerate(json.loads(row.cells)):
-        if row.delta == 0:
-            k, n = c["k_a"], c["k_a"] + c["k_b"]
-            if n == 0:
-                continue
-            bound = math.exp(claimed) / (1.0 + math.exp(claimed))
-        else:
-            k, n = c["k_a"], c["n_a"]
-            upper_b = clopper_pearson(c["k_b"], c["n_b"], 1.0 - 2.0 * DELTA_ALPHA)[1]  # one-sided at DELTA_ALPHA
-            bound = min(1.0, math.exp(claimed) * upper_b + row.delta)
-        out.append(Binomial(k=k, n=n, direction="at_most", bound=bound, cell=f"witness {i + 1}"))
-    return out
-
-
-def _flag_at_pass_level(row) -> tuple[float, float]:
-    """A broken variant's audited lower bound at the claims policy's PASS level instead of the audit's own
-    ``confidence``: the largest carried witness's bound at level (1 - PASS_CONFIDENCE) / (number of carried
-    witnesses) (the audit's union bound), and the runs per input at which the chosen witness's observed rates would
-    push that bound above the claimed eps (:func:`privtest.audit.runs_to_flag`)."""
-    cells = json.loads(row.cells)
-    alpha = (1.0 - PASS_CONFIDENCE) / max(1, len(cells))
-    lower = max(
-        (audit.bound(c["k_a"], c["k_b"], c["n_a"], alpha, row.delta, c["n_b"]) for c in cells), default=-math.inf
-    )
-    runs = audit.runs_to_flag(row.k_a, row.k_b, row.n, row.claimed_eps, alpha, row.delta)
-    return lower, runs
-
-
-def claims(raw: pd.DataFrame, cfg: dict) -> list[Claim]:
+def claims(raw: pd.DataFrame, cfg: dict, analysis: dict[str, pd.DataFrame] | None = None) -> list[Claim]:
     """Broken SVT variants are flagged at the claims policy's PASS level (else INCONCLUSIVE with the runs that would
     flag them); the private mechanisms' witnesses do not refute their claim, and the GTM cases' witnesses do not
-    refute the exact loss of the audited pair (both decided with the other cells of this output)."""
+    refute the exact loss of the audited pair (both decided with the other cells of this output). Reads the tables
+    ``summary`` and ``cells`` of :func:`privtest.analysis.fig_privacy_audit.analyse` (None computes them)."""
+    analysis = analysis if analysis is not None else analyse(raw, cfg)
+    cells = analysis["cells"]
+
+    def evidence(mechanism: str, against: str) -> list[Binomial]:
+        rows = cells[(cells.mechanism == mechanism) & (cells.against == against)]
+        return [
+            Binomial(k=int(c.k), n=int(c.n), direction="at_most", bound=float(c.bound), cell=f"witness {c.cell}")
+            for c in rows.itertuples()
+        ]
+
     out = []
     conf = int(round(cfg["confidence"] * 100))
     pass_conf = f"{PASS_CONFIDENCE:.1%}"
-    for row in raw.itertuples():
+    for row in analysis["summary"].itertuples():
         measured = (
             f"eps_lower {fmt(row.eps_lower)} (eps_hat {fmt(row.eps_hat)}, event {row.event}: {row.k_a}/{row.n_a} vs "
             f"{row.k_b}/{row.n_b})"
@@ -87,7 +56,7 @@ def claims(raw: pd.DataFrame, cfg: dict) -> list[Claim]:
                 f"the auditor flags the non-private {row.mechanism}: actual eps {fmt(row.actual_eps)} on "
                 f"{cfg['queries']} queries with cutoff {cfg['cutoff']} > claimed {fmt(row.claimed_eps)}"
             )
-            lower, runs = _flag_at_pass_level(row)
+            lower, runs = row.eps_lower_pass, row.runs_to_flag_pass
             measured = f"eps_lower at {pass_conf} {fmt(lower)}; {measured}"
             note = (
                 f"flagged when the lower bound at the claims policy's one-sided {pass_conf} (union bound over the "
@@ -146,7 +115,7 @@ def claims(raw: pd.DataFrame, cfg: dict) -> list[Claim]:
                         "Pr_b[E]" + (" + delta" if row.delta > 0 else ""),
                         measured=measured,
                         bound=f"eps_lower <= {fmt(row.claimed_eps)}",
-                        evidence=_cells(row, row.claimed_eps),
+                        evidence=evidence(row.mechanism, "claimed"),
                         note=f"flagged at the audit's own {conf}% level; {test}; {witness}",
                     )
                 )
@@ -159,7 +128,7 @@ def claims(raw: pd.DataFrame, cfg: dict) -> list[Claim]:
                     "audited input pair: for every witness carried to the main test, Pr_a[E] <= e^eps_exact Pr_b[E]",
                     measured=f"eps_lower {fmt(row.eps_lower)} (eps_hat {fmt(row.eps_hat)})",
                     bound=f"<= {fmt(row.eps_exact)}",
-                    evidence=_cells(row, row.eps_exact),
+                    evidence=evidence(row.mechanism, "exact"),
                     note=f"the audit's binomial cells tested at eps_exact; {test}; {witness}",
                 )
             )

@@ -8,15 +8,17 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from privtest.analysis.fig_random_dropping import analyse
 from privtest.claims import Binomial, Claim, fmt, statistical
-from privtest.stats import clopper_pearson
 
 
-def claims(raw: pd.DataFrame, cfg: dict) -> list[Claim]:
+def claims(raw: pd.DataFrame, cfg: dict, analysis: dict[str, pd.DataFrame] | None = None) -> list[Claim]:
     """Cohen's false-halt and Ghazi's bad-selection probabilities are >= their lower bounds (Cor 51, Cor 53) at
-    every T; at the largest T they exceed beta while the GTM stays <= beta at p_t = pbar_T (Theorem 21)."""
+    every T; at the largest T they exceed beta while the GTM stays <= beta at p_t = pbar_T (Theorem 21). Reads the
+    table ``summary`` of :func:`privtest.analysis.fig_random_dropping.analyse` (None computes it)."""
+    summary = (analysis if analysis is not None else analyse(raw, cfg))["summary"]
     out = []
-    lower = raw[np.isfinite(raw.bound)]  # random dropping: a lower bound on the error (Cor 51, Cor 53)
+    lower = summary[np.isfinite(summary.bound)]  # random dropping: a lower bound on the error (Cor 51, Cor 53)
     for r in lower.itertuples():
         out.append(
             statistical(
@@ -29,8 +31,8 @@ def claims(raw: pd.DataFrame, cfg: dict) -> list[Claim]:
                 note=f"{r.runs} runs",
             )
         )
-    Tmax = raw["T"].max()
-    for r in raw[raw["T"] == Tmax].itertuples():
+    Tmax = summary["T"].max()
+    for r in summary[summary["T"] == Tmax].itertuples():
         if np.isfinite(r.bound):
             out.append(
                 statistical(
@@ -45,7 +47,6 @@ def claims(raw: pd.DataFrame, cfg: dict) -> list[Claim]:
             )
         else:  # Theorem 21 covers p_t <= pbar_t: the claim is evaluated at p_t = pbar_{T-G} (the same coupled runs)
             k = int(r.events_at_pbar_max)
-            lo, hi = clopper_pearson(k, int(r.runs))
             beyond = (
                 f"the figure's fixed pbar = {cfg['pbar']} is > pbar_T, beyond Theorem 21: there the rate is an "
                 f"observation, not a claim of the paper ({fmt(r.rate)} [{fmt(r.ci_low)}, {fmt(r.ci_high)}])"
@@ -58,7 +59,7 @@ def claims(raw: pd.DataFrame, cfg: dict) -> list[Claim]:
                     source=r.source,
                     statement=f"{r.method}: {r.event} probability within T - G steps at p_t = pbar_T = "
                     f"{fmt(r.pbar_max)} (inside Theorem 21) stays <= beta",
-                    measured=f"{fmt(k / r.runs)} [{fmt(lo)}, {fmt(hi)}]",
+                    measured=f"{fmt(r.rate_at_pbar_max)} [{fmt(r.ci_low_at_pbar_max)}, {fmt(r.ci_high_at_pbar_max)}]",
                     bound=f"<= {cfg['beta']}",
                     evidence=Binomial(k, int(r.runs), "at_most", float(cfg["beta"])),
                     note=f"{int(r.runs)} runs; {beyond}",

@@ -2,8 +2,8 @@
 threshold (Type II budget), mean evaluations >= Theorem 31, and no upper bound beating Corollary 30; Liu-Talwar's
 missing guarantee at p* (Table 1's dagger) and the Theorem 46(3) erratum; GTM vs Cohen et al. rejection thresholds.
 
-Each row's budgets come from its tester (:class:`privtest.testers.Tester`, rebuilt from the row's parameters and the
-config with :func:`privtest.registry.make_tester`), so every tester is judged by its own theorem.
+Each row's budgets come from its tester (:class:`privtest.testers.Tester`: recorded by the simulation, evaluated in
+:mod:`privtest.analysis.table1`), so every tester is judged by its own theorem.
 """
 
 from __future__ import annotations
@@ -12,15 +12,9 @@ import math
 
 import pandas as pd
 
-from privtest import bounds
+from privtest.analysis.table1 import analyse
 from privtest.claims import CANNOT_FAIL, Binomial, Bracket, Claim, Normal, exact, fmt, statistical
-from privtest.registry import make_tester
-from privtest.stats import clopper_pearson
 
-#: Failure probability of each tester's accuracy guarantee as Corollary 30 uses it, in multiples of beta: the GTM's
-#: beta (Theorem 21), Cohen et al.'s 2 beta (Proposition 48 proves 1 - 2 beta), Liu-Talwar's beta (Theorem 46, its
-#: delta entering Corollary 30 through delta').
-COR30_ACCURACY = {"GTM": 1.0, "Cohen": 2.0, "LiuTalwar": 1.0}
 #: ERRATA.md entry recording that Theorem 46(3)'s printed "moreover" bound cannot hold.
 ERRATUM_LT_MOREOVER = "Theorem 46(3): the printed 'moreover' bound cannot hold"
 #: Why the GTM-vs-Cohen ratio claims are PASS or INCONCLUSIVE only (docs/claims.md).
@@ -32,10 +26,11 @@ BRACKET_CANNOT_FAIL = (
 
 def _aggregate(claim_id, source, statement, cells, bound_text, note="", erratum="") -> Claim:
     """One claim over several cells, measured shows the worst cell. ``cells``: list of (check, measured_text, score,
-    cell) with larger score = worse, where check is an evidence cell (:class:`privtest.claims.Binomial`,
-    :class:`~privtest.claims.Normal`, :class:`~privtest.claims.Bracket`; the claim is decided by the policy: FAIL if
-    any cell is refuted, PASS if every cell is established) or a bool (exact cell: a False one makes the claim an
-    exact FAIL, True ones leave it to the evidence cells)."""
+    cell) with larger score = worse (the first of equal ones; minus the analysis' rank where it ranks the cells),
+    where check is an evidence cell (:class:`privtest.claims.Binomial`, :class:`~privtest.claims.Normal`,
+    :class:`~privtest.claims.Bracket`; the claim is decided by the policy: FAIL if any cell is refuted, PASS if every
+    cell is established) or a bool (exact cell: a False one makes the claim an exact FAIL, True ones leave it to the
+    evidence cells)."""
     worst = max(cells, key=lambda c: c[2])
     text = dict(
         claim_id=claim_id,
@@ -55,92 +50,75 @@ def _aggregate(claim_id, source, statement, cells, bound_text, note="", erratum=
     return statistical(**text, evidence=[c[0] for c in cells if not isinstance(c[0], bool)])
 
 
-def _ci_text(k, n):
-    """(lo, hi, 'k/n [lo, hi]') with the 95% Clopper-Pearson interval."""
-    lo, hi = clopper_pearson(k, n)
-    return lo, hi, f"{fmt(k / n)} [{fmt(lo)}, {fmt(hi)}]"
-
-
-def _table1_factor(ratio, T, pstar, cfg) -> float:
-    """GTM's over Cohen's rejection threshold as Table 1 prints them (lower-order terms suppressed)."""
-    beta, th, ga, r = cfg["beta"], cfg["theta"], cfg["gamma"], ratio
-    lam_g = (1 / beta) ** ((1 + 2 / th) * r) * (T / beta) ** ((2 + th) * r)
-    pbar_g = max(pstar / (ga * lam_g), 1 - ga * lam_g * (1 - pstar))
-    lam_c = T / beta ** (1 + r / (1 - 2 * r))
-    return pbar_g / (pstar / lam_c)
-
-
-def claims(raw: pd.DataFrame, cfg: dict) -> list[Claim]:
+def claims(raw: pd.DataFrame, cfg: dict, analysis: dict[str, pd.DataFrame] | None = None) -> list[Claim]:
     """Per tester and T: continuation at its own pbar_T, halting at its own halting threshold, samples >= Thm 31;
-    LT's missing guarantee at p*; GTM vs Cohen rejection thresholds; upper bounds never beat the lower bound."""
+    LT's missing guarantee at p*; GTM vs Cohen rejection thresholds; upper bounds never beat the lower bound. Reads
+    the tables ``testers`` and ``ratios`` of :func:`privtest.analysis.table1.analyse` (None computes them)."""
+    analysis = analysis if analysis is not None else analyse(raw, cfg)
     out = []
     beta = cfg["beta"]
-    testers = raw[raw.method != "LowerBound"].dropna(subset=["runs"])
-    for (method, T), g in testers.groupby(["method", "T"], sort=False):
+    for (method, T), g in analysis["testers"].groupby(["method", "T"], sort=False):
         cont, halt, halt_star, samp, lbc, moreover = [], [], [], [], [], []
         for r in g.itertuples():
-            tester = make_tester(method, cfg, r.pstar, r.eps_ratio, int(T))
-            with_delta = tester.privacy.delta > 0
-            cell = f"r={r.eps_ratio},p*={r.pstar}"
-            lo, hi, txt = _ci_text(r.halts_at_pbar_theory, r.runs)
-            ev = Binomial(int(r.halts_at_pbar_theory), int(r.runs), "at_most", tester.type1_bound, cell)
-            cont.append((ev, txt, hi, cell))
-            if r.halts_at_halt_p >= 0:
-                lo, hi, txt = _ci_text(r.halts_at_halt_p, r.type2_runs)
-                need = 1 - tester.type2_bound
-                ev = Binomial(int(r.halts_at_halt_p), int(r.type2_runs), "at_least", need, cell)
-                halt.append((ev, txt, -lo, cell + f",p={fmt(r.halt_p)}"))
-            if r.halt_p > r.pstar:  # no halting guarantee at p* (Table 1's dagger)
-                lo, hi, txt = _ci_text(r.halts_at_pstar, r.type2_runs)
-                ev = Binomial(int(r.halts_at_pstar), int(r.type2_runs), "at_most", 1 - beta, cell)
-                halt_star.append((ev, txt, lo, cell))
-            if "eps0" in tester.parameters:  # Theorem 46(3)'s bound is a formula in Liu-Talwar's auxiliary eps_0
+            cell = r.cell
+            txt = f"{fmt(r.cont_rate)} [{fmt(r.cont_low)}, {fmt(r.cont_high)}]"
+            ev = Binomial(int(r.cont_k), int(r.runs), "at_most", float(r.cont_bound), cell)
+            cont.append((ev, txt, r.cont_high, cell))
+            if math.isfinite(r.halt_k):
+                txt = f"{fmt(r.halt_rate)} [{fmt(r.halt_low)}, {fmt(r.halt_high)}]"
+                ev = Binomial(int(r.halt_k), int(r.type2_runs), "at_least", float(r.halt_need), cell)
+                halt.append((ev, txt, -r.halt_low, cell + f",p={fmt(r.halt_p)}"))
+            at_pstar = f"{fmt(r.pstar_rate)} [{fmt(r.pstar_low)}, {fmt(r.pstar_high)}]"
+            if r.no_guarantee_at_pstar:  # no halting guarantee at p* (Table 1's dagger)
+                ev = Binomial(int(r.pstar_k), int(r.type2_runs), "at_most", 1 - beta, cell)
+                halt_star.append((ev, at_pstar, r.pstar_low, cell))
+            if math.isfinite(r.moreover_bound):
                 # Thm 46(3) "moreover" as printed (R = 1): every halt at step 1 with p_1 = p* below it violates it.
-                x = math.exp(r.eps0) / (2 * (1 - r.pstar)) * (2 / beta) ** bounds.sigma_LT(r.eps, r.eps1, r.eps0)
-                if 1 - 1 / (1 + x) > r.pstar:
-                    moreover.append(
-                        (
-                            # every halt at step 1 (p_1 = p* < printed bound) violates the printed bound
-                            Binomial(int(r.halts_at_pstar), int(r.type2_runs), "at_most", beta + r.delta / 2, cell),
-                            txt + f" with p* < bound {fmt(1 - 1 / (1 + x))}",
-                            -lo,
-                            cell,
-                        )
+                moreover.append(
+                    (
+                        Binomial(int(r.pstar_k), int(r.type2_runs), "at_most", float(r.moreover_level), cell),
+                        at_pstar + f" with p* < bound {fmt(r.moreover_bound)}",
+                        -r.pstar_low,
+                        cell,
                     )
-            if r.pstar <= 0.5:
-                lb = bounds.lower_bound_sample_complexity(r.pstar, r.eps, r.eps1, beta)
-                if str(r.samples_measured_kind).startswith("computed"):
+                )
+            if math.isfinite(r.samples_lb):
+                lb = r.samples_lb
+                if r.samples_exact:
                     # a deterministic count (Liu-Talwar: exactly N of eq. 25 per step): exact, no sampling error
                     check = bool(r.samples_measured >= lb)
                 else:
                     # one run (std NaN) or identical counts: se = 0, the bounded-range test on evaluations >= 0
-                    se = r.samples_sd / math.sqrt(r.runs) if math.isfinite(r.samples_sd) else 0.0
                     check = Normal(
-                        float(r.samples_measured), float(se), int(r.runs), "at_least", lb, cell, span=(0.0, math.inf)
+                        float(r.samples_measured),
+                        float(r.samples_se),
+                        int(r.runs),
+                        "at_least",
+                        lb,
+                        cell,
+                        span=(0.0, math.inf),
                     )
                 samp.append(
                     (
                         check,
                         f"{fmt(r.samples_measured)} (lb {fmt(lb)})",
-                        -r.samples_measured / lb,
+                        -r.samples_rank,
                         cell,
                     )
                 )
             # An upper bound must not beat the lower bound (Cor 30 for its own accuracy and delta), applied at the
             # threshold where the tester guarantees halting (its halt_p: p* for GTM and Cohen, Thm 46(4)'s threshold
             # for Liu-Talwar, not its nominal p*).
-            acc = COR30_ACCURACY[method] * beta
-            ref = r.halt_p
-            if ref < 1:
-                lb_pbar = bounds.lower_bound_rejection_threshold(T, ref, r.eps, r.eps1, acc, tester.privacy.delta)
+            if math.isfinite(r.cor30_pbar):
                 lbc.append(
                     (
-                        bool(r.pbar_theory <= lb_pbar),
-                        f"{fmt(r.pbar_theory)} <= {fmt(lb_pbar)} (halting guaranteed at {fmt(ref)})",
-                        r.pbar_theory / lb_pbar,
+                        bool(r.pbar_theory <= r.cor30_pbar),
+                        f"{fmt(r.pbar_theory)} <= {fmt(r.cor30_pbar)} (halting guaranteed at {fmt(r.halt_p)})",
+                        -r.cor30_rank,
                         cell,
                     )
                 )
+        with_delta = bool(g.with_delta.iloc[-1])
         src = g.source.iloc[0]
         out.append(
             _aggregate(
@@ -213,31 +191,24 @@ def claims(raw: pd.DataFrame, cfg: dict) -> list[Claim]:
                 )
             )
     # GTM vs Cohen: measured thresholds, conservative ratio (GTM lower / Cohen upper) vs Table 1's factor.
-    for T, g in testers.groupby("T", sort=False):
+    for T, g in analysis["ratios"].groupby("T", sort=False):
         rows_ge1, rows_fac = [], []
-        for (ratio, pstar), c in g.groupby(["eps_ratio", "pstar"], sort=False):
-            if not {"GTM", "Cohen"} <= set(c.method):
-                continue
-            gm, co = c[c.method == "GTM"].iloc[0], c[c.method == "Cohen"].iloc[0]
-            cons = gm.pbar_measured / co.pbar_measured_upper
-            opt = gm.pbar_measured_upper / co.pbar_measured
-            fac = _table1_factor(ratio, T, pstar, cfg)
-            cell = f"r={ratio},p*={pstar}"
-            runs = int(min(gm.runs, co.runs))
+        for c in g.itertuples():
+            cons, opt, fac, cell = c.ratio_low, c.ratio_high, c.factor, c.cell
             # each end of [cons, opt] holds with >= 95% (two one-sided 97.5% limits of the measured thresholds)
             rows_ge1.append(
                 (
-                    Bracket(cons, opt, 0.95, runs, "at_least", 1.0, cell),
+                    Bracket(cons, opt, 0.95, int(c.runs), "at_least", 1.0, cell),
                     f"ratio in [{fmt(cons)}, {fmt(opt)}]",
-                    -cons,
+                    -c.ge1_rank,
                     cell,
                 )
             )
             rows_fac.append(
                 (
-                    Bracket(cons, opt, 0.95, runs, "at_least", fac, cell),
+                    Bracket(cons, opt, 0.95, int(c.runs), "at_least", fac, cell),
                     f"ratio in [{fmt(cons)}, {fmt(opt)}] vs factor {fmt(fac)}",
-                    -cons / fac,
+                    -c.factor_rank,
                     cell,
                 )
             )

@@ -10,11 +10,12 @@ import math
 
 import pandas as pd
 
+from privtest.analysis.table2 import analyse
 from privtest.checks._co import CALLS_RATIO_SPAN
 from privtest.claims import Binomial, Claim, Normal, exact, fmt, statistical, vacuous
 
 
-def claims(raw: pd.DataFrame, cfg: dict) -> list[Claim]:
+def claims(raw: pd.DataFrame, cfg: dict, analysis: dict[str, pd.DataFrame] | None = None) -> list[Claim]:
     """Per row: the fraction of runs with some covered step (t > t(ell(t)), :func:`privtest.co.frames.covered`) where
     f(X_t, Y_t) is below Theorem 42's explicit guarantee at V_A is <= (C_beta + 3) beta (Theorem 42(2)).
 
@@ -22,10 +23,10 @@ def claims(raw: pd.DataFrame, cfg: dict) -> list[Claim]:
     (column ``runs_violating``) are an upper end of the true count, at V_lo (``runs_violating_va_lo``) a lower end;
     PASS needs the upper end, FAIL the lower one (:class:`privtest.claims.Binomial` with ``k_low``), as for the source
     figure's ``utility`` claim. VACUOUS where the guarantee at V_hi is never positive (the note gives its largest
-    value). ``raw``: the rows of :func:`privtest.experiments.table2.simulate` (columns application, algorithm,
-    stream, eps, beta, C_beta, runs, T, violations, runs_violating, runs_violating_va_lo, guarantee_max,
-    guarantee_va_hi_max). ``cfg`` is unused (the constants are in the rows)."""
-    del cfg
+    value). Reads the table ``rows`` of :func:`privtest.analysis.table2.analyse` (None computes it from ``raw``, the
+    rows of :func:`privtest.experiments.table2.simulate`, and ``cfg``): columns application, algorithm, stream, eps,
+    beta, C_beta, runs, T, violations, runs_violating, runs_violating_va_lo, guarantee_max, guarantee_va_hi_max."""
+    raw = (analysis if analysis is not None else analyse(raw, cfg))["rows"]
     out = []
     has_row = "table2_row" in raw
     for r in raw.itertuples():

@@ -4,10 +4,10 @@ noise, budgets and pbar_t; c_t and rho_t from exact Poisson quantiles) and the c
 up while the exact whole-run error within ``certify_T`` steps stays <= beta, see ``whole_run_error``).
 
 Per step t: c_t, rho_t, the exact expected number of evaluations E[N_t] (closed form), pbar_t, and exact single-step
-error probabilities (:mod:`privtest.exact`, eta_1 unconditioned) against the budgets the proof of Theorem 21 gives
-them: Type I at p_t = pbar_t <= beta_t/2, Type II at p_t = p* <= beta/4 + beta_t/4 (unconditional) and, per step,
-Pr[no halt at p* | eta_1 <= mu1] <= beta_t/4 (Lemma 20; exact, :func:`privtest.exact.step_log_probs` with
-``eta1_max = mu1``, as in fig_oc). The certified calibration's
+error probabilities (:mod:`privtest.exact`, eta_1 unconditioned): Type I at p_t = pbar_t, Type II at p_t = p*
+(unconditional) and, per step, Pr[no halt at p* | eta_1 <= mu1] (Lemma 20; exact,
+:func:`privtest.exact.step_log_probs` with ``eta1_max = mu1``, as in fig_oc); the budgets the proof of Theorem 21
+gives them are the analysis' (:mod:`privtest.analysis.fig_calibration`). The certified calibration's
 per-step errors exceed those budgets by design; its guarantee is the whole-run row. Claims:
 :mod:`privtest.checks.fig_calibration`.
 """
@@ -22,14 +22,12 @@ import pandas as pd
 from privtest.calibration import ExactTailCalibration, certified_calibration, whole_run_error
 from privtest.exact import step_log_halt, step_log_probs
 from privtest.gtm import GlobalCalibration
-from privtest.schedule import beta_t
 
 
 def _rows(name, cal, ts, ratio, pstar, cfg):
     rows = []
     for t in ts:
         st = cal.step(int(t), ratio * cfg["eps"], pstar)
-        bt = float(beta_t(int(t), cfg["beta"]))
         base = dict(
             calibration=name,
             t=int(t),
@@ -42,19 +40,12 @@ def _rows(name, cal, ts, ratio, pstar, cfg):
             pbar=st.pbar,
         )
         lh_star = float(step_log_halt(st, [pstar])[0])
-        rows.append(
-            dict(base, error_type="II at p*", error_exact=-math.expm1(lh_star), budget=cfg["beta"] / 4 + bt / 4)
-        )
+        rows.append(dict(base, error_type="II at p*", error_exact=-math.expm1(lh_star)))
         miss_good = math.exp(float(step_log_probs(st, [pstar], eta1_max=st.mu1)[1][0]))  # Lemma 20, given G's eta_1
-        rows.append(dict(base, error_type="II at p* given eta_1 <= mu1", error_exact=miss_good, budget=bt / 4))
+        rows.append(dict(base, error_type="II at p* given eta_1 <= mu1", error_exact=miss_good))
         if st.pbar > 0:
             rows.append(
-                dict(
-                    base,
-                    error_type="I at pbar",
-                    error_exact=math.exp(float(step_log_halt(st, [st.pbar])[0])),
-                    budget=bt / 2,
-                )
+                dict(base, error_type="I at pbar", error_exact=math.exp(float(step_log_halt(st, [st.pbar])[0])))
             )
     return rows
 
@@ -94,7 +85,6 @@ def simulate(cfg: dict, rng: np.random.Generator, inputs: dict[str, str]) -> pd.
                 pbar=st.pbar,
                 error_type=f"whole run, T={T}",
                 error_exact=e,
-                budget=cfg["beta"],
                 budget_scale=budget_scale,
             )
         )

@@ -4,13 +4,11 @@ against Theorem 42(3) / Corollary 35(3).
 No new simulation: the rows summarise the BatchToCO runs of ``fig_co_densest`` (two streams, one step per day / per
 10-minute window), ``fig_co_maxcut`` (one step per edge) and ``fig_co_crossover`` (one step per contact / message, up
 to t = 125,773, recorded at log-spaced steps) (``inputs``).
-Per (stream, eps, t): the number of runs, mean and max of ell(t) over runs; ``ell_bound`` = max{ell: (1+kappa)^ell <
-OPT_t + (2/eps(ell, t)) ln(1/pbar)} (Lemma 39(2) with OPT_t in place of Lemma 40's bound t); mean GTM calls N_t,
-their exact expectation, and the explicit per-step bound rho_s e^{1/C_1}/(1 - 2/(C_H ln(4/beta_s))) at the largest
-instance index max ell(t) + 1 and step index s = t - 1 (rho_s grows with both, so this bounds every run's step).
-The bounds use this section's BatchToCO constants, which must equal those of the summarised experiments (all three
-sections merge the shared ``co`` block of config/config.yaml); :func:`simulate` checks them against the raw rows'
-``eps_t``.
+Per (stream, eps, t): the number of runs, mean and max of ell(t) over runs, OPT_t, mean GTM calls N_t and their
+exact expectation. The explicit bounds the figure draws next to them (Lemma 39(2)'s on ell(t), Theorem 42(3)'s on
+the calls) are evaluated by :mod:`privtest.analysis.fig_co_checkpoints` with this section's BatchToCO constants,
+which must equal those of the summarised experiments (all three sections merge the shared ``co`` block of
+config/config.yaml); :func:`simulate` checks them against the raw rows' ``eps_t``.
 """
 
 from __future__ import annotations
@@ -19,7 +17,7 @@ import numpy as np
 import pandas as pd
 
 from privtest.co.frames import METHOD
-from privtest.co.params import BatchToCOParams, calls_bound, lemma40_max_checkpoints
+from privtest.co.params import BatchToCOParams
 
 
 def simulate(cfg: dict, rng: np.random.Generator, inputs: dict[str, str]) -> pd.DataFrame:
@@ -43,7 +41,6 @@ def simulate(cfg: dict, rng: np.random.Generator, inputs: dict[str, str]) -> pd.
         calls = by_t["gtm_calls"].mean()
         expected = by_t["expected_calls"].mean()
         for t in ell_mean.index:
-            ell_now = int(ell_max[t]) + 1
             rows.append(
                 dict(
                     stream=stream,
@@ -52,10 +49,9 @@ def simulate(cfg: dict, rng: np.random.Generator, inputs: dict[str, str]) -> pd.
                     runs=int(g.run.nunique()),
                     ell_mean=ell_mean[t],
                     ell_max=int(ell_max[t]),
-                    ell_bound=lemma40_max_checkpoints(params, float(opt[t]), int(t)),
+                    opt=float(opt[t]),
                     calls_mean=calls[t],
                     calls_expected=expected[t],
-                    calls_bound=calls_bound(params, ell_now, int(t) - 1, int(t)) if t >= 2 else np.nan,
                 )
             )
     return pd.DataFrame(rows)

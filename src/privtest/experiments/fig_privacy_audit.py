@@ -12,9 +12,9 @@ search tries StatDP's input patterns (:func:`privtest.svt_variants.witness_pairs
 sensitivity 1) under three codings of the output (first top and number of tops; bottoms and the smallest released
 value; Hamming distance to half tops), picks the ``CANDIDATES`` most promising (pair, coding, event) on a pilot of
 n/2 runs per input, and tests them on fresh samples of n runs per input (conditional binomial test, union bound over
-the carried witnesses). A mechanism is flagged when its bound exceeds the claimed eps (claims:
-:mod:`privtest.checks.fig_privacy_audit`); for a broken variant that is not flagged, ``runs_to_flag`` is the audit's
-power: the runs per input at which the best witness's observed rates would flag it.
+the carried witnesses). A mechanism is flagged when its bound exceeds the claimed eps; for a broken variant that is
+not flagged, ``runs_to_flag`` is the audit's power: the runs per input at which the best witness's observed rates
+would flag it (both: :mod:`privtest.analysis.fig_privacy_audit`; claims: :mod:`privtest.checks.fig_privacy_audit`).
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ import json
 import numpy as np
 import pandas as pd
 
-from privtest.audit import AuditResult, audit, estimate_epsilon, runs_to_flag
+from privtest.audit import AuditResult, audit, estimate_epsilon
 from privtest.baselines.above_threshold import AboveThreshold
 from privtest.exact import Stream, transcript_log_probs
 from privtest.privacy import neighbour_interval
@@ -37,19 +37,14 @@ CANDIDATES = 4
 
 
 def _row(name, claimed, delta, actual, res: AuditResult, inputs: str, eps_exact=np.nan) -> dict:
-    flagged = bool(res.eps_lower > claimed)
-    broken = actual > claimed
-    power = runs_to_flag(res.k_a, res.k_b, res.n, claimed, res.alpha, delta) if broken and not flagged else np.nan
     return dict(
         mechanism=name,
         claimed_eps=claimed,
         delta=delta,
         actual_eps=actual,
-        expected="broken" if broken else "private",
         eps_lower=res.eps_lower,
         eps_hat=res.eps_hat,
         n=res.n,
-        flagged=flagged,
         event=f"{res.event} ({res.direction})",
         inputs=inputs,
         eps_exact=eps_exact,
@@ -59,7 +54,6 @@ def _row(name, claimed, delta, actual, res: AuditResult, inputs: str, eps_exact=
         n_b=res.n_b,
         alpha=res.alpha,
         searched=res.searched,
-        runs_to_flag=power,
         cells=json.dumps([{k: c[k] for k in ("k_a", "k_b", "n_a", "n_b")} for c in res.cells]),
     )
 
@@ -106,10 +100,9 @@ def _runner(tester, p, eps1: float):
 
 
 def simulate(cfg: dict, rng: np.random.Generator, inputs: dict[str, str]) -> pd.DataFrame:
-    """One row per mechanism: mechanism, claimed_eps, delta, actual_eps, expected, eps_lower, eps_hat, n, flagged,
-    event, inputs, eps_exact, the chosen witness's counts (k_a, k_b of n_a, n_b), the test level alpha, the number
-    of witnesses searched, runs_to_flag (power, for unflagged mechanisms) and cells (JSON: the counts of every
-    carried witness). No ``inputs``."""
+    """One row per mechanism: mechanism, claimed_eps, delta, actual_eps, eps_lower, eps_hat, n, event, inputs,
+    eps_exact, the chosen witness's counts (k_a, k_b of n_a, n_b), the test level alpha, the number of witnesses
+    searched and cells (JSON: the counts of every carried witness). No ``inputs``."""
     rows = []
     n, T = cfg["n"], cfg["T"]
     eps1 = cfg["eps_ratio"] * cfg["eps"]

@@ -7,8 +7,8 @@ noise) makes the false-halt probability grow like T * pbar, so a fixed pbar fail
   measured Pr[a bad (+1, t) is selected] against the lower bound in the proof of Corollary 53.
 * GTM on the same streams: Pr[halt within T - G steps at p_t = pbar] (a halt before the first good step is the
   GTM's bad selection; with G = 0 it is the false halt on Cohen's stream).
-All three use the same pbar and eps_1/eps; beta is the GTM's and Cohen's failure probability. Claims:
-:mod:`privtest.checks.fig_random_dropping`.
+All three use the same pbar and eps_1/eps; beta is the GTM's and Cohen's failure probability. Analysis:
+:mod:`privtest.analysis.fig_random_dropping`; claims: :mod:`privtest.checks.fig_random_dropping`.
 """
 
 from __future__ import annotations
@@ -18,7 +18,6 @@ import pandas as pd
 
 from privtest import bounds
 from privtest.registry import make_tester
-from privtest.stats import clopper_pearson
 from privtest.testers import bernoulli_stream
 
 
@@ -28,7 +27,7 @@ def simulate(cfg: dict, rng: np.random.Generator, inputs: dict[str, str]) -> pd.
     the GTM, whose Theorem 21 bounds the event by beta from above), ``pbar_max`` the largest pbar the method's
     guarantee covers (the GTM's pbar_{T-G}), ``events_at_pbar_max`` (GTM only, NaN otherwise) the same runs' false
     halts at p_t = pbar_{T-G} (coupled: a run halts within T - G steps iff p >= its critical p), ``source`` the paper
-    result. No ``inputs``."""
+    result. No ``inputs``. The rates and their intervals: :mod:`privtest.analysis.fig_random_dropping`."""
     beta, r, ps, pbar, G = cfg["beta"], cfg["eps_ratio"], cfg["pstar"], cfg["pbar"], cfg["G"]
     eps1 = r * cfg["eps"]
     rows = []
@@ -85,7 +84,4 @@ def simulate(cfg: dict, rng: np.random.Generator, inputs: dict[str, str]) -> pd.
                 source="Thm 21",
             )
         )
-    df = pd.DataFrame(rows)
-    df["rate"] = df["events"] / df["runs"]
-    df["ci_low"], df["ci_high"] = clopper_pearson(df["events"].to_numpy(), df["runs"].to_numpy())
-    return df
+    return pd.DataFrame(rows)

@@ -3,8 +3,9 @@ Liu-Talwar, and the lower bound of Theorem 4) and its numeric instantiation with
 
 ``figures/table1.tex``/``.md`` are rendered (:mod:`privtest.tables`) from :data:`privtest.bounds.TABLE1` (each
 entry's printed and explicit LaTeX next to the function that evaluates it). ``figures/table1.csv`` (this module's
-raw table) evaluates those same entries (:meth:`privtest.bounds.Entry.evaluate`) on the grid of the config
-(eps_1/eps, T, p*) at each tester's parameters, and adds, per tester (:class:`privtest.testers.Tester`):
+raw table without its last three columns) evaluates those same entries (:meth:`privtest.bounds.Entry.evaluate`) on
+the grid of the config (eps_1/eps, T, p*) at each tester's parameters, and adds, per tester
+(:class:`privtest.testers.Tester`):
 
 * ``samples_expected``: the tester's expected evaluations at step T with fresh shared noise (exact for the GTM, an
   upper bound for Cohen et al.: :meth:`privtest.testers.Tester.expected_samples`); ``halt_p``: the smallest p at
@@ -23,7 +24,10 @@ raw table) evaluates those same entries (:meth:`privtest.bounds.Entry.evaluate`)
 * ``halts_at_pstar``/``halts_at_halt_p``: halting at the first step with p_t = p* (resp. at ``halt_p``), at step
   index T (``type2_runs`` runs, ``Tester.halts_at_step``).
 
-Each tester is judged by its own guarantee (:mod:`privtest.checks.table1`): GTM by Theorem 21, Cohen et al. by
+The last columns record what each tester guarantees, for judging (``type1_bound``, ``type2_bound``: its Type I /
+Type II budgets, ``privacy_delta``: its privacy's delta); ``figures/table1.csv`` leaves them out
+(:data:`privtest.analysis.table1.RECORDED`). Each tester is judged by its own guarantee
+(:mod:`privtest.analysis.table1`, :mod:`privtest.checks.table1`): GTM by Theorem 21, Cohen et al. by
 Proposition 48 (Type I and Type II parts each <= beta), Liu-Talwar by Theorem 46(2) (continuation, beta + delta/2)
 and 46(4) (halting where the Phi condition holds, not at p*).
 """
@@ -70,6 +74,9 @@ COLUMNS = [
     "type2_runs",
     "source",
     "note",
+    "type1_bound",
+    "type2_bound",
+    "privacy_delta",
 ]
 
 #: The table1.csv column of each Table 1 row (:data:`privtest.bounds.TABLE1_ROWS`).
@@ -124,6 +131,9 @@ def _theory(method: str, tester: Tester, cfg: dict, ratio: float, T: int, pstar:
         privacy=str(out["privacy"]),
         samples_expected=tester.expected_samples(T),
         halt_p=halt_p,
+        type1_bound=tester.type1_bound,
+        type2_bound=tester.type2_bound,
+        privacy_delta=tester.privacy.delta,
         penalty_from_halt=_odds(halt_p) / _odds(out["pbar_theory"]) if halt_p < 1 else np.inf,
         source=source,
         note=note,

@@ -7,10 +7,11 @@ come from ``fig_co_submodular``'s raw table; rows 1, 3, 4 ((eps, delta)-DP batch
 with BatchToCO at the global delta ``approx.delta`` (:func:`simulate_approx`): row 1 the facility-location stream
 with private greedy under advanced-or-basic composition, rows 3-4 the cut objective on the CollegeMsg top-users
 stream (:class:`privtest.co.kcut.CardinalityCut`) under a cardinality and a partition-matroid constraint; row 2
-(Rafiey and Yoshida 2020) is evaluated, not run (:func:`rafiey_yoshida_rows`). The other CO applications (densest
+(Rafiey and Yoshida 2020) is evaluated, not run, by the analysis (:func:`privtest.analysis.table2.rafiey_yoshida_rows`).
+The other CO applications (densest
 subgraph, Max-Cut, the long streams) are summarised from their experiments' raw tables with ``table2_row`` empty.
-Rendering: :func:`privtest.co.tables.to_markdown` / :func:`privtest.co.tables.to_latex`; claims:
-:mod:`privtest.checks.table2`.
+Rendering: :func:`privtest.co.tables.to_markdown` / :func:`privtest.co.tables.to_latex`; analysis (the rows of
+``figures/table2.csv``): :mod:`privtest.analysis.table2`; claims: :mod:`privtest.checks.table2`.
 """
 
 from __future__ import annotations
@@ -23,16 +24,16 @@ from privtest.co.frames import METHOD, covered, plotted
 from privtest.co.kcut import CardinalityCut
 from privtest.co.maxcut import top_users_stream
 from privtest.co.submodular import FacilityLocation
-from privtest.co.table2 import ROWS, rafiey_yoshida_error, row_of_stream
+from privtest.co.table2 import ROWS, row_of_stream
 from privtest.experiments import _co
 
 
 def simulate(cfg: dict, rng: np.random.Generator, inputs: dict[str, str]) -> pd.DataFrame:
-    """The rows of ``figures/table2.csv`` (:func:`privtest.experiments._co.table_rows`, plus the run-level counts of
-    :func:`run_counts` and the constant C_beta) from the raw tables of ``inputs``: ``raw_fig_co_densest``,
-    ``raw_fig_co_submodular``, ``raw_fig_co_maxcut`` and ``raw_fig_co_crossover`` (the long streams, at their
-    log-spaced recorded steps; same BatchToCO constants as densest subgraph), plus Table 2's rows 1-4
-    (:func:`simulate_approx` with ``wheel_mpls_stops`` and ``wheel_collegemsg``; ``rng`` drives those runs) and the
+    """The rows of ``figures/table2.csv`` but Table 2's row 2 (:func:`privtest.experiments._co.table_rows`, plus the
+    run-level counts of :func:`run_counts` and the constant C_beta) from the raw tables of ``inputs``:
+    ``raw_fig_co_densest``, ``raw_fig_co_submodular``, ``raw_fig_co_maxcut`` and ``raw_fig_co_crossover`` (the long
+    streams, at their log-spaced recorded steps; same BatchToCO constants as densest subgraph), plus Table 2's rows 1,
+    3, 4 (:func:`simulate_approx` with ``wheel_mpls_stops`` and ``wheel_collegemsg``; ``rng`` drives those runs) and the
     columns ``table2_row`` (1-6, NaN for the other applications) and ``delta`` (the global delta of the row's budget).
     """
     frames = simulate_approx(cfg, rng, inputs)
@@ -66,7 +67,7 @@ def simulate(cfg: dict, rng: np.random.Generator, inputs: dict[str, str]) -> pd.
     out["table2_row"] = [row_of_stream(s) for s in out.stream]
     out["table2_row"] = out["table2_row"].astype("Int64")
     out["delta"] = out["delta"].fillna(0.0) if "delta" in out else 0.0
-    return pd.concat([out, rafiey_yoshida_rows(cfg, out)], ignore_index=True)
+    return out
 
 
 def simulate_approx(cfg: dict, rng: np.random.Generator, inputs: dict[str, str]) -> list[pd.DataFrame]:
@@ -139,43 +140,6 @@ def process_summary(raw: pd.DataFrame) -> pd.DataFrame:
             )
         )
     return pd.DataFrame(rows)
-
-
-def rafiey_yoshida_rows(cfg: dict, rows: pd.DataFrame) -> pd.DataFrame:
-    """Table 2 row 2 (Rafiey and Yoshida 2020), evaluated, not run: per eps of ``approx``, their additive error
-    k^7 m ln m / eps^3 (:func:`privtest.co.table2.rafiey_yoshida_error`) at the largest batch eps BatchToCO ever
-    passes A, eps_batch(2, 2) (eps_batch(i, t) decreases in i and t), on row 1's stream (k, m = grid^2), against
-    the largest OPT_t (upper bound) of that stream (``opt_T``). ``ry_error > opt_T`` means the batch guarantee
-    (1 - 1/e) OPT_t - E_A, hence Theorem 42's, is negative at every t: VACUOUS."""
-    ap, fac = cfg["approx"], cfg["facility"]
-    k, m = int(fac["k"]), int(fac["grid"]) ** 2
-    r1 = rows[rows.table2_row == 1]
-    if r1.empty:  # row 1 not run (no facility-location line to take OPT_T from): nothing to evaluate against
-        return pd.DataFrame()
-    out = []
-    for eps in ap["eps"]:
-        P = _co.co_params(ap, float(eps))
-        e_b = float(P.batch_eps(2, 2))
-        sel = r1[r1.eps == eps]
-        out.append(
-            dict(
-                application="Table 2 row 2",
-                algorithm=ROWS[2].algorithm,
-                stream="mpls_stops (evaluated)",
-                eps=float(eps),
-                delta=float(ap["delta"]),
-                beta=float(ap["beta"]),
-                kappa=float(ap["kappa"]),
-                table2_row=2,
-                eps_batch_max=e_b,
-                ry_error=rafiey_yoshida_error(k, m, e_b),
-                opt_T=float(sel.opt_T.iloc[0]) if len(sel) else np.nan,
-                C_beta=float(ap["C_beta"]),
-            )
-        )
-    out = pd.DataFrame(out)
-    out["table2_row"] = out["table2_row"].astype("Int64")
-    return out
 
 
 def run_counts(raw: pd.DataFrame, exact_only: bool = True) -> pd.DataFrame:
