@@ -50,6 +50,11 @@ def test_write_refuses_what_is_not_a_table(tmp_path, tables, word):
         analysis.write(tables, tmp_path)
 
 
+def test_read_refuses_a_missing_directory(tmp_path):
+    with pytest.raises(FileNotFoundError, match="no such analysis directory"):
+        analysis.read(tmp_path / "missing")
+
+
 def test_read_refuses_an_empty_directory(tmp_path):
     with pytest.raises(ValueError, match="no analysis table"):
         analysis.read(tmp_path)

@@ -143,7 +143,7 @@ def test_failing_check_keeps_its_traceback(tmp_path):
 
 @pytest.mark.slow  # seconds: run by make test, not test-fast
 def test_failing_notebook_keeps_traceback_and_executed_copy(tmp_path):
-    raw = tmp_path / "missing.csv"  # the notebook's pd.read_csv fails
+    raw = tmp_path / "missing.csv"  # the notebook's inputs are missing: reading them fails
     log = tmp_path / "results/logs/figures/fig_noise_penalty.log"
     log.parent.mkdir(parents=True)
     out = {k: str(tmp_path / v.format("fig_noise_penalty")) for k, v in FILES.items()}
@@ -154,6 +154,7 @@ def test_failing_notebook_keeps_traceback_and_executed_copy(tmp_path):
         input={
             "notebook": str(ROOT / "notebooks/fig_noise_penalty.ipynb"),
             "raw": str(raw),
+            "analysis": str(tmp_path / "missing"),
             "simulation": str(tmp_path / "none.json"),
         },
         output=out,

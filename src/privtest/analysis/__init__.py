@@ -52,8 +52,11 @@ def read(directory: str | os.PathLike) -> dict[str, pd.DataFrame]:
     """The tables :func:`write` left in ``directory``: name -> DataFrame (``pandas.read_csv``), sorted by name.
 
     Raises:
+        FileNotFoundError: if ``directory`` does not exist (its analyse job has not run).
         ValueError: if ``directory`` holds no table.
     """
+    if not Path(directory).is_dir():
+        raise FileNotFoundError(f"{directory}: no such analysis directory (the output's analyse job writes it).")
     paths = sorted(Path(directory).glob(f"*{SUFFIX}"))
     if not paths:
         raise ValueError(f"{directory}: no analysis table (<name>{SUFFIX}) found.")
