@@ -299,7 +299,7 @@ def result_page(
     Args:
         info: the output (:class:`OutputInfo`).
         claims: its claims (``results/claims/<id>.csv``, columns of :data:`privtest.claims.COLUMNS`).
-        runtimes: wall seconds of its jobs by rule (``{"simulate": 12.3, "check": 1.0, "figure": 5.2}``) from the
+        runtimes: wall seconds of its jobs by rule (``{"simulate": 12.3, "analyse": 0.4, "check": 1.0, ...}``) from the
             committed record (:data:`JOB_TIMES`); rules without a measurement are left out, none at all renders
             "not measured yet".
         table_md: a table's ``figures/<id>.md`` (its text is included), None for a figure.
@@ -415,7 +415,7 @@ def index_page(outputs: Sequence[OutputInfo], claims: pd.DataFrame, job_times: p
 
 
 #: The rules whose ``benchmark:`` files time an output's jobs (``results/benchmarks/<rule>/<id>.tsv``), in order.
-TIMED_RULES = ("simulate", "check", "figure", "table")
+TIMED_RULES = ("simulate", "analyse", "check", "figure", "table")
 
 #: The committed per-job measurement record (repository-relative): columns :data:`JOB_TIME_COLUMNS`.
 JOB_TIMES = "benchmarks/job_times.csv"
