@@ -1,6 +1,6 @@
 """Generated documentation: every number a reader reads is rendered from a run's files, never typed.
 
-Two kinds of output (issue 18, item 4):
+Two kinds of output:
 
 - a page per output of the catalogue, ``docs/results/<id>.md`` (:func:`result_page`): what the output shows (its
   caption, the title cell of its notebook) and the paper section it tests, the figure, its claims with their
@@ -15,8 +15,8 @@ Two kinds of output (issue 18, item 4):
 
 Rendering is a pure function of the tracked inputs (claims, tables, analysis results, the committed measurement
 records): no clock, no path of the machine, no time of the rendering run, stable ordering and float formatting, so
-``make reproduce`` on a fresh clone rewrites every generated file byte for byte (issue 18, item 5;
-:func:`render_repository`).
+``make reproduce`` on a fresh clone rewrites every generated file byte for byte (:func:`render_repository`;
+docs/reproduction.md).
 """
 
 from __future__ import annotations
