@@ -261,9 +261,10 @@ def _cell(value) -> str:
 
 
 def analysis_table(analysis: pd.DataFrame, max_rows: int = MAX_ANALYSIS_ROWS) -> str:
-    """Markdown of an analysis table (``results/analysis/<id>.csv``): its first ``max_rows`` rows in tables of at
-    most :data:`privtest.tables.MAX_MD_COLUMNS` columns (:func:`privtest.tables.markdown_tables` with no key
-    columns), and how many rows are left out.
+    """Markdown of an analysis table (``results/analysis/<id>/<name>.csv``): its first ``max_rows`` rows in
+    consecutive tables of at most :data:`privtest.tables.MAX_MD_COLUMNS` columns each (the columns in order; unlike
+    :func:`privtest.tables.markdown_tables`, no key column is repeated and the parts are not labelled), and how many
+    rows are left out.
 
     Raises:
         ValueError: if ``max_rows`` < 1.
