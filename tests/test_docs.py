@@ -132,6 +132,15 @@ def test_read_runtimes_takes_the_last_row_of_each_benchmark(tmp_path):
     assert got.to_dict("records") == [{"output": "fig_oc", "job": "simulate", "seconds": 2.3}]
 
 
+def test_read_runtimes_reads_every_benchmarked_rule_of_an_output(tmp_path):
+    """The rules with a per-output ``benchmark:`` (workflow/rules/*.smk) are the ones the record times, in order."""
+    for rule in ("table", "figure", "check", "analyse", "simulate"):
+        (tmp_path / rule).mkdir()
+        (tmp_path / rule / "fig_oc.tsv").write_text("s\th:m:s\n1.0\t0\n")
+    got = docs.read_runtimes(tmp_path, ["fig_oc"])
+    assert list(got["job"]) == ["simulate", "analyse", "check", "figure", "table"]
+
+
 def test_job_times_record_round_trips_and_refuses_a_bad_file(tmp_path):
     runtimes = pd.DataFrame({"output": ["fig_oc", "fig_oc"], "job": ["simulate", "figure"], "seconds": [2.26, 10.0]})
     text = docs.job_times_csv(runtimes, "scratch copy of abc, idle 2-core machine")

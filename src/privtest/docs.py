@@ -1,6 +1,6 @@
 """Generated documentation: every number a reader reads is rendered from a run's files, never typed.
 
-Two kinds of output (issue 18, item 4):
+Two kinds of output:
 
 - a page per output of the catalogue, ``docs/results/<id>.md`` (:func:`result_page`): what the output shows (its
   caption, the title cell of its notebook) and the paper section it tests, the figure, its claims with their
@@ -15,8 +15,8 @@ Two kinds of output (issue 18, item 4):
 
 Rendering is a pure function of the tracked inputs (claims, tables, analysis results, the committed measurement
 records): no clock, no path of the machine, no time of the rendering run, stable ordering and float formatting, so
-``make reproduce`` on a fresh clone rewrites every generated file byte for byte (issue 18, item 5;
-:func:`render_repository`).
+``make reproduce`` on a fresh clone rewrites every generated file byte for byte (:func:`render_repository`;
+docs/reproduction.md).
 """
 
 from __future__ import annotations
@@ -261,9 +261,10 @@ def _cell(value) -> str:
 
 
 def analysis_table(analysis: pd.DataFrame, max_rows: int = MAX_ANALYSIS_ROWS) -> str:
-    """Markdown of an analysis table (``results/analysis/<id>.csv``): its first ``max_rows`` rows in tables of at
-    most :data:`privtest.tables.MAX_MD_COLUMNS` columns (:func:`privtest.tables.markdown_tables` with no key
-    columns), and how many rows are left out.
+    """Markdown of an analysis table (``results/analysis/<id>/<name>.csv``): its first ``max_rows`` rows in
+    consecutive tables of at most :data:`privtest.tables.MAX_MD_COLUMNS` columns each (the columns in order; unlike
+    :func:`privtest.tables.markdown_tables`, no key column is repeated and the parts are not labelled), and how many
+    rows are left out.
 
     Raises:
         ValueError: if ``max_rows`` < 1.
@@ -299,7 +300,7 @@ def result_page(
     Args:
         info: the output (:class:`OutputInfo`).
         claims: its claims (``results/claims/<id>.csv``, columns of :data:`privtest.claims.COLUMNS`).
-        runtimes: wall seconds of its jobs by rule (``{"simulate": 12.3, "check": 1.0, "figure": 5.2}``) from the
+        runtimes: wall seconds of its jobs by rule (``{"simulate": 12.3, "analyse": 0.4, "check": 1.0, ...}``) from the
             committed record (:data:`JOB_TIMES`); rules without a measurement are left out, none at all renders
             "not measured yet".
         table_md: a table's ``figures/<id>.md`` (its text is included), None for a figure.
@@ -415,7 +416,7 @@ def index_page(outputs: Sequence[OutputInfo], claims: pd.DataFrame, job_times: p
 
 
 #: The rules whose ``benchmark:`` files time an output's jobs (``results/benchmarks/<rule>/<id>.tsv``), in order.
-TIMED_RULES = ("simulate", "check", "figure", "table")
+TIMED_RULES = ("simulate", "analyse", "check", "figure", "table")
 
 #: The committed per-job measurement record (repository-relative): columns :data:`JOB_TIME_COLUMNS`.
 JOB_TIMES = "benchmarks/job_times.csv"
