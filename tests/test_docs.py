@@ -317,3 +317,11 @@ def test_schema_types_are_read_off_the_constraints():
         "list of integer >= 1"
     )
     assert configdoc.type_of({"enum": ["a", "b"]}, root) == "one of: a, b"
+
+
+def test_index_cuts_a_caption_at_its_first_sentence_not_at_an_abbreviation():
+    outputs = [
+        docs.OutputInfo("fig_oc", "figure", "S", "# fig_oc: Baselines of Cohen et al. (2024), e.g. Alg 4. More.")
+    ]
+    page = docs.index_page(outputs, CLAIMS[CLAIMS.experiment == "fig_oc"])
+    assert "[`fig_oc`](fig_oc.md): Baselines of Cohen et al. (2024), e.g. Alg 4 (" in page and "More" not in page

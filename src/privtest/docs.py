@@ -5,7 +5,7 @@ Two kinds of output:
 - a page per output of the catalogue, ``docs/results/<id>.md`` (:func:`result_page`): what the output shows (its
   caption, the title cell of its notebook) and the paper section it tests, the figure, its claims with their
   verdicts and measured values (``results/claims/<id>.csv``), its table (``figures/<id>.md``) and its analysis
-  results (``results/analysis/<id>.csv``, when the workflow writes one), and its jobs' wall times from the
+  tables (``results/analysis/<id>/<name>.csv``), and its jobs' wall times from the
   committed measurement record ``benchmarks/job_times.csv`` (:data:`JOB_TIMES`, written only by
   ``python benchmarks/reproduction_time.py --record``; never from the rendering run's own ``benchmark:`` files);
 - *generated blocks* in hand-written Markdown (README.md, ARTIFACT-APPENDIX.md, docs/*.md): the text between
@@ -48,6 +48,9 @@ MEANING = {
     "VACUOUS": "the bound is not binding on this input (it cannot fail here); the note gives its value",
     "ERRATUM": "the paper's statement as printed is contradicted; the note names the ERRATA.md entry",
 }
+
+#: The end of a caption's first sentence: a full stop and a capital, not an abbreviation ("Cohen et al. (2024)").
+_FIRST_SENTENCE = re.compile(r"(?<!\bal)(?<!\be\.g)(?<!\bi\.e)(?<!\bcf)\.\s+(?=[A-Z$(`])")
 
 #: Most rows of an analysis table shown on a result page (the full table stays in its .csv).
 MAX_ANALYSIS_ROWS = 10
@@ -401,7 +404,7 @@ def index_page(outputs: Sequence[OutputInfo], claims: pd.DataFrame, job_times: p
         for o in (o for o in outputs if o.section == section):
             counts = verdict_counts(claims[claims["experiment"] == o.id])
             summary = ", ".join(f"{k} {v}" for v, k in counts.items() if k)
-            first = _caption_text(o).split(". ")[0].rstrip(".")
+            first = _FIRST_SENTENCE.split(_caption_text(o), maxsplit=1)[0].rstrip(".")
             lines.append(f"- [`{o.id}`]({o.id}.md): {first}" + (f" ({summary})" if summary else ""))
     lines += ["", "## Run times", ""]
     wheres = list(dict.fromkeys(job_times["where"])) if job_times is not None and len(job_times) else []
