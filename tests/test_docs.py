@@ -321,7 +321,7 @@ def test_schema_types_are_read_off_the_constraints():
 
 def test_index_cuts_a_caption_at_its_first_sentence_not_at_an_abbreviation():
     outputs = [
-        docs.OutputInfo("fig_oc", "figure", "S", "# fig_oc: Baselines of Cohen et al. (2024), e.g. Alg 4. More.")
+        docs.OutputInfo("fig_oc", "figure", "S", "# fig_oc: Baselines of Cohen et al. (2024), e.g. eq. (16). **More.**")
     ]
     page = docs.index_page(outputs, CLAIMS[CLAIMS.experiment == "fig_oc"])
-    assert "[`fig_oc`](fig_oc.md): Baselines of Cohen et al. (2024), e.g. Alg 4 (" in page and "More" not in page
+    assert "[`fig_oc`](fig_oc.md): Baselines of Cohen et al. (2024), e.g. eq. (16) (" in page and "More" not in page

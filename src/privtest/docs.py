@@ -49,8 +49,11 @@ MEANING = {
     "ERRATUM": "the paper's statement as printed is contradicted; the note names the ERRATA.md entry",
 }
 
-#: The end of a caption's first sentence: a full stop and a capital, not an abbreviation ("Cohen et al. (2024)").
-_FIRST_SENTENCE = re.compile(r"(?<!\bal)(?<!\be\.g)(?<!\bi\.e)(?<!\bcf)\.\s+(?=[A-Z$(`])")
+#: The end of a caption's first sentence: a full stop and a capital, not an abbreviation ("et al. (2024)", "eq. (16)").
+_FIRST_SENTENCE = re.compile(
+    r"(?<!\bal)(?<!\be\.g)(?<!\bi\.e)(?<!\bcf)(?<!\beq)(?<!\bEq)(?<!\bSec)(?<!\bThm)(?<!\bCor)(?<!\bFig)(?<!\bAlg)"
+    r"\.\s+(?=[A-Z$(`*])"
+)
 
 #: Most rows of an analysis table shown on a result page (the full table stays in its .csv).
 MAX_ANALYSIS_ROWS = 10
