@@ -9,6 +9,13 @@ Usage:
     python benchmarks/reproduction_time.py --quick               # quick config
     python benchmarks/reproduction_time.py --make-test           # `make test` in a fresh clone (.venv included)
 
+``--long BUILT_DIR`` measures ``config/long.yaml`` on top of a built default run: it copies the checkout BUILT_DIR
+(a clone where ``make reproduce`` has run, ``.venv`` excluded; symlinks, mtimes and ``.snakemake`` metadata kept, so
+nothing is stale), runs ``snakemake --cores N --configfile config/long.yaml`` in the copy with this interpreter and
+the copy's ``src`` first on ``PYTHONPATH``, and prints (with ``--record``: records under key ``long``) the wall time,
+the jobs run per rule, the sum of their ``cpu_time`` (results/benchmarks/**/*.tsv rewritten by the run) and the claim
+counts per verdict of both runs' figures/claims.csv, with what became of the default run's INCONCLUSIVE claims.
+
 ``--make-test`` clones the current commit (``git clone``: uncommitted changes are not measured), runs ``make test``
 there and prints its wall time, then the quick workflow's in the same clone (its .venv now installed) and the
 ratio of the two, with the load average before and after each (the machine may be shared).
@@ -25,8 +32,10 @@ rewrites them, so its generated documents are the same bytes on every machine.
 """
 
 import argparse
+import collections
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -52,7 +61,16 @@ def main() -> None:
         "--make-test", action="store_true", help="time `make test`, then the quick workflow, in a fresh clone"
     )
     ap.add_argument("--record", action="store_true", help=f"write the measurement into {RECORD.relative_to(ROOT)}")
+    ap.add_argument(
+        "--long",
+        metavar="BUILT_DIR",
+        type=Path,
+        help="time config/long.yaml in a copy of BUILT_DIR, a checkout where the default run has been built",
+    )
     args = ap.parse_args()
+    if args.long:
+        long_run(args.long, args.cores, args.record)
+        return
     if args.make_test:
         make_test(args.record)
         return
@@ -115,8 +133,18 @@ def record_jobs(repo: Path, how: str, load: float) -> None:
     print(f"recorded {len(runtimes)} job times in {docs.JOB_TIMES}")
 
 
-def record(key: str, run: str, command: str, wall: float, how: str, load: float) -> None:
-    """Replace (or add) the entry ``key`` of :data:`RECORD` by this measurement (wall seconds rounded to 1 s)."""
+def record(
+    key: str,
+    run: str,
+    command: str,
+    wall: float,
+    how: str,
+    load: float,
+    commit: str | None = None,
+    extra: dict | None = None,
+) -> None:
+    """Replace (or add) the entry ``key`` of :data:`RECORD` by this measurement (wall seconds rounded to 1 s; the
+    measured ``commit``, by default this checkout's; ``extra``: optional fields merged into the entry)."""
     doc = json.loads(RECORD.read_text()) if RECORD.exists() else {"runs": []}
     entry = {
         "command": command,
@@ -124,11 +152,100 @@ def record(key: str, run: str, command: str, wall: float, how: str, load: float)
         "notes": f"load average {load:.1f} at the start (2 cores)",
         "run": run,
         "wall_s": round(wall),
-        "where": f"{how} of {_commit()}, {machine_state(load)}",
-    }
+        "where": f"{how} of {commit or _commit()}, {machine_state(load)}",
+    } | (extra or {})
     doc["runs"] = [r for r in doc.get("runs", []) if r.get("key") != key] + [entry]
     RECORD.write_text(json.dumps(doc, indent=2, sort_keys=True, ensure_ascii=False) + "\n")
     print(f"recorded {key}: {entry['wall_s']} s in {RECORD.relative_to(ROOT)}")
+
+
+#: A job's header line in Snakemake's log (``rule simulate:`` or ``localrule all:``).
+JOB_LINE = re.compile(r"^(?:local)?rule (\w+):$", re.MULTILINE)
+#: The verdicts a claim can have (privtest.checks), in the order the records list them.
+VERDICTS = ("PASS", "FAIL", "INCONCLUSIVE", "VACUOUS", "ERRATUM")
+
+
+def verdict_counts(claims: pd.DataFrame) -> dict[str, int]:
+    """Claims per verdict (every verdict of :data:`VERDICTS`, zeros included, then any other verdict seen)."""
+    seen = claims["verdict"].value_counts().to_dict()
+    counts = {v: int(seen.pop(v, 0)) for v in VERDICTS}
+    return counts | {str(v): int(n) for v, n in sorted(seen.items())}
+
+
+def resolved(default: pd.DataFrame, long: pd.DataFrame) -> dict[str, int]:
+    """What became of the default run's INCONCLUSIVE claims in the long run, matched by claim_id: ``pass``,
+    ``inconclusive``, ``other`` (another verdict) and ``missing`` (no claim of that id in the long run)."""
+    after = dict(zip(long["claim_id"], long["verdict"], strict=True))
+    out = {"pass": 0, "inconclusive": 0, "other": 0, "missing": 0}
+    for cid in default.loc[default["verdict"] == "INCONCLUSIVE", "claim_id"]:
+        v = after.get(cid)
+        out[
+            "missing" if v is None else "pass" if v == "PASS" else "inconclusive" if v == "INCONCLUSIVE" else "other"
+        ] += 1
+    return out
+
+
+def long_run(built: Path, cores: str, save: bool) -> None:
+    """Time ``config/long.yaml`` in a copy of the built default-run checkout ``built`` (see the module docstring)."""
+    built = built.resolve()
+    default_claims = built / "figures" / "claims.csv"
+    if not default_claims.is_file():
+        raise SystemExit(f"--long: {default_claims} does not exist; build the default run there first")
+    commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=built, capture_output=True, text=True)
+    commit = commit.stdout.strip() or "an unknown commit"
+    with tempfile.TemporaryDirectory(prefix="privtest-long-") as tmp:
+        repo = Path(tmp) / "repo"
+        # cp -a keeps mtimes (copytree's copy2 does too, but not for directories) and the symlinks.
+        repo.mkdir()
+        entries = [str(p) for p in built.iterdir() if p.name != ".venv"]
+        subprocess.run(["cp", "-a", *entries, str(repo)], check=True)
+        env = os.environ | {"PYTHONPATH": os.pathsep.join([str(repo / "src"), os.environ.get("PYTHONPATH", "")])}
+        cmd = [sys.executable, "-m", "snakemake", "--cores", cores, "--configfile", "config/long.yaml"]
+        load = os.getloadavg()[0]
+        start_epoch = time.time()
+        start = time.perf_counter()
+        log = Path(tmp) / "snakemake.log"  # followed with tail -f while it runs
+        print(f"running {' '.join(cmd)} in {repo} (log: {log})", flush=True)
+        with log.open("w") as out:
+            proc = subprocess.run(cmd, cwd=repo, stdout=out, stderr=subprocess.STDOUT, env=env)
+        wall = time.perf_counter() - start
+        text = log.read_text()
+        if proc.returncode != 0:
+            print(f"{' '.join(cmd)} failed:\n{text[-20000:]}", file=sys.stderr)
+            raise subprocess.CalledProcessError(proc.returncode, cmd)
+        jobs = collections.Counter(JOB_LINE.findall(text))
+        cpu = 0.0
+        for tsv in (repo / "results" / "benchmarks").rglob("*.tsv"):
+            if tsv.stat().st_mtime >= start_epoch:
+                cpu += float(pd.read_csv(tsv, sep="\t")["cpu_time"].iloc[-1])
+        before = pd.read_csv(default_claims)
+        after = pd.read_csv(repo / "figures" / "claims.csv")
+        state = machine_state(load)
+        long = {
+            "commit": commit,
+            "cores": int(cores) if cores.isdigit() else cores,
+            "cpu_s": round(cpu),
+            "inconclusive_after": resolved(before, after),
+            "jobs": dict(sorted(jobs.items())),
+            "load_start": round(load, 1),
+            "machine": state,
+            "verdicts_default": verdict_counts(before),
+            "verdicts_long": verdict_counts(after),
+        }
+    print(f"wall time: {wall:.1f} s with --cores {cores} ({state})")
+    print(json.dumps(long, indent=2))
+    if save:
+        shown = f"snakemake --cores {cores} --configfile config/long.yaml"
+        record(
+            "long",
+            "config/long.yaml on top of a built default run (copy of its checkout, results kept)",
+            shown,
+            wall,
+            "copy of a built default-run checkout",
+            load,
+            commit=commit,
+            extra={"long": long},
+        )
 
 
 def _timed(cmd: list[str], cwd: Path) -> tuple[float, float]:
