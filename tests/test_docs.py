@@ -17,7 +17,7 @@ from privtest.claims import COLUMNS, VERDICTS
 
 ROOT = Path(__file__).resolve().parents[1]
 #: The documents with generated blocks (workflow/rules/docs.smk: DOCUMENTS).
-DOCUMENTS = ["README.md", "ARTIFACT-APPENDIX.md", "docs/findings.md"]
+DOCUMENTS = ["README.md", "ARTIFACT-APPENDIX.md", "docs/findings.md", "docs/slurm.md"]
 README_MAX_BYTES = 12 * 1024
 
 
@@ -325,3 +325,35 @@ def test_index_cuts_a_caption_at_its_first_sentence_not_at_an_abbreviation():
     ]
     page = docs.index_page(outputs, CLAIMS[CLAIMS.experiment == "fig_oc"])
     assert "[`fig_oc`](fig_oc.md): Baselines of Cohen et al. (2024), e.g. eq. (16) (" in page and "More" not in page
+
+
+LONG_RUN = {
+    "key": "long", "run": "long", "command": "snakemake --configfile config/long.yaml", "wall_s": 600.0,
+    "where": "copy", "notes": "nice 5",
+    "long": {
+        "commit": "abc1234", "cores": 2, "cpu_s": 1234.4, "jobs": {"simulate": 7, "check": 7, "all": 1},
+        "machine": "shared 2-core machine", "verdicts_default": {"PASS": 5, "INCONCLUSIVE": 3},
+        "verdicts_long": {"PASS": 7, "INCONCLUSIVE": 1}, "inconclusive_after": {"pass": 2, "inconclusive": 1},
+    },
+}  # fmt: skip
+
+
+def test_long_summary_renders_the_measured_long_run():
+    body = docs.long_summary({"runs": [LONG_RUN]})
+    assert "commit `abc1234` on a shared 2-core machine with `--cores 2`: 10.0 min wall time (nice 5)" in body
+    assert "1234 CPU seconds in the jobs that reran (7 simulate, 7 check)" in body
+    assert "| **PASS** | 5 | 7 |" in body and "| **INCONCLUSIVE** | 3 | 1 |" in body and "| **FAIL** | 0 | 0 |" in body
+    assert "Of the default run's 3 INCONCLUSIVE claims, 2 are PASS" in body and "1 stay INCONCLUSIVE" in body
+    assert docs.long_summary({"runs": []}) == docs.LONG_PENDING
+    assert docs.standard_blocks(None, {"runs": [LONG_RUN]}, [])["long.summary"] == body
+
+
+@pytest.mark.parametrize(
+    "change, word", [({"cpu_s": None}, "cpu_s"), ({"verdicts_long": {"PASS": 1.5}}, "verdicts_long")]
+)
+def test_long_summary_refuses_a_malformed_record(change, word):
+    record = {k: v for k, v in LONG_RUN["long"].items() if change.get(k, 0) is not None} | {
+        k: v for k, v in change.items() if v is not None
+    }
+    with pytest.raises(ValueError, match=word):
+        docs.long_summary({"runs": [LONG_RUN | {"long": record}]})

@@ -158,7 +158,7 @@ wildcard_constraints:
 # Generated documentation (docs.smk)
 DOCS_ROOT = config["docs"]["root"]
 # the documents with generated blocks (<!-- BEGIN generated:<name> --> ... <!-- END generated:<name> -->)
-DOCUMENTS = ["README.md", "ARTIFACT-APPENDIX.md", "docs/findings.md"]
+DOCUMENTS = ["README.md", "ARTIFACT-APPENDIX.md", "docs/findings.md", "docs/slurm.md"]
 
 
 def docs_path(path):
