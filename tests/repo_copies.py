@@ -18,6 +18,13 @@ IGNORE = shutil.ignore_patterns(
     ".venv", ".git", "results", ".snakemake", "__pycache__", "*.egg-info", ".pytest_cache", "figures"
 )
 QUICK = ("--configfile", "config/quick.yaml")
+#: A directory whose ``scontrol`` answers at once that no SLURM controller is reachable. When Snakemake starts, the
+#: SLURM executor plugin (2.8, ``job_status_query.get_min_job_age``) asks the controller for MinJobAge with
+#: ``scontrol show config``; where SLURM's client tools are installed but no controller runs (this machine and CI
+#: before the SLURM test starts its cluster) that call waits about 10 s, in every Snakemake run. The workflow tests
+#: run no cluster: :func:`run` puts this directory first on PATH (the plugin then keeps its default status command,
+#: which only the SLURM test uses; it passes ``slurm=True``).
+NO_SLURM_CONTROLLER = Path(__file__).resolve().parent / "no_slurm_controller"
 
 
 def copy_repo(dest: Path) -> Path:
@@ -37,11 +44,16 @@ def clone_built(built: Path, dest: Path) -> Path:
     return dest
 
 
-def run(cwd: Path, *args: str, check: bool = True, env: dict | None = None) -> subprocess.CompletedProcess:
-    """``snakemake *args`` in ``cwd``; raises AssertionError with the output's tail if it fails and ``check``."""
-    # The copy's own library first on the path: a module added in the copy (test_new_output_...) is importable.
+def run(
+    cwd: Path, *args: str, check: bool = True, env: dict | None = None, slurm: bool = False
+) -> subprocess.CompletedProcess:
+    """``snakemake *args`` in ``cwd`` (environment ``env``, default ``os.environ``); raises AssertionError with the
+    output's tail if it fails and ``check``. Without ``slurm``, ``scontrol`` is :data:`NO_SLURM_CONTROLLER`'s."""
     env = os.environ if env is None else env
+    # The copy's own library first on the path: a module added in the copy (test_new_output_...) is importable.
     env = {**env, "PYTHONPATH": os.pathsep.join([str(cwd / "src"), env.get("PYTHONPATH", "")])}
+    if not slurm:
+        env["PATH"] = os.pathsep.join([str(NO_SLURM_CONTROLLER), env.get("PATH", os.defpath)])
     proc = subprocess.run([*SNAKEMAKE, *args], cwd=cwd, capture_output=True, text=True, env=env)
     if check and proc.returncode != 0:
         raise AssertionError(f"snakemake {' '.join(args)} failed:\n{proc.stdout[-4000:]}\n{proc.stderr[-4000:]}")

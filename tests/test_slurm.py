@@ -44,7 +44,7 @@ def test_quick_workflow_through_the_slurm_profile(tmp_path):
     claims = [f"results/claims/{i}.csv" for i in SLURM_OUTPUTS]
     targets = [*notebook_targets(SLURM_OUTPUTS), *claims]
     proc = run(repo, *targets, "--workflow-profile", "workflow/profiles/slurm",
-               "--slurm-init-seconds-before-status-checks", "5", *QUICK)  # fmt: skip
+               "--slurm-init-seconds-before-status-checks", "5", *QUICK, slurm=True)  # fmt: skip
     minutes = (time.perf_counter() - start) / 60
     log = proc.stdout + proc.stderr
     submitted = re.findall(r"submitted with SLURM jobid (\d+)", log)
