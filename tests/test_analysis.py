@@ -276,7 +276,7 @@ def test_fig_rejection_threshold_measured_rates_intervals_and_error_bars():
     assert list(tables["points"].pbar_err) == pytest.approx([0.0, 0.3])  # clipped at 0 below pbar
 
 
-def test_fig_noise_penalty_margins_and_theta_opt():
+def test_fig_noise_penalty_margins_and_capped_curves():
     import math
 
     from privtest import bounds
@@ -294,9 +294,7 @@ def test_fig_noise_penalty_margins_and_theta_opt():
     assert list(tables["margins"].curve) == ["A"]  # t = 1 and unconstrained curves are left out
     assert tables["margins"].min_log10_margin.iloc[0] == pytest.approx(0.25)
     assert tables["curves"].Lambda.iloc[-1] == pytest.approx(1e300)  # capped for plotting
-    theta = tables["theta_opt"]
-    assert list(theta.t) == list(mod.THETA_T) and (theta.rel_gap < 1e-5).all()
-    assert theta.theta_closed_form.iloc[0] == pytest.approx(bounds.gtm_theta_opt(10, 0.05))
+    assert sorted(tables) == ["curves", "margins", "series"]
 
 
 def test_fig_lower_bounds_margins_standard_errors_and_thm29_sums():

@@ -179,3 +179,21 @@ def test_table1_printed_formulas_refuse_invalid_parameters():
         b.cohen_rejection_threshold_table(4, 1.0, 1.0, 0.25, 0.25)
     with pytest.raises(ValueError, match="t"):
         b.gtm_noise_penalty_table(0, 1.0, 0.25, 0.25, 2.0)
+
+
+@pytest.mark.parametrize("t", [1, 10, 1000, 100000])
+@pytest.mark.parametrize("beta", [0.01, 0.05, 0.3])
+def test_gtm_theta_opt_is_the_numerical_argmin_of_lambda_t(t, beta):
+    # theta* = sqrt(2 ln(4/beta) / ln(4/beta_t)) zeroes d/dtheta of ln Lambda_t; the bounded numerical argmin of
+    # Theorem 21's ln Lambda_t agrees, whatever eps_1/eps (the penalty scales with it, its argmin does not)
+    from scipy.optimize import minimize_scalar
+
+    theta = b.gtm_theta_opt(t, beta)
+    for eps, eps1 in ((1.0, 0.1), (2.0, 1.5)):
+
+        def f(x, eps=eps, eps1=eps1):
+            return b.gtm_log_noise_penalty(t, eps, eps1, beta, x)
+
+        res = minimize_scalar(f, bounds=(1e-3, 50), method="bounded", options={"xatol": 1e-10})
+        assert res.x == pytest.approx(theta, rel=1e-5)
+        assert f(theta) < f(0.99 * theta) and f(theta) < f(1.01 * theta)  # a minimum: 1% either side is worse
