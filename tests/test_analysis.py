@@ -1,4 +1,4 @@
-"""The analysis stage (issue 18 item 1): privtest.analysis.<id>.analyse(raw, cfg) -> named tables, written and read
+"""The analysis stage: privtest.analysis.<id>.analyse(raw, cfg) -> named tables, written and read
 back by privtest.analysis.write/read; the config keys that only judge or display (x-stage: analysis) never reach a
 simulation; the checks and notebooks of the outputs with an analysis import no experiment module.
 
@@ -61,7 +61,7 @@ def test_read_refuses_an_empty_directory(tmp_path):
 
 
 def test_every_output_has_an_analysis_and_a_check_that_takes_it():
-    assert ANALYSED == sorted(CAT), sorted(set(CAT) - set(ANALYSED))  # issue 18 item 1: simulate -> analyse -> ...
+    assert ANALYSED == sorted(CAT), sorted(set(CAT) - set(ANALYSED))  # simulate -> analyse -> ...
     for oid in ANALYSED:
         module = importlib.import_module(catalogue.ANALYSE_MODULE.format(oid))
         assert list(inspect.signature(module.analyse).parameters) == ["raw", "cfg"], oid

@@ -1,5 +1,5 @@
 """table1: columns contract, explicit reasons for inapplicable cells, rendering from privtest.bounds.TABLE1, and the
-figure experiments of issue 3 on tiny configurations."""
+Table 1 figure experiments on tiny configurations."""
 
 import math
 
@@ -92,7 +92,7 @@ def test_table1_rendering_from_code_objects():
         assert e.paper in tex and e.explicit in tex
     md = tables.table1_md(pd.DataFrame(columns=table1.COLUMNS))
     assert "| Privacy guarantee |" in md and "Lower bound" in md
-    # review of issue 11, item 6: the explicit row says which form of Lambda_t each column uses (Liu-Talwar: nominal p*)
+    # the explicit row says which form of Lambda_t each column uses (Liu-Talwar: nominal p*)
     explicit = md.split("## Explicit quantities evaluated here")[1].split("Sources:")[0]
     assert "nominal $p^*$" in explicit and "2\\gamma\\Lambda_t" in explicit
 
