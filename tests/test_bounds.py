@@ -197,3 +197,15 @@ def test_gtm_theta_opt_is_the_numerical_argmin_of_lambda_t(t, beta):
         res = minimize_scalar(f, bounds=(1e-3, 50), method="bounded", options={"xatol": 1e-10})
         assert res.x == pytest.approx(theta, rel=1e-5)
         assert f(theta) < f(0.99 * theta) and f(theta) < f(1.01 * theta)  # a minimum: 1% either side is worse
+
+
+def test_liu_talwar_moreover_bound_hand_value():
+    # R = 1, p* = 1/2, eps = 12, eps_1 = eps_0 = 0.5: sigma_LT = 12 (0.5 + 0.5)/12 = 1; beta = 0.5: ((R+1)/beta)^1 = 4
+    # x = e^0.5/(2 * 0.5) * 4 = 4 * 1.6487213 = 6.5948851; 1 - 1/(1 + x) = 1 - 1/7.5948851 = 1 - 0.1316676 = 0.8683324
+    assert b.liu_talwar_moreover_bound(1, 0.5, 12.0, 0.5, 0.5, 0.5) == pytest.approx(0.8683324, rel=1e-6)
+    # R = 3: ((3+1)/0.5)^1 = 8, x = 13.189770, 1 - 1/14.189770 = 1 - 0.0704733 = 0.9295267
+    assert b.liu_talwar_moreover_bound(3, 0.5, 12.0, 0.5, 0.5, 0.5) == pytest.approx(0.9295267, rel=1e-6)
+    with pytest.raises(ValueError, match="R"):
+        b.liu_talwar_moreover_bound(0, 0.5, 12.0, 0.5, 0.5, 0.5)
+    with pytest.raises(ValueError, match="eps0"):
+        b.liu_talwar_moreover_bound(1, 0.5, 12.0, 0.5, 0.5, 1.5)

@@ -351,6 +351,22 @@ def liu_talwar_rejection_threshold(t: int, pstar: float, eps: float, eps1: float
     return 0.5 * math.exp(-eps0) * (beta / (t + 1.0)) ** sigma_LT(eps, eps1, eps0) * pstar
 
 
+def liu_talwar_moreover_bound(R: int, pstar: float, eps: float, eps1: float, beta: float, eps0: float) -> float:
+    """Theorem 46(3)'s "moreover" bound as printed (Liu and Talwar 2019, Theorem 4.2(c)): halting at step R implies
+    p_R >= 1 - (1 + e^eps_0/(2(1-p*)) ((R+1)/beta)^sigma_LT)^{-1} w.p. >= 1 - beta - delta/2 (a probability; ERRATA.md
+    records that it cannot hold).
+
+    Raises:
+        ValueError: if R < 1 or pstar, beta or eps0 is outside (0, 1), or eps, eps1 are not > 0.
+    """
+    R = _validate.step_index(R, "R")
+    _validate.open_unit("pstar", pstar)
+    _validate.open_unit("beta", beta)
+    _validate.open_unit("eps0", eps0)
+    x = math.exp(eps0) / (2 * (1 - pstar)) * ((R + 1) / beta) ** sigma_LT(eps, eps1, eps0)
+    return 1 - 1 / (1 + x)
+
+
 def liu_talwar_rejection_threshold_table(t, pstar, eps, eps1, beta, eps0) -> float:
     """Table 1's printed odds form p*/(Lambda (1-p*) + p*) with Table 1's Lambda = (t/beta^2)^{12(eps_1+eps_0)/eps}."""
     _validate.open_unit("pstar", pstar)

@@ -102,9 +102,9 @@ def _tester_row(r, beta: float) -> dict:
         cor30_pbar=np.nan,
     )
     if math.isfinite(r.eps0):  # Theorem 46(3)'s bound is a formula in Liu-Talwar's auxiliary eps_0
-        x = math.exp(r.eps0) / (2 * (1 - r.pstar)) * (2 / beta) ** bounds.sigma_LT(r.eps, r.eps1, r.eps0)
-        if 1 - 1 / (1 + x) > r.pstar:
-            out["moreover_bound"] = 1 - 1 / (1 + x)
+        moreover = bounds.liu_talwar_moreover_bound(1, r.pstar, r.eps, r.eps1, beta, r.eps0)
+        if moreover > r.pstar:
+            out["moreover_bound"] = moreover
     if r.pstar <= 0.5:
         out["samples_lb"] = bounds.lower_bound_sample_complexity(r.pstar, r.eps, r.eps1, beta)
     if r.halt_p < 1:  # Cor 30 at the threshold where the tester guarantees halting (its halt_p, not its p*)
