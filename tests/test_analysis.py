@@ -1,4 +1,4 @@
-"""The analysis stage (issue 18 item 1): privtest.analysis.<id>.analyse(raw, cfg) -> named tables, written and read
+"""The analysis stage: privtest.analysis.<id>.analyse(raw, cfg) -> named tables, written and read
 back by privtest.analysis.write/read; the config keys that only judge or display (x-stage: analysis) never reach a
 simulation; the checks and notebooks of the outputs with an analysis import no experiment module.
 
@@ -61,7 +61,7 @@ def test_read_refuses_an_empty_directory(tmp_path):
 
 
 def test_every_output_has_an_analysis_and_a_check_that_takes_it():
-    assert ANALYSED == sorted(CAT), sorted(set(CAT) - set(ANALYSED))  # issue 18 item 1: simulate -> analyse -> ...
+    assert ANALYSED == sorted(CAT), sorted(set(CAT) - set(ANALYSED))  # simulate -> analyse -> ...
     for oid in ANALYSED:
         module = importlib.import_module(catalogue.ANALYSE_MODULE.format(oid))
         assert list(inspect.signature(module.analyse).parameters) == ["raw", "cfg"], oid
@@ -276,7 +276,7 @@ def test_fig_rejection_threshold_measured_rates_intervals_and_error_bars():
     assert list(tables["points"].pbar_err) == pytest.approx([0.0, 0.3])  # clipped at 0 below pbar
 
 
-def test_fig_noise_penalty_margins_and_theta_opt():
+def test_fig_noise_penalty_margins_and_capped_curves():
     import math
 
     from privtest import bounds
@@ -294,9 +294,7 @@ def test_fig_noise_penalty_margins_and_theta_opt():
     assert list(tables["margins"].curve) == ["A"]  # t = 1 and unconstrained curves are left out
     assert tables["margins"].min_log10_margin.iloc[0] == pytest.approx(0.25)
     assert tables["curves"].Lambda.iloc[-1] == pytest.approx(1e300)  # capped for plotting
-    theta = tables["theta_opt"]
-    assert list(theta.t) == list(mod.THETA_T) and (theta.rel_gap < 1e-5).all()
-    assert theta.theta_closed_form.iloc[0] == pytest.approx(bounds.gtm_theta_opt(10, 0.05))
+    assert sorted(tables) == ["curves", "margins", "series"]
 
 
 def test_fig_lower_bounds_margins_standard_errors_and_thm29_sums():
@@ -488,3 +486,42 @@ def test_table2_analysis_evaluates_row_2_against_row_1():
     assert ry.ry_error.is_monotonic_decreasing  # k^7 m ln m / eps_batch^3: larger eps, smaller error
     # no row 1: nothing to evaluate row 2 against
     assert len(table2.analyse(raw.iloc[1:], cfg)["rows"]) == 1
+
+
+def test_fig_oc_curves_select_pstar_and_pbar_rows_with_theorem_21_bounds(tmp_path):
+    from privtest.analysis import fig_oc as mod
+    from privtest.checks import fig_oc as check
+    from privtest.schedule import beta_t
+
+    beta = 0.05
+    common = dict(eps_ratio=0.5, variant="direct", runs=1000, beta_II=0.001)
+    raw = pd.DataFrame(
+        [  # curve t = 2 (pbar > 0): grid points p = 0.05 (pbar), 0.2, 0.5 (p*); curve t = 1 (pbar <= 0): p = 0.5
+            dict(common, t=2, pstar=0.5, pbar=0.05, p=0.05, halts=3, good_runs=900, good_halts=2,
+                 halt_prob_exact=0.003, miss_good_exact=0.99),
+            dict(common, t=2, pstar=0.5, pbar=0.05, p=0.2, halts=400, good_runs=900, good_halts=380,
+                 halt_prob_exact=0.4, miss_good_exact=0.6),
+            dict(common, t=2, pstar=0.5, pbar=0.05, p=0.5, halts=990, good_runs=900, good_halts=898,
+                 halt_prob_exact=0.99, miss_good_exact=0.0008),
+            dict(common, t=1, pstar=0.5, pbar=-0.2, p=0.5, halts=995, good_runs=950, good_halts=949,
+                 halt_prob_exact=0.99, miss_good_exact=0.0005),
+        ]
+    )  # fmt: skip
+    c = mod.analyse(raw, {"beta": beta})["curves"]
+    assert list(c.columns) == mod.CURVE_COLUMNS and list(c.t) == [1, 2]  # sorted by (t, eps_ratio, pstar, variant)
+    r = c.iloc[1]
+    assert (r.misses_good, r.good_runs, r.misses, r.runs) == (2, 900, 10, 1000)
+    assert r.miss_good_exact == 0.0008 and r.miss_exact == pytest.approx(0.01)
+    bt = float(beta_t(2, beta))
+    assert r.miss_bound == pytest.approx(beta / 4 + bt / 4) and r.continue_bound == pytest.approx(bt / 2)
+    assert (r.halt_pbar_exact, r.halts_pbar, r.runs_pbar) == (0.003, 3, 1000)
+    assert c.iloc[0][["halt_pbar_exact", "halts_pbar", "runs_pbar"]].isna().all()  # no p_t <= pbar_t <= 0
+    # the check reads the table: the same claims from the written-and-read table as from raw
+    analysis.write({"curves": c}, tmp_path)
+    read_back = analysis.read(tmp_path)
+    assert check.claims(raw, {"beta": beta}, read_back) == check.claims(raw, {"beta": beta})
+    verdicts = {x.claim_id: x.verdict for x in check.claims(raw, {"beta": beta})}
+    assert verdicts["oc.continue_at_pbar[t=1,r=0.5,p*=0.5,direct]"] == "VACUOUS"
+    assert verdicts["oc.halt_at_pstar[t=2,r=0.5,p*=0.5,direct]"] == "PASS"  # 0.0008 <= 0.001
+    assert verdicts["oc.continue_at_pbar[t=2,r=0.5,p*=0.5,direct]"] == "PASS"  # 0.003 <= beta_2/2 = 0.0038
+    assert verdicts["oc.halt_at_pstar_exact[t=2,r=0.5,p*=0.5,direct]"] == "PASS"  # 0.01 <= beta/4 + beta_2/4 = 0.0144

@@ -1,4 +1,4 @@
-"""Issue 20, item 6: the argument contract (docs/library.md) over the public API, table-driven. Each row is a call
+"""The argument contract (docs/library.md) over the public API, table-driven. Each row is a call
 with valid arguments and the parameters to spoil; every bad value (0, negative, nan, inf, bool, float for int, wrong
 length, None, a bad seed) must raise ValueError (or TypeError) whose message names the parameter, before any work.
 """

@@ -71,7 +71,7 @@ def _recount(x, event: str) -> int:
 
 
 def test_real_valued_outputs_are_refused():
-    # issue 12 item 11: Laplace samples used to give an event "<= 0" whose counts could not be reproduced
+    # a continuous output (Laplace samples) would give an event "<= 0" whose counts cannot be reproduced: refused
     with pytest.raises(ValueError, match=r"^run_a must return integer-coded outputs"):
         estimate_epsilon(
             lambda n, r: r.laplace(0.0, 1.0, n), lambda n, r: r.laplace(1.0, 1.0, n), 2000, np.random.default_rng(0)
@@ -100,7 +100,7 @@ def test_the_reported_event_reproduces_the_counts():
     assert res.event.split()[1] in ("0", "1")
 
 
-# Issue 12 item 12: auditor power. The default run's fig_privacy_audit section, with the issue's schema-valid cutoff.
+# Auditor power: the default run's fig_privacy_audit section with a schema-valid cutoff of 3.
 
 
 def _audit_section(**override) -> dict:
@@ -122,13 +122,13 @@ def _audit_section(**override) -> dict:
 
 
 @pytest.mark.slow
-def test_issue_cutoff_3_flags_algorithm_3_and_no_claim_fails():
+def test_cutoff_3_flags_algorithm_3_and_no_claim_fails():
     from privtest.analysis.fig_privacy_audit import analyse
     from privtest.checks.fig_privacy_audit import claims
     from privtest.experiments.fig_privacy_audit import simulate
     from privtest.io import job_rng
 
-    cfg, seed = _audit_section(cutoff=3)  # issue 12 item 12: `fig_privacy_audit: {cutoff: 3}`
+    cfg, seed = _audit_section(cutoff=3)  # `fig_privacy_audit: {cutoff: 3}`
     raw = simulate(cfg, job_rng(seed, "fig_privacy_audit"), {})
     row = analyse(raw, cfg)["summary"].set_index("mechanism").loc["SVT alg3"]
     assert row.flagged and row.eps_lower > cfg["eps"], row.to_dict()
@@ -192,7 +192,7 @@ def test_an_undetected_violation_is_inconclusive_with_the_audits_power():
     from privtest import audit
     from privtest.checks.fig_privacy_audit import claims
 
-    # review of issue 11: the power is at the claims policy's PASS level, 97.5% one-sided over the one carried witness
+    # the power is at the claims policy's PASS level, 97.5% one-sided over the one carried witness
     # (alpha = 0.025), not at the audit's own 95%: runs_to_flag(40, 10, 1000, 1, 0.025) = 3327 -> "3400"
     assert audit.runs_to_flag(40, 10, 1000, 1.0, 0.025) == pytest.approx(3327, rel=0.01)
     (claim,) = claims(_row(), {"confidence": 0.95, "queries": 20, "cutoff": 3})
@@ -237,7 +237,7 @@ def test_algorithm_3_is_broken_iff_the_queries_outnumber_twice_the_cutoff():
     assert actual_epsilon("alg4", 1.0, 2, 20) == pytest.approx(13 / 4)
 
 
-# Review of issue 11, item 1: the audit's checks follow the claims policy (FAIL through Holm, PASS at 97.5%).
+# The audit's checks follow the claims policy (FAIL through Holm, PASS at 97.5%).
 
 
 def _audit_row(mechanism, expected, k_a, k_b, eps_exact=float("nan")) -> dict:

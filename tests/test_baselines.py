@@ -189,7 +189,7 @@ def test_deterministic_N_never_exceeds_its_sample_bound(method):
 
 
 def test_random_dropping_gtm_claim_stays_inside_theorem_21():
-    # Review of issue 11, item 5: at the default T = 10000 the figure's fixed pbar = 0.0002 exceeds the GTM's
+    # At the default T = 10000 the figure's fixed pbar = 0.0002 exceeds the GTM's
     # pbar_T = 0.0001931, outside Theorem 21. The claim is evaluated at p_t = pbar_T (the same coupled runs) and the
     # rate at pbar is only reported, as an observation beyond the theorem.
     import pandas as pd

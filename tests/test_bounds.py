@@ -147,3 +147,65 @@ def test_cor30_log_lambda0_slope_in_ln_T_is_eps1_over_eps():
             100, eps, eps1, 0.05
         )
         assert d == pytest.approx(eps1 / eps * math.log(100), rel=1e-12)
+
+
+def test_table1_printed_gtm_and_cohen_hand_values():
+    # beta = 1/4, theta = 2, eps_1/eps = 1/4, t = 4: GTM Lambda = (1/beta)^{(1+2/2)/4} (t/beta)^{(2+2)/4}
+    #   = 4^{1/2} * 16^1 = 2 * 16 = 32
+    assert b.gtm_noise_penalty_table(4, 1.0, 0.25, 0.25, 2.0) == pytest.approx(32.0, rel=1e-12)
+    # the ratio only matters: eps = 2, eps_1 = 0.5 gives the same 32
+    assert b.gtm_noise_penalty_table(4, 2.0, 0.5, 0.25, 2.0) == pytest.approx(32.0, rel=1e-12)
+    # gamma = 2, p* = 1/2: max(0.5/64, 1 - 64 * 0.5) = 1/128 = 0.0078125
+    assert b.gtm_rejection_threshold_table(4, 0.5, 1.0, 0.25, 0.25, 2.0, 2.0) == pytest.approx(0.0078125, rel=1e-12)
+    # p* = 0.999: max(0.999/64 = 0.015609, 1 - 64 * 0.001 = 0.936) = 0.936 (the flipped branch)
+    assert b.gtm_rejection_threshold_table(4, 0.999, 1.0, 0.25, 0.25, 2.0, 2.0) == pytest.approx(0.936, rel=1e-9)
+    # Cohen: t/beta^{1 + r/(1-2r)} = 4 / 0.25^{1 + 0.25/0.5} = 4 / 0.25^{1.5} = 4 / 0.125 = 32; pbar = 0.5/32
+    assert b.cohen_noise_penalty_table(4, 1.0, 0.25, 0.25) == pytest.approx(32.0, rel=1e-12)
+    assert b.cohen_rejection_threshold_table(4, 0.5, 1.0, 0.25, 0.25) == pytest.approx(0.015625, rel=1e-12)
+    # r = 0.2, beta = 0.1, t = 10: 10 / 0.1^{1 + 0.2/0.6} = 10 * 10^{4/3} = 10 * 21.544347 = 215.44347
+    assert b.cohen_noise_penalty_table(10, 1.0, 0.2, 0.1) == pytest.approx(215.44347, rel=1e-7)
+
+
+def test_table1_printed_formulas_refuse_invalid_parameters():
+    with pytest.raises(b.RequirementError, match="eps > 2 eps_1"):
+        b.cohen_noise_penalty_table(4, 1.0, 0.5, 0.25)
+    with pytest.raises(ValueError, match="beta"):
+        b.gtm_noise_penalty_table(4, 1.0, 0.25, 1.5, 2.0)
+    with pytest.raises(ValueError, match="theta"):
+        b.gtm_noise_penalty_table(4, 1.0, 0.25, 0.25, 0.0)
+    with pytest.raises(ValueError, match="gamma"):
+        b.gtm_rejection_threshold_table(4, 0.5, 1.0, 0.25, 0.25, 2.0, 2.5)
+    with pytest.raises(ValueError, match="pstar"):
+        b.cohen_rejection_threshold_table(4, 1.0, 1.0, 0.25, 0.25)
+    with pytest.raises(ValueError, match="t"):
+        b.gtm_noise_penalty_table(0, 1.0, 0.25, 0.25, 2.0)
+
+
+@pytest.mark.parametrize("t", [1, 10, 1000, 100000])
+@pytest.mark.parametrize("beta", [0.01, 0.05, 0.3])
+def test_gtm_theta_opt_is_the_numerical_argmin_of_lambda_t(t, beta):
+    # theta* = sqrt(2 ln(4/beta) / ln(4/beta_t)) zeroes d/dtheta of ln Lambda_t; the bounded numerical argmin of
+    # Theorem 21's ln Lambda_t agrees, whatever eps_1/eps (the penalty scales with it, its argmin does not)
+    from scipy.optimize import minimize_scalar
+
+    theta = b.gtm_theta_opt(t, beta)
+    for eps, eps1 in ((1.0, 0.1), (2.0, 1.5)):
+
+        def f(x, eps=eps, eps1=eps1):
+            return b.gtm_log_noise_penalty(t, eps, eps1, beta, x)
+
+        res = minimize_scalar(f, bounds=(1e-3, 50), method="bounded", options={"xatol": 1e-10})
+        assert res.x == pytest.approx(theta, rel=1e-5)
+        assert f(theta) < f(0.99 * theta) and f(theta) < f(1.01 * theta)  # a minimum: 1% either side is worse
+
+
+def test_liu_talwar_moreover_bound_hand_value():
+    # R = 1, p* = 1/2, eps = 12, eps_1 = eps_0 = 0.5: sigma_LT = 12 (0.5 + 0.5)/12 = 1; beta = 0.5: ((R+1)/beta)^1 = 4
+    # x = e^0.5/(2 * 0.5) * 4 = 4 * 1.6487213 = 6.5948851; 1 - 1/(1 + x) = 1 - 1/7.5948851 = 1 - 0.1316676 = 0.8683324
+    assert b.liu_talwar_moreover_bound(1, 0.5, 12.0, 0.5, 0.5, 0.5) == pytest.approx(0.8683324, rel=1e-6)
+    # R = 3: ((3+1)/0.5)^1 = 8, x = 13.189770, 1 - 1/14.189770 = 1 - 0.0704733 = 0.9295267
+    assert b.liu_talwar_moreover_bound(3, 0.5, 12.0, 0.5, 0.5, 0.5) == pytest.approx(0.9295267, rel=1e-6)
+    with pytest.raises(ValueError, match="R"):
+        b.liu_talwar_moreover_bound(0, 0.5, 12.0, 0.5, 0.5, 0.5)
+    with pytest.raises(ValueError, match="eps0"):
+        b.liu_talwar_moreover_bound(1, 0.5, 12.0, 0.5, 0.5, 1.5)

@@ -107,7 +107,7 @@ def test_certified_calibration_meets_beta_with_fewer_samples():
 
 
 def _doubling_reference(eps, beta, T, eps_t, pstar, tol):
-    """certified_calibration's search before issue 20: doubling 2, 4, 8, ... to the first failure (or 4/beta), then
+    """The reference bracket search: doubling 2, 4, 8, ... to the first failure (or 4/beta), then
     bisection on ln kappa."""
     import math
 
@@ -128,7 +128,7 @@ def _doubling_reference(eps, beta, T, eps_t, pstar, tol):
     [(1.0, 0.05, 3, 0.1, 0.5, 0.1), (10.0, 1e-6, 2, 1.0, 0.1, 0.1), (0.1, 0.3, 1, 0.001, 0.9, 0.02)],
 )
 def test_certified_calibration_brackets_like_the_doubling_search(eps, beta, T, eps_t, pstar, tol):
-    """The galloping bracket search (issue 20: few exact evaluations) returns exactly the budget scale and error of
+    """The galloping bracket search (few exact evaluations) returns exactly the budget scale and error of
     the doubling search it replaced."""
     cal, err = certified_calibration(eps, beta, 1.0, 1.5, T, eps_t, pstar, tol=tol)
     assert (cal.budget_scale, err) == _doubling_reference(eps, beta, T, eps_t, pstar, tol)
@@ -136,7 +136,7 @@ def test_certified_calibration_brackets_like_the_doubling_search(eps, beta, T, e
 
 @pytest.mark.slow  # seconds: run by make test, not test-fast
 def test_fig_calibration_checks_lemma_20_conditional_type_ii_for_both_calibrations():
-    # Review of issue 11, item 3: besides the unconditional Type II at beta/4 + beta_t/4, each step's
+    # Besides the unconditional Type II at beta/4 + beta_t/4, each step's
     # Pr[no halt at p* | eta_1 <= mu1] (exact, privtest.exact.step_log_probs) is claimed at Lemma 20's beta_t/4.
     import math
 

@@ -51,7 +51,7 @@ def test_conversion_by_hand_and_the_failure_it_fixes():
 
 
 def test_caption_parameter_shows_its_source_not_raw_rst():
-    # issue 18: the report lists a figure's parameters; the caption parameter there names its source only
+    # the report lists a figure's parameters; the caption parameter there names its source only
     import pickle
 
     c = captions.caption(ROOT / "notebooks" / "fig_oc.ipynb")

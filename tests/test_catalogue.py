@@ -222,7 +222,7 @@ def test_real_jobs_plotting_only_in_notebooks(cat):
 
 @pytest.mark.slow  # seconds: run by make test, not test-fast
 def test_plotting_mathtext_renders_data_labels():
-    # review of issue 11, item 7: curve/scenario names from the data are drawn in mathtext, not plain "theta", "p*"
+    # curve/scenario names from the data are drawn in mathtext, not plain "theta", "p*"
     from privtest.plotting import mathtext
 
     assert mathtext("GTM theta=1") == r"GTM $\theta$=1"

@@ -1,4 +1,4 @@
-"""Every output's check is shown able to fail (issue 19): for each id of config/catalogue.yaml there is a module
+"""Every output's check is shown able to fail: for each id of config/catalogue.yaml there is a module
 tests/can_fail/test_can_fail_<id>.py with at least one ``test_fail_*`` (synthetic data contradicting the paper: the
 relevant claims are FAIL or ERRATUM) and one ``test_safe_*`` (data at the bound's safe side: no FAIL). Like the
 layout tests, an output without them fails the suite; the tests themselves run with the rest of tests/."""

@@ -181,7 +181,7 @@ def test_every_named_erratum_is_an_errata_entry():
 
 
 def test_bracket_on_the_wrong_side_cannot_be_resolved_by_more_runs():
-    # Review of issue 11: a bracket centred beyond its bound can never FAIL (p_against is fixed at 1 - confidence) and
+    # A bracket centred beyond its bound can never FAIL (p_against is fixed at 1 - confidence) and
     # more runs only narrow it there, so "N runs would resolve it" was a false promise: runs_needed is inf and the
     # note says why.
     wrong = C.Bracket(0.5, 0.8, 0.95, 1000, "at_least", 1.0)

@@ -89,7 +89,7 @@ def test_misspelled_key_is_named_with_the_allowed_names(override, key):
 
 
 def test_misspelled_section_is_one_line_with_the_allowed_names():
-    # issue 12 item 5: not 1,171 lines of schema and config
+    # one line, not the whole schema and config
     message = rejection(merged({"fig_ocx": {"runs": 100}}))
     assert message.splitlines() == [message]
     assert message.startswith("fig_ocx: unknown section (did you mean fig_oc?); allowed: seed, gtm, co, fig_oc,")
@@ -161,8 +161,7 @@ def test_non_finite_number_is_refused_at_every_key(bad):
         assert message.startswith(f"{path_str(path)}: {bad!r} is not a finite number"), message
 
 
-def test_the_issue_inputs_are_refused_with_the_key():
-    # issue 12 item 2, verbatim
+def test_nan_and_float_for_integer_are_refused_with_the_key():
     assert rejection(merged({"fig_noise_penalty": {"eps_ratio": math.nan}})).startswith("fig_noise_penalty.eps_ratio:")
     assert rejection(merged({"fig_oc": {"runs": 2000.0}})).startswith("fig_oc.runs: 2000.0 is not an integer")
 
@@ -196,7 +195,7 @@ def test_tester_names_are_the_registry():
 
 
 def test_unknown_tester_is_refused_with_the_allowed_names():
-    message = rejection(merged({"fig_error_rates": {"methods": ["GTM", "Cohn"]}}))  # issue 12 item 3
+    message = rejection(merged({"fig_error_rates": {"methods": ["GTM", "Cohn"]}}))  # a misspelled tester
     assert message.startswith("fig_error_rates.methods[1]: 'Cohn' is not one of: "), message
     assert all(name in message for name in FACTORIES)
 
@@ -255,8 +254,8 @@ def test_a_value_a_tester_refuses_is_refused_at_load_with_the_key(section):
     assert "require eps > 2 eps_1" in message, message
 
 
-def test_the_issue_tester_constraint_is_refused_with_the_key():
-    message = rejection(merged({"fig_error_rates": {"eps_ratio": 0.6}}))  # issue 12 items 1 and 3
+def test_a_tester_requirement_is_refused_with_the_key():
+    message = rejection(merged({"fig_error_rates": {"eps_ratio": 0.6}}))  # Cohen et al. need eps > 2 eps_1
     assert message.startswith("fig_error_rates.eps_ratio = 0.6: method Cohen cannot run it: Cohen et al. require"), (
         message
     )
@@ -342,7 +341,7 @@ def test_params_are_canonical():
 
 @pytest.mark.parametrize("section", ["fig_error_rates", "fig_sample_complexity", "fig_rejection_threshold"])
 def test_a_method_without_what_the_output_uses_is_refused(section):
-    # review of issue 10: Ghazi in fig_error_rates failed inside the job with "p must be in [0, 1]. Found nan"
+    # Ghazi in fig_error_rates would fail inside the job with "p must be in [0, 1]. Found nan"
     message = rejection(merged({section: {"methods": ["GTM", "Ghazi"]}}))
     assert message.startswith(f"{section}.methods: method Ghazi cannot serve {section} at eps_ratio = "), message
     assert "its pbar is nan (NaN: Algorithm 5 has no rejection threshold" in message, message

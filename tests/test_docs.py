@@ -190,7 +190,7 @@ RECORDED = 'output,job,seconds,where\nfig_oc,simulate,12.3,"scratch copy of abc,
 
 @pytest.mark.parametrize("job_times", [RECORDED, "output,job,seconds,where\n"], ids=["recorded", "not-measured"])
 def test_rendering_is_the_same_bytes_whatever_the_run_benchmarks(tmp_path, job_times):
-    """Issue 18, item 5: two repositories with the same tracked inputs but different benchmark files of their own
+    """Two repositories with the same tracked inputs but different benchmark files of their own
     run (and different absolute paths) render byte-identical documents; the times shown are the record's."""
     renders = []
     for name, seconds in (("a", 1.0), ("b", 987.6)):

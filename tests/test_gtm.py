@@ -210,3 +210,28 @@ def test_single_instance_matches_vectorized_streams():
     table = np.array([np.bincount(single, minlength=7), np.bincount(vec, minlength=7)])
     table = table[:, table.sum(axis=0) > 0]
     assert stats.chi2_contingency(table).pvalue > 1e-6
+
+
+def test_step_budgets_of_theorems_21_and_23_by_hand():
+    from privtest import gtm
+
+    # beta = 0.05, t = 1: beta_1 = 0.05 * omega(1) = 0.05 * 0.611605 = 0.0305802
+    b1 = 0.05 * 0.611605
+    assert gtm.step_budget(1, 0.05) == pytest.approx(b1 / 4, rel=1e-6)  # Theorem 21: beta_t/4 = 0.00764506
+    assert gtm.step_budget(1, 0.05, theorem=23) == pytest.approx(b1 / 6, rel=1e-6)  # Theorem 23: 0.00509670
+    # Type II at p*: given eta_1 <= mu1 the step budget; unconditionally + Pr[eta_1 > mu1] = beta/4 = 0.0125
+    assert gtm.halt_miss_bound(1, 0.05, given_eta1=True) == pytest.approx(0.00764506, rel=1e-6)
+    assert gtm.halt_miss_bound(1, 0.05) == pytest.approx(0.0125 + 0.00764506, rel=1e-6)
+    assert gtm.halt_miss_bound(1, 0.05, theorem=23) == pytest.approx(0.0125 + 0.00509670, rel=1e-6)
+    # Type I at pbar_t: Pr[eta_2,t > tau2 ln(4/beta_t)] = beta_t/4 plus the step budget
+    assert gtm.continue_bound(1, 0.05) == pytest.approx(b1 / 2, rel=1e-6)  # 0.0152901
+    assert gtm.continue_bound(1, 0.05, theorem=23) == pytest.approx(b1 / 4 + b1 / 6, rel=1e-6)  # 0.0127418
+    # arrays of t broadcast; the calibrations use the same budgets
+    t = np.array([1, 10, 1000])
+    np.testing.assert_allclose(gtm.continue_bound(t, 0.05), pt.beta_t(t, 0.05) / 2, rtol=1e-15)
+    assert pt.GlobalCalibration(1.0, 0.05, 1.0, 1.5).step(10, 0.1, 0.5).beta_II == gtm.step_budget(10, 0.05)
+    assert pt.ExPostCalibration(1.0, 0.05, 2.0, 1.5).step(10, 0.1, 0.5).beta_II == gtm.step_budget(10, 0.05, 23)
+    with pytest.raises(ValueError, match="theorem"):
+        gtm.step_budget(1, 0.05, theorem=22)
+    with pytest.raises(ValueError, match="beta"):
+        gtm.continue_bound(1, 1.5)

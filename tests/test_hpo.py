@@ -305,7 +305,7 @@ def test_selection_failure_is_algorithm2_law():
 
 
 def test_neighbours_at_the_class_edge_both_train():
-    """Issue 12 item 10. Ten records, public classes [0, 1]; D holds one class-1 record, its neighbour D' relabels it
+    """Ten records, public classes [0, 1]; D holds one class-1 record, its neighbour D' relabels it
     to 0, so class 1 is empty in D'. A crash on D' and an output on D would be a distinguishing event: both must
     train on the public label set (the noisy counts are clamped to [1, n]), with finite parameters and accuracies."""
     rng = np.random.default_rng(10)

@@ -1,5 +1,5 @@
-"""Issue 20: the library refuses what it cannot guarantee. One test per minimal input of the issue (items 1-5, 7);
-each failed (or hung) before the fix. The table over the whole public API is ``tests/test_api_contract.py``."""
+"""The library refuses what it cannot guarantee: one test per minimal input that would otherwise give a wrong answer
+(or hang). The table over the whole public API is ``tests/test_api_contract.py``."""
 
 from __future__ import annotations
 
@@ -110,7 +110,7 @@ def test_tester_refuses_a_mechanism_above_its_eps_t(tester):
         tester.run(stream, 2, np.random.default_rng(0))
 
 
-def test_issue_example_gtm_overrun():
+def test_gtm_refuses_a_stream_longer_than_t_and_a_mechanism_above_its_eps1():
     tester = _gtm()
     assert str(tester.privacy).startswith("pure")
     with pytest.raises(ValueError, match=r"\bT\b"):

@@ -1,4 +1,4 @@
-"""Reproduction = empty diff (issue 18 item 5, docs/reproduction.md): which results git tracks (.gitignore), their
+"""Reproduction = empty diff (docs/reproduction.md): which results git tracks (.gitignore), their
 size budget, `make verify-reproduction`, and workflow/scripts/compare_runs.py with a tolerance and against git."""
 
 import importlib.util
@@ -14,7 +14,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "workflow/lib"))
 from privtest_workflow import catalogue  # noqa: E402
 
-#: The committed text results may take at most this many bytes in all (issue 18 item 5).
+#: The committed text results may take at most this many bytes in all.
 BUDGET = 10 * 1024**2
 #: The directories of tracked results.
 RESULTS = ("figures", "docs/results", "results/analysis")

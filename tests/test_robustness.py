@@ -1,4 +1,4 @@
-"""Issue 12: bad input refused up front, failures explained (workflow side).
+"""Bad input refused up front, failures explained (workflow side).
 
 The Snakemake scripts are run here as Snakemake runs them (a fresh interpreter whose global ``snakemake`` holds the
 job's input, output, params, wildcards and log; ``__file__`` is the script's real path), without a Snakemake run, so
@@ -72,7 +72,7 @@ def section(name: str, **override) -> dict:
 
 
 def test_failing_simulation_keeps_its_traceback(tmp_path):
-    # issue 12 item 1: fig_noise_penalty: {eps_ratio: .nan} dies inside the library
+    # fig_noise_penalty: {eps_ratio: .nan} dies inside the library: the log says where and why
     log = tmp_path / "results/logs/simulate/fig_noise_penalty.log"
     log.parent.mkdir(parents=True)
     proc = run_script(
@@ -97,7 +97,7 @@ def test_failing_simulation_keeps_its_traceback(tmp_path):
 
 
 def test_failing_library_import_keeps_its_traceback(tmp_path):
-    # review of issue 12 item 1: an error raised while importing privtest came before the log was opened
+    # an error raised while importing privtest reaches the log too (it is opened before the import)
     # a privtest package whose modules are the real ones except privtest.provenance (imported by simulate.py only)
     broken = tmp_path / "broken/privtest"
     broken.mkdir(parents=True)
@@ -254,9 +254,9 @@ def refused(repo: Path, override: str, target: str) -> str:
 @pytest.mark.parametrize(
     "override, key",
     [
-        ("fig_noise_penalty: {eps_ratio: .nan}", "fig_noise_penalty.eps_ratio"),  # issue 12 item 2
+        ("fig_noise_penalty: {eps_ratio: .nan}", "fig_noise_penalty.eps_ratio"),  # a NaN is refused
         ("fig_noise_penalty: {eps_ratio: .inf}", "fig_noise_penalty.eps_ratio"),
-        ("fig_oc: {runs: 2000.0}", "fig_oc.runs"),  # issue 12 item 2: an integer key
+        ("fig_oc: {runs: 2000.0}", "fig_oc.runs"),  # an integer key given a float
     ],
 )
 def test_nan_inf_and_integral_floats_are_refused_before_any_job(built, override, key):
@@ -279,7 +279,7 @@ def test_value_a_tester_cannot_accept_is_refused_at_config_load(built):
 @pytest.mark.workflow
 @pytest.mark.parametrize(
     "override, reruns",
-    [("gtm: {eps: 2.0}", {"fig_noise_penalty", "fig_oc"}), ("co: {beta: 0.1}", {"table3"})],  # issue 12 item 4
+    [("gtm: {eps: 2.0}", {"fig_noise_penalty", "fig_oc"}), ("co: {beta: 0.1}", {"table3"})],  # inherited keys
 )
 def test_shared_section_override_reaches_every_inheriting_section(built, override, reruns):
     jobs = planned_jobs(snakemake_with(built, override, "-n", *BUILT))
@@ -288,7 +288,7 @@ def test_shared_section_override_reaches_every_inheriting_section(built, overrid
 
 @pytest.mark.workflow
 def test_misspelled_section_gives_a_short_message(built):
-    out = refused(built, "fig_ocx: {runs: 3}", "results/raw/fig_oc.csv")  # issue 12 item 5
+    out = refused(built, "fig_ocx: {runs: 3}", "results/raw/fig_oc.csv")  # a misspelled section
     lines = [line for line in out.splitlines() if line.strip()]
     assert len(lines) <= 6, f"{len(lines)} lines:\n" + "\n".join(lines[:40])
     assert "fig_ocx" in out and "fig_oc," in out, out
@@ -296,7 +296,7 @@ def test_misspelled_section_gives_a_short_message(built):
 
 @pytest.mark.workflow
 def test_same_override_in_another_key_order_reruns_nothing(built):
-    jobs = planned_jobs(run(built, "-n", *BUILT, *QUICK, "b.yaml"))  # issue 12 item 7
+    jobs = planned_jobs(run(built, "-n", *BUILT, *QUICK, "b.yaml"))  # an equivalent config plans nothing
     assert jobs == {}, jobs
 
 
@@ -308,7 +308,7 @@ def test_touched_scripts_plan_nothing_but_edited_ones_rerun(quick_build, tmp_pat
     repo = clone_built(quick_build, tmp_path / "touch")
     targets = ("figures/fig_noise_penalty.pdf", "results/claims/fig_noise_penalty.csv")
     for script in ("simulate.py", "check.py", "run_notebook.py"):
-        (repo / "workflow/scripts" / script).touch()  # issue 12 item 8: `touch workflow/scripts/simulate.py`
+        (repo / "workflow/scripts" / script).touch()  # `touch workflow/scripts/simulate.py`: a new mtime, same code
     proc = run(repo, "-n", *targets, *QUICK)
     assert "workflow specific profile profiles/default" in proc.stdout + proc.stderr  # the profile is read
     assert planned_jobs(proc) == {}
@@ -327,7 +327,7 @@ def test_notebooks_build_with_a_long_tmpdir(quick_build, tmp_path):
     before = (repo / "results/notebooks/fig_noise_penalty.ipynb").stat().st_mtime_ns
     tmpdir = tmp_path / ("t" * max(1, 90 - len(str(tmp_path))))
     tmpdir.mkdir()
-    assert len(str(tmpdir)) > 76  # issue 12 item 6: longer than 76 characters
+    assert len(str(tmpdir)) > 76  # a temporary directory longer than 76 characters
     env = {**os.environ, "TMPDIR": str(tmpdir)}
     proc = run(repo, "figures/fig_noise_penalty.pdf", "--force", "--cores", "1", *QUICK, check=False, env=env)
     assert proc.returncode == 0, (proc.stdout + proc.stderr)[-3000:]
@@ -351,7 +351,7 @@ def test_socket_base_falls_back_to_a_short_private_directory(tmp_path):
     assert socket_base(long_tmp, 20) == (None, None)  # no directory short enough: TCP
 
 
-# Review of issue 10: the figure's provenance names the code that produced its raw numbers, not only the notebook's.
+# The figure's provenance names the code that produced its raw numbers, not only the notebook's.
 
 
 @pytest.mark.workflow

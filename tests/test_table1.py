@@ -1,5 +1,5 @@
 """table1: columns contract, explicit reasons for inapplicable cells, rendering from privtest.bounds.TABLE1, and the
-figure experiments of issue 3 on tiny configurations."""
+Table 1 figure experiments on tiny configurations."""
 
 import math
 
@@ -92,7 +92,7 @@ def test_table1_rendering_from_code_objects():
         assert e.paper in tex and e.explicit in tex
     md = tables.table1_md(pd.DataFrame(columns=table1.COLUMNS))
     assert "| Privacy guarantee |" in md and "Lower bound" in md
-    # review of issue 11, item 6: the explicit row says which form of Lambda_t each column uses (Liu-Talwar: nominal p*)
+    # the explicit row says which form of Lambda_t each column uses (Liu-Talwar: nominal p*)
     explicit = md.split("## Explicit quantities evaluated here")[1].split("Sources:")[0]
     assert "nominal $p^*$" in explicit and "2\\gamma\\Lambda_t" in explicit
 
@@ -163,3 +163,11 @@ def test_liu_talwar_penalty_from_halting_is_table1_form(t):
     assert log10_bound <= log10_pen <= log10_bound + (math.log10(1.25) if t < 100 else math.log10(1.001))
     nominal = math.log10(bounds.liu_talwar_noise_penalty(t, 1.0, 0.1, 0.05, 0.02))
     assert log10_pen - nominal == pytest.approx(sigma * math.log10(20) + math.log10(2 * math.exp(0.02)), abs=0.05)
+
+
+def test_table1_factor_is_the_printed_gtm_over_cohen_threshold():
+    from privtest.analysis import table1 as analysis_table1
+
+    # beta = 1/4, theta = 2, gamma = 2, eps_1/eps = 1/4, T = 4, p* = 1/2: GTM's printed pbar 1/128 over Cohen's 1/64
+    cfg = {"beta": 0.25, "theta": 2.0, "gamma": 2.0}
+    assert analysis_table1.table1_factor(0.25, 4, 0.5, cfg) == pytest.approx(0.5, rel=1e-12)

@@ -1,4 +1,4 @@
-"""Library arguments (issue 12 item 13): numbers of any numeric type are accepted; anything else (strings, even
+"""Library arguments: numbers of any numeric type are accepted; anything else (strings, even
 '1', None, bools, complex numbers, arrays where a number is required) is refused with a ValueError naming the
 parameter, by every public constructor and function, not only the one in the issue."""
 
@@ -38,7 +38,7 @@ from privtest.svt_variants import SVTVariant
 from privtest.testers import GTMTester
 
 
-def test_the_issue_inputs():
+def test_calibration_refuses_strings_and_arrays_and_takes_numpy_numbers():
     with pytest.raises(ValueError, match=r"^eps must be a real number"):
         GlobalCalibration(eps="1", beta=0.05, theta=1.0, gamma=1.5)
     with pytest.raises(ValueError, match=r"^eps must be a real number"):
@@ -171,7 +171,7 @@ INTERFACE = {
 
 @pytest.mark.parametrize("tester", [*FACTORIES, "AboveThreshold"])  # by name: nothing built at collection
 def test_every_tester_method_validates_its_arguments(tester):
-    # review of issue 10: GTMTester.halts_at_step(1, [.1], 0, rng), sample_budget(0), amortized_sample_bound(0)
+    # e.g. GTMTester.halts_at_step(1, [.1], 0, rng), sample_budget(0), amortized_sample_bound(0)
     t = _testers()[tester]
     for method, (args, checked) in INTERFACE.items():
         getattr(t, method)(*args)
@@ -200,6 +200,6 @@ def test_cohen_calls_per_step_too_large_for_a_float_is_a_named_value_error(eps1)
     ],
 )
 def test_public_functions_name_a_non_numeric_argument(call, name):
-    # found in review of issue 12 item 13: these two public functions converted with float()/np.asarray first
+    # these two public functions name the argument even though they convert with float()/np.asarray
     with pytest.raises(ValueError, match=rf"^{name} must be"):
         call()

@@ -137,6 +137,42 @@ def gtm_rejection_threshold(t, pstar, eps, eps1, beta, theta, gamma, variant: st
     return _gtm(eps, beta, theta, gamma, variant).step(t, eps1, pstar).pbar
 
 
+def gtm_noise_penalty_table(t, eps, eps1, beta, theta) -> float:
+    """Table 1's printed Lambda_t of Theorem 21, lower-order terms suppressed: (1/beta)^{(1+2/theta) r}
+    (t/beta)^{(2+theta) r} with r = eps_1/eps (the explicit one is :func:`gtm_noise_penalty`).
+
+    Args:
+        t: step index >= 1 (or the stream length T); eps, eps1: output and input privacy > 0; beta in (0, 1);
+            theta > 0.
+
+    Raises:
+        ValueError: on a parameter outside its range.
+    """
+    t = _validate.step_index(t)
+    _validate.positive("eps", eps)
+    _validate.positive("eps1", eps1)
+    _validate.open_unit("beta", beta)
+    _validate.positive("theta", theta)
+    r = eps1 / eps
+    return (1 / beta) ** ((1 + 2 / theta) * r) * (t / beta) ** ((2 + theta) * r)
+
+
+def gtm_rejection_threshold_table(t, pstar, eps, eps1, beta, theta, gamma) -> float:
+    """Table 1's printed pbar_t of Theorem 21: max(p*/(gamma Lambda_t), 1 - gamma Lambda_t (1 - p*)) at Table 1's
+    Lambda_t (:func:`gtm_noise_penalty_table`; the explicit one is :func:`gtm_rejection_threshold`).
+
+    Args:
+        pstar: p* in (0, 1); gamma in (1, 2]; the others as in :func:`gtm_noise_penalty_table`.
+
+    Raises:
+        ValueError: on a parameter outside its range.
+    """
+    _validate.open_unit("pstar", pstar)
+    _validate.gamma_range(gamma)
+    lam = gtm_noise_penalty_table(t, eps, eps1, beta, theta)
+    return max(pstar / (gamma * lam), 1 - gamma * lam * (1 - pstar))
+
+
 def gtm_sample_complexity(t, pstar, eps, eps1, beta, theta, gamma) -> float:
     """High-probability bound on N_t: Lemma 22(1) with the calibration's explicit quantities, e max(lambda_max_t,
     ln(4/beta_t)), lambda_max_t = rho_t Lambda_t (direct) or rho_t (flipped) (:func:`privtest.gtm.
@@ -223,6 +259,36 @@ def cohen_noise_penalty(t: int, pstar: float, eps: float, eps1: float, beta: flo
     return pstar / cohen_rejection_threshold(t, pstar, eps, eps1, beta)
 
 
+def cohen_noise_penalty_table(t, eps, eps1, beta) -> float:
+    """Table 1's printed Lambda_t of Proposition 48, lower-order terms suppressed: t/beta^{1 + r/(1 - 2r)} with r =
+    eps_1/eps, i.e. t/beta^{1 + eps_1/(eps - 2 eps_1)} (the explicit one is :func:`cohen_noise_penalty`).
+
+    Args:
+        t: step index >= 1 (or the stream length T); eps, eps1: output and input privacy > 0; beta in (0, 1).
+
+    Raises:
+        RequirementError: if eps <= 2 eps_1 (:func:`theta_C`).
+        ValueError: on a parameter outside its range.
+    """
+    t = _validate.step_index(t)
+    theta_C(eps, eps1)
+    _validate.open_unit("beta", beta)
+    r = eps1 / eps
+    return t / beta ** (1 + r / (1 - 2 * r))
+
+
+def cohen_rejection_threshold_table(t, pstar, eps, eps1, beta) -> float:
+    """Table 1's printed pbar_t of Proposition 48: p*/Lambda_t at Table 1's Lambda_t
+    (:func:`cohen_noise_penalty_table`; the explicit one is :func:`cohen_rejection_threshold`).
+
+    Raises:
+        RequirementError: if eps <= 2 eps_1.
+        ValueError: if pstar is not in (0, 1) or another parameter is outside its range.
+    """
+    _validate.open_unit("pstar", pstar)
+    return pstar / cohen_noise_penalty_table(t, eps, eps1, beta)
+
+
 # --------------------------------------------------------------------------------------------------------------
 # Liu-Talwar (Theorem 46, eq. 25)
 
@@ -283,6 +349,22 @@ def liu_talwar_rejection_threshold(t: int, pstar: float, eps: float, eps1: float
     _validate.open_unit("beta", beta)
     _validate.open_unit("eps0", eps0)
     return 0.5 * math.exp(-eps0) * (beta / (t + 1.0)) ** sigma_LT(eps, eps1, eps0) * pstar
+
+
+def liu_talwar_moreover_bound(R: int, pstar: float, eps: float, eps1: float, beta: float, eps0: float) -> float:
+    """Theorem 46(3)'s "moreover" bound as printed (Liu and Talwar 2019, Theorem 4.2(c)): halting at step R implies
+    p_R >= 1 - (1 + e^eps_0/(2(1-p*)) ((R+1)/beta)^sigma_LT)^{-1} w.p. >= 1 - beta - delta/2 (a probability; ERRATA.md
+    records that it cannot hold).
+
+    Raises:
+        ValueError: if R < 1 or pstar, beta or eps0 is outside (0, 1), or eps, eps1 are not > 0.
+    """
+    R = _validate.step_index(R, "R")
+    _validate.open_unit("pstar", pstar)
+    _validate.open_unit("beta", beta)
+    _validate.open_unit("eps0", eps0)
+    x = math.exp(eps0) / (2 * (1 - pstar)) * ((R + 1) / beta) ** sigma_LT(eps, eps1, eps0)
+    return 1 - 1 / (1 + x)
 
 
 def liu_talwar_rejection_threshold_table(t, pstar, eps, eps1, beta, eps0) -> float:

@@ -175,6 +175,74 @@ def log4_over_beta_t(t, beta):
     return math.log(4.0) - np.log(beta) + log_inv_omega(t)
 
 
+#: Share of beta_t given to each of a step's Type I and Type II budgets beta^I_t = beta^II_t = beta_t/share, per
+#: theorem: Theorem 21 (global accuracy) beta_t/4, Theorem 23 (ex-post privacy) beta_t/6.
+BUDGET_SHARE = {21: 4.0, 23: 6.0}
+
+
+def _share(theorem: int) -> float:
+    if theorem not in BUDGET_SHARE:
+        raise ValueError(f"theorem must be one of {sorted(BUDGET_SHARE)} (21: global, 23: ex post), got {theorem!r}.")
+    return BUDGET_SHARE[theorem]
+
+
+def step_budget(t, beta, theorem: int = 21):
+    """The Poisson-tail budget beta^I_t = beta^II_t of step t that Lemma 20 calibrates c_t and rho_t to: beta_t/4 in
+    the proof of Theorem 21, beta_t/6 in the proof of Theorem 23 (beta_t = omega_t beta, :func:`privtest.schedule.
+    beta_t`).
+
+    Args:
+        t: step index >= 1, an integer or an integer array.
+        beta: global failure probability in (0, 1).
+        theorem: 21 (:class:`GlobalCalibration`) or 23 (:class:`ExPostCalibration`).
+
+    Returns:
+        A float (array of floats shaped like ``t``): a probability.
+
+    Raises:
+        ValueError: if ``theorem`` is neither 21 nor 23, or t or beta is out of range.
+    """
+    return _beta_t(t, beta) / _share(theorem)
+
+
+def halt_miss_bound(t, beta, theorem: int = 21, *, given_eta1: bool = False):
+    """Bound on the probability that step t misses a halt at p_t = p*_t (Type II), from the proofs of Theorems 21
+    and 23: on {eta_1 <= mu1} the Poisson mean is on the halting side of rho_t (Lemma 19(3)) and Lemma 20(a) leaves
+    the step's budget :func:`step_budget`; unconditionally add Pr[eta_1 > mu1] = e^{-mu1/tau1} = beta/4 (Lemma
+    19(1); mu1 = tau1 ln(4/beta) in both calibrations): beta/4 + beta_t/4 for Theorem 21.
+
+    Args:
+        t, beta, theorem: as in :func:`step_budget`.
+        given_eta1: True for the bound conditioned on eta_1 <= mu1 (the step budget alone).
+
+    Returns:
+        A float (array shaped like ``t``): a probability.
+
+    Raises:
+        ValueError: as :func:`step_budget`.
+    """
+    budget = step_budget(t, beta, theorem)
+    return budget if given_eta1 else beta / 4 + budget
+
+
+def continue_bound(t, beta, theorem: int = 21):
+    """Bound on the probability that step t halts at p_t <= pbar_t (Type I), from the proofs of Theorems 21 and 23:
+    the Poisson mean stays below rho_t Lambda_t unless eta_2,t > tau2_t ln(4/beta_t), of probability beta_t/4 (Lemma
+    19(1) with c_G = 1/4; eta_1 >= 0 only lowers it), and Lemma 20(b) leaves the step's budget :func:`step_budget`:
+    beta_t/4 + beta_t/4 = beta_t/2 for Theorem 21, beta_t/4 + beta_t/6 for Theorem 23.
+
+    Args:
+        t, beta, theorem: as in :func:`step_budget`.
+
+    Returns:
+        A float (array shaped like ``t``): a probability.
+
+    Raises:
+        ValueError: as :func:`step_budget`.
+    """
+    return _beta_t(t, beta) / 4 + step_budget(t, beta, theorem)
+
+
 @dataclass(frozen=True)
 class GlobalCalibration:
     r"""Parameters of the proof of Theorem 21 (global accuracy under pure eps-DP).
@@ -229,6 +297,11 @@ class GlobalCalibration:
         T = _validate.step_index(T, "T")
         return self.eps
 
+    def step_budget(self, t):
+        """Type I and Type II budget of step t: beta_t/4 each (Theorem 21, :func:`step_budget`); ``t`` may be an
+        integer array."""
+        return step_budget(t, self.beta, 21)
+
     def amortized_bound(self, T: int, eps1: float, pstar: float) -> tuple[float, float]:
         """Lemma 22(2) with explicit constants: (leading term 2 sigma/(sigma-1) A_max, full bound 2M/T) on N_{<=T}/T.
 
@@ -277,7 +350,7 @@ class GlobalCalibration:
 
     @functools.lru_cache(maxsize=65536)  # noqa: B019  (frozen, hashable; steps are pure and reused across runs)
     def _step(self, t: int, eps_t: float, pstar: float) -> StepParams:
-        err = reachable_budget(float(_beta_t(t, self.beta)) / 4.0, t, self.beta)
+        err = reachable_budget(float(self.step_budget(t)), t, self.beta)
         return _calibrate(
             int(t),
             float(eps_t),
@@ -338,8 +411,8 @@ class ExPostCalibration:
 
     def step_budget(self, t):
         """Type I and Type II budget of step t: beta_t/6 each (Theorem 23), beta_t = omega_t beta; ``t`` may be an
-        integer array."""
-        return _beta_t(t, self.beta) / 6.0
+        integer array (:func:`step_budget`)."""
+        return step_budget(t, self.beta, 23)
 
     def tau2_at(self, t: int, eps_t: float) -> float:
         """tau_{2,t} = 2/(C_H eps_t ln(4/beta_t)) (``t``, ``eps_t`` may be arrays)."""

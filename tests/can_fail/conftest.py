@@ -1,4 +1,4 @@
-"""Shared helpers of the can-fail tests (issue 19): every output's check is fed small synthetic tables in its raw
+"""Shared helpers of the can-fail tests: every output's check is fed small synthetic tables in its raw
 schema that plainly contradict the paper (``test_fail_*``: the relevant claims must be FAIL or ERRATUM) and tables at
 the bound's safe side (``test_safe_*``: no FAIL). ``tests/test_checks_can_fail.py`` requires such a module,
 ``tests/can_fail/test_can_fail_<id>.py``, for every output of ``config/catalogue.yaml``.

@@ -1,4 +1,4 @@
-"""Can-fail tests of table3's check (issue 19): synthetic rows in its raw schema whose printed CO cell has a smaller
+"""Can-fail tests of table3's check: synthetic rows in its raw schema whose printed CO cell has a smaller
 exponent than Theorem 42's substitution gives, or whose privacy ledger exceeds eps, make the claims FAIL (ERRATUM on
 the recorded erratum row); rows that meet the substitution and the ledger PASS."""
 

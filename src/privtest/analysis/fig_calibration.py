@@ -23,13 +23,14 @@ from __future__ import annotations
 
 import pandas as pd
 
-from privtest.schedule import beta_t
+from privtest.gtm import continue_bound, halt_miss_bound
 
-#: Per-step error type -> its budget from (beta, beta_t) (proof of Theorem 21, Lemma 20).
+#: Per-step error type -> its budget at (t, beta) (proof of Theorem 21: :func:`privtest.gtm.halt_miss_bound`,
+#: :func:`privtest.gtm.continue_bound`).
 BUDGETS = {
-    "II at p*": lambda beta, bt: beta / 4 + bt / 4,
-    "II at p* given eta_1 <= mu1": lambda beta, bt: bt / 4,
-    "I at pbar": lambda beta, bt: bt / 2,
+    "II at p*": lambda t, beta: halt_miss_bound(t, beta),
+    "II at p* given eta_1 <= mu1": lambda t, beta: halt_miss_bound(t, beta, given_eta1=True),
+    "I at pbar": lambda t, beta: continue_bound(t, beta),
 }
 
 
@@ -67,7 +68,7 @@ def with_budgets(raw: pd.DataFrame, beta: float) -> pd.DataFrame:
         if r.error_type.startswith("whole"):
             budget.append(beta)
         elif r.error_type in BUDGETS:
-            budget.append(BUDGETS[r.error_type](beta, float(beta_t(int(r.t), beta))))
+            budget.append(float(BUDGETS[r.error_type](int(r.t), beta)))
         else:
             raise ValueError(f"raw: error_type {r.error_type!r} has no budget (known: {sorted(BUDGETS)}, whole run).")
     out = raw.copy()

@@ -6,8 +6,8 @@ steps): the tables its check and figure read (Theorem 23).
   halt_loss, continue_loss (privacy loss, nats) per (eps_ratio, t);
 * ``steps``: one row per mc step (eps_ratio, t), in simulation order: the exact ``miss_good_exact`` (Pr[miss a
   halt at p* | eta_1 <= mu1]) with its bound ``beta_II`` (beta_t/6) and its Monte Carlo count ``misses_good`` of
-  ``good_runs_pstar``; the exact ``halt_pbar_exact`` (Pr[halt at pbar_t]) with its bound
-  ``continue_bound`` = beta_t/4 + beta_t/6 and its count ``halts_pbar`` of ``runs``;
+  ``good_runs_pstar``; the exact ``halt_pbar_exact`` (Pr[halt at pbar_t]) with its bound ``continue_bound`` =
+  beta_t/4 + beta_t/6 (:func:`privtest.gtm.continue_bound`) and its count ``halts_pbar`` of ``runs``;
 * ``rates``: per mc step, in simulation order: pbar_expost, halt_loss and the Monte Carlo halting rates
   ``halt_at_pstar`` (at p*) and ``halt_at_pbar`` (at pbar_t), the figure's table.
 """
@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-from privtest.schedule import beta_t
+from privtest.gtm import continue_bound
 
 #: Columns of the table ``steps``.
 STEP_COLUMNS = ["eps_ratio", "t", "miss_good_exact", "beta_II", "misses_good", "good_runs_pstar", "halt_pbar_exact",
@@ -32,11 +32,10 @@ def analyse(raw: pd.DataFrame, cfg: dict) -> dict[str, pd.DataFrame]:
 
 def steps(raw: pd.DataFrame, beta: float) -> pd.DataFrame:
     """The table ``steps`` (module docstring) of the raw ``mc`` rows; ValueError if ``beta`` is not in (0, 1)
-    (:func:`privtest.schedule.beta_t`)."""
+    (:func:`privtest.gtm.continue_bound`)."""
     mc = raw[raw.kind == "mc"].copy()
     mc["t"] = mc["t"].astype(int)
-    bt = beta_t(mc["t"].to_numpy(), beta)
-    mc["continue_bound"] = bt / 4 + bt / 6
+    mc["continue_bound"] = continue_bound(mc["t"].to_numpy(), beta, theorem=23)
     mc["misses_good"] = (mc["good_runs_pstar"] - mc["good_halts_pstar"]).astype(int)
     return mc[STEP_COLUMNS].reset_index(drop=True)
 

@@ -8,10 +8,7 @@ Corollary 30).
   where it overflows a float);
 * ``margins``: per curve Corollary 30 constrains (from T = t = 2 on), in simulation order: ``min_log10_margin``, the
   least log10_gap - log10 Lambda_0(T = t) over t, Lambda_0 of Corollary 30 at the tester's own delta (an achievable
-  guarantee has margin >= 0);
-* ``theta_opt``: per t of :data:`THETA_T`: ``theta_closed_form`` (:func:`privtest.bounds.gtm_theta_opt`),
-  ``theta_numerical`` (the bounded numerical argmin over theta in [1e-3, 50] of Theorem 21's Lambda_t) and their
-  relative gap ``rel_gap``.
+  guarantee has margin >= 0).
 """
 
 from __future__ import annotations
@@ -20,13 +17,10 @@ import math
 
 import numpy as np
 import pandas as pd
-from scipy.optimize import minimize_scalar
 
 from privtest import bounds
 
 LN10 = math.log(10.0)
-#: Steps t at which the closed-form theta* is compared with the numerical argmin of Lambda_t.
-THETA_T = (10, 1000, 100000)
 #: Largest plotted log10 Lambda (10^300 is near a float's range).
 LOG10_CAP = 300
 
@@ -37,7 +31,6 @@ def analyse(raw: pd.DataFrame, cfg: dict) -> dict[str, pd.DataFrame]:
         "series": raw.copy(),
         "curves": raw.assign(Lambda=10.0 ** np.minimum(raw["log10_Lambda"], LOG10_CAP)),
         "margins": margins(raw, cfg),
-        "theta_opt": theta_opt(cfg),
     }
 
 
@@ -55,19 +48,3 @@ def margins(raw: pd.DataFrame, cfg: dict) -> pd.DataFrame:
         ]
         rows.append(dict(curve=curve, min_log10_margin=float((g["log10_gap"] - np.asarray(lb)).min())))
     return pd.DataFrame(rows, columns=["curve", "min_log10_margin"])
-
-
-def theta_opt(cfg: dict) -> pd.DataFrame:
-    """The table ``theta_opt`` (module docstring) at the config's eps, eps_ratio and beta."""
-    eps, beta, r = cfg["eps"], cfg["beta"], cfg["eps_ratio"]
-    rows = []
-    for t in THETA_T:
-        th = bounds.gtm_theta_opt(t, beta)
-        res = minimize_scalar(
-            lambda x, t=t: bounds.gtm_log_noise_penalty(t, eps, r * eps, beta, x),
-            bounds=(1e-3, 50),
-            method="bounded",
-            options={"xatol": 1e-10},
-        )
-        rows.append(dict(t=t, theta_closed_form=th, theta_numerical=float(res.x), rel_gap=abs(res.x - th) / th))
-    return pd.DataFrame(rows)

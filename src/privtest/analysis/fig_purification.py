@@ -9,8 +9,8 @@ Corollary 25).
 * ``steps``: one row per delta, in simulation order: t, ``eps1`` = eps_ratio eps, ``worst_log_ratio`` (nats, Lemma
   24(2)-(3): at most eps1), at p_t = ``p_halt`` = p* + phi the exact ``miss_good_exact`` with its bound ``beta_II``
   and its count ``misses_good`` of ``good_runs_at_halt``, at p_t = ``p_continue`` = pbar - phi the exact
-  ``halt_continue_exact`` with its bound ``continue_bound`` = beta_t/2 and its count ``halts_at_continue`` of
-  ``runs``;
+  ``halt_continue_exact`` with its bound ``continue_bound`` = beta_t/2 (:func:`privtest.gtm.continue_bound`) and
+  its count ``halts_at_continue`` of ``runs``;
 * ``rates``: the figure's bars, one row per delta: t, pstar, pbar, phi and the Monte Carlo halting rates
   ``halt_rate_at_halt`` (at p* + phi) and ``halt_rate_at_continue`` (at pbar - phi).
 """
@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-from privtest.schedule import beta_t
+from privtest.gtm import continue_bound
 
 #: Columns of the table ``smoothing``.
 SMOOTHING_COLUMNS = ["delta", "phi", "p", "shift_exact", "shift_measured"]
@@ -46,11 +46,11 @@ def smoothing(raw: pd.DataFrame) -> pd.DataFrame:
 
 def steps(raw: pd.DataFrame, cfg: dict) -> pd.DataFrame:
     """The table ``steps`` (module docstring) of the raw ``gtm`` rows at the config's eps, eps_ratio and beta;
-    ValueError if beta is not in (0, 1) (:func:`privtest.schedule.beta_t`)."""
+    ValueError if beta is not in (0, 1) (:func:`privtest.gtm.continue_bound`)."""
     g = raw[raw.kind == "gtm"].copy()
     g["t"] = g["t"].astype(int)
     g["eps1"] = cfg["eps_ratio"] * cfg["eps"]
-    g["continue_bound"] = beta_t(g["t"].to_numpy(), cfg["beta"]) / 2
+    g["continue_bound"] = continue_bound(g["t"].to_numpy(), cfg["beta"])
     g["misses_good"] = (g["good_runs_at_halt"] - g["good_halts_at_halt"]).astype(int)
     return g[STEP_COLUMNS].reset_index(drop=True)
 

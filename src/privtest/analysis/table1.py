@@ -38,7 +38,7 @@ import numpy as np
 import pandas as pd
 
 from privtest import bounds
-from privtest.stats import clopper_pearson
+from privtest.stats import clopper_pearson, standard_error_from_sd
 
 #: Failure probability of each tester's accuracy guarantee as Corollary 30 uses it, in multiples of beta: the GTM's
 #: beta (Theorem 21), Cohen et al.'s 2 beta (Proposition 48 proves 1 - 2 beta), Liu-Talwar's beta (Theorem 46, its
@@ -96,15 +96,15 @@ def _tester_row(r, beta: float) -> dict:
         moreover_level=beta + r.delta / 2,
         samples_lb=np.nan,
         samples_measured=r.samples_measured,
-        samples_se=r.samples_sd / math.sqrt(r.runs) if math.isfinite(r.samples_sd) else 0.0,
+        samples_se=standard_error_from_sd(r.samples_sd, int(r.runs)) if math.isfinite(r.samples_sd) else 0.0,
         samples_exact=str(r.samples_measured_kind).startswith("computed"),
         pbar_theory=r.pbar_theory,
         cor30_pbar=np.nan,
     )
     if math.isfinite(r.eps0):  # Theorem 46(3)'s bound is a formula in Liu-Talwar's auxiliary eps_0
-        x = math.exp(r.eps0) / (2 * (1 - r.pstar)) * (2 / beta) ** bounds.sigma_LT(r.eps, r.eps1, r.eps0)
-        if 1 - 1 / (1 + x) > r.pstar:
-            out["moreover_bound"] = 1 - 1 / (1 + x)
+        moreover = bounds.liu_talwar_moreover_bound(1, r.pstar, r.eps, r.eps1, beta, r.eps0)
+        if moreover > r.pstar:
+            out["moreover_bound"] = moreover
     if r.pstar <= 0.5:
         out["samples_lb"] = bounds.lower_bound_sample_complexity(r.pstar, r.eps, r.eps1, beta)
     if r.halt_p < 1:  # Cor 30 at the threshold where the tester guarantees halting (its halt_p, not its p*)
@@ -114,13 +114,12 @@ def _tester_row(r, beta: float) -> dict:
 
 
 def table1_factor(ratio: float, T: int, pstar: float, cfg: dict) -> float:
-    """GTM's over Cohen's rejection threshold as Table 1 prints them (lower-order terms suppressed); ``cfg``: beta,
-    theta, gamma."""
-    beta, th, ga, r = cfg["beta"], cfg["theta"], cfg["gamma"], ratio
-    lam_g = (1 / beta) ** ((1 + 2 / th) * r) * (T / beta) ** ((2 + th) * r)
-    pbar_g = max(pstar / (ga * lam_g), 1 - ga * lam_g * (1 - pstar))
-    lam_c = T / beta ** (1 + r / (1 - 2 * r))
-    return pbar_g / (pstar / lam_c)
+    """GTM's over Cohen's rejection threshold as Table 1 prints them (lower-order terms suppressed:
+    :func:`privtest.bounds.gtm_rejection_threshold_table` over :func:`privtest.bounds.cohen_rejection_threshold_table`
+    at eps = 1, eps_1 = ``ratio``, t = ``T``); ``cfg``: beta, theta, gamma."""
+    beta = cfg["beta"]
+    pbar_g = bounds.gtm_rejection_threshold_table(T, pstar, 1.0, ratio, beta, cfg["theta"], cfg["gamma"])
+    return pbar_g / bounds.cohen_rejection_threshold_table(T, pstar, 1.0, ratio, beta)
 
 
 def ratios(testers: pd.DataFrame, cfg: dict) -> pd.DataFrame:

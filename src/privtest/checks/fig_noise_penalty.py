@@ -1,6 +1,8 @@
 """Claims of fig_noise_penalty (exact): every upper bound's noise penalty, measured from where the method guarantees
-halting, is >= Corollary 30's Lambda_0, and the closed-form theta* minimises Lambda_t. (That the ex-post Lambda_t is
-flat in t is an identity of the calibration: tests/test_gtm.py::test_expost_identities_over_t.)"""
+halting, is >= Corollary 30's Lambda_0. (Identities of our own formulas are unit tests, not claims: that the ex-post
+Lambda_t is flat in t, tests/test_gtm.py::test_expost_identities_over_t; that the closed-form theta* of
+:func:`privtest.bounds.gtm_theta_opt` minimises Theorem 21's Lambda_t,
+tests/test_bounds.py::test_gtm_theta_opt_is_the_numerical_argmin_of_lambda_t.)"""
 
 from __future__ import annotations
 
@@ -11,11 +13,11 @@ from privtest.claims import Claim, exact, fmt
 
 
 def claims(raw: pd.DataFrame, cfg: dict, analysis: dict[str, pd.DataFrame] | None = None) -> list[Claim]:
-    """Exact checks on the tables ``margins`` and ``theta_opt`` of :func:`privtest.analysis.fig_noise_penalty.analyse`
-    (which the workflow passes; None computes them): every upper bound's gamma*Lambda_t is >= Cor 30's Lambda_0 (an
-    achievable guarantee cannot beat the lower bound); the closed-form theta* minimises Lambda_t."""
+    """Exact checks on the table ``margins`` of :func:`privtest.analysis.fig_noise_penalty.analyse` (which the
+    workflow passes; None computes it): every upper bound's gamma*Lambda_t is >= Cor 30's Lambda_0 (an achievable
+    guarantee cannot beat the lower bound)."""
     if analysis is None:
-        analysis = {"margins": analysis_module.margins(raw, cfg), "theta_opt": analysis_module.theta_opt(cfg)}
+        analysis = {"margins": analysis_module.margins(raw, cfg)}
     out = []
     for r in analysis["margins"].itertuples():
         out.append(
@@ -30,16 +32,4 @@ def claims(raw: pd.DataFrame, cfg: dict, analysis: dict[str, pd.DataFrame] | Non
                 "Liu-Talwar: odds(halt_p)/odds(pbar_t), Cor 30's odds form eq. (17)); Cor 30 at the tester's delta",
             )
         )
-    worst = float(analysis["theta_opt"]["rel_gap"].max())
-    out.append(
-        exact(
-            claim_id="noise_penalty.theta_opt",
-            source="Thm 21 (Sec 1.2: theta trade-off)",
-            statement="theta* = sqrt(2 ln(4/beta)/ln(4/beta_t)) minimises Lambda_t",
-            measured=f"max relative gap to numerical argmin {fmt(worst)}",
-            bound="<= 1e-5",
-            ok=worst <= 1e-5,
-            note="t in {10, 1e3, 1e5}",
-        )
-    )
     return out

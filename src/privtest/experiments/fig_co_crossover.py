@@ -56,6 +56,7 @@ from privtest.co.params import (
 )
 from privtest.experiments import _co
 from privtest.schedule import omega
+from privtest.stats import standard_error_from_sd
 
 
 def record_steps(T: int, points: int, extra=()) -> np.ndarray:
@@ -216,7 +217,9 @@ def _model(prob, name, rec, exact, runs, cfg, rng) -> pd.DataFrame:
             for t in rec:
                 j = int(np.searchsorted(when, t, side="right")) - 1
                 v = prob.value(int(t), Ys[j])
-                rows.append((method, int(t), float(v.mean()), float(v.std(ddof=1) / math.sqrt(M)), e_of(j + 1)))
+                rows.append(
+                    (method, int(t), float(v.mean()), standard_error_from_sd(float(v.std(ddof=1)), M), e_of(j + 1))
+                )
         out = pd.DataFrame(rows, columns=["method", "t", "value", "value_se", "eps_call"])
         frames.append(
             out.assign(
