@@ -114,7 +114,8 @@ def test_result_page_shows_caption_figure_claims_analysis_and_run_time():
     assert "2 claims: 1 PASS, 0 FAIL, 1 INCONCLUSIVE" in page and "| **PASS** | a\\|b |" in page
     assert "| simulate | 12.3 |" in page and "| figure | 2.0 |" in page
     assert f"committed record `{docs.JOB_TIMES}` (measured: idle 2-core machine; not the run" in page
-    assert "| c12 | c13 |" in page  # the analysis split at 12 columns
+    assert "| c12 | c13 |" in page  # the analysis split at 12 columns (no key column: every column is a float)
+    assert "[`docs/claims.md`](../../docs/claims.md)" in page  # what the verdicts mean
     assert "### `summary`" in page and "results/analysis/fig_oc/summary.csv" in page and "(2 rows, 14 columns)" in page
     table = docs.result_page(
         docs.OutputInfo("table1", "table", "T", "# table1: Table 1."), CLAIMS[CLAIMS.experiment == "table1"], {},
@@ -274,7 +275,8 @@ def test_committed_documents_equal_their_rendering():
     from privtest.analysis import read
 
     analyses = {d.name: read(d) for d in sorted((ROOT / "results/analysis").iterdir()) if d.is_dir()}
-    pages = docs.render_all(outputs, claims, runtimes, tables, analyses)
+    data = {o.id: docs.read_output_data(ROOT, o) for o in outputs}
+    pages = docs.render_all(outputs, claims, runtimes, tables, analyses, data)
     compared = [p for p in pages if not any(p.endswith(f"/{o.id}.md") and o.kind == "table" and o.id not in tables
                                             for o in outputs)]  # fmt: skip
     assert len(compared) > len(outputs) // 2
@@ -357,3 +359,43 @@ def test_long_summary_refuses_a_malformed_record(change, word):
     }
     with pytest.raises(ValueError, match=word):
         docs.long_summary({"runs": [LONG_RUN | {"long": record}]})
+
+
+def test_split_analysis_tables_repeat_their_key_columns():
+    frame = pd.DataFrame(
+        {"scenario": ["a", "a", "b"], "t": [1, 2, 1], "kind": ["p"] * 3, "none": [float("nan")] * 3}
+        | {f"x{i}": [0.5, 1.5, 2.5] for i in range(14)}
+    )
+    assert docs.key_columns(frame) == ["scenario", "t"]  # the shortest prefix naming every row, constants skipped
+    assert docs.key_columns(frame.drop(columns="t")) == ["scenario", "x0"]
+    assert docs.key_columns(pd.DataFrame({"x": [0.1, 0.1], "y": [1.0, 1.0]})) == []
+    text = docs.analysis_table(frame, max_rows=2)
+    parts = [line for line in text.splitlines() if line.startswith("| scenario |")]
+    assert len(parts) == 2 and all(line.startswith("| scenario | t | x") for line in parts)
+    assert "*Part 2 of 2*" in text and "| a | 2 | " in text
+    assert "(1 more rows in the .csv; the same in every row: `kind` = p; empty in every row: `none`.)" in text
+    with pytest.raises(ValueError, match="most must be"):
+        docs.key_columns(frame, most=-1)
+
+
+def test_analysis_tables_that_repeat_the_plotted_data_are_linked_not_drawn():
+    info = docs.OutputInfo("fig_oc", "figure", "S", "# fig_oc: One GTM step.")
+    plotted = pd.DataFrame({"t": [1, 2, 3], "p": [0.25, 0.5, 1 / 3], "panel": ["a", "a", "b"]})
+    analysis = {
+        "series": pd.DataFrame({"q": [9.5, 8.5]}),  # named series: the figure's series by convention
+        "again": pd.DataFrame({"t": [1, 3], "p": [0.25, 0.3333333333]}),  # rows of the plotted data (10 digits)
+        "other": pd.DataFrame({"t": [1, 2], "p": [0.25, 0.75]}),  # a row that is not plotted
+    }
+    assert docs.repeats_data(analysis["again"], [plotted]) and not docs.repeats_data(analysis["other"], [plotted])
+    assert not docs.repeats_data(analysis["again"].iloc[:0], [plotted])
+    page = docs.result_page(info, CLAIMS[CLAIMS.experiment == "fig_oc"], {}, analysis=analysis, data=[plotted])
+    linked = "the output's data, its rows are in `figures/data/fig_oc.csv`."
+    assert page.count(linked) == 2 and "| 9.5 |" not in page and "| 2 | 0.75 |" in page
+
+
+def test_a_table_page_previews_each_markdown_table_and_links_the_file():
+    md = "# T\n\nIntro.\n\n| a | b |\n|---|---|\n" + "".join(f"| {i} | x |\n" for i in range(15)) + "\nAfter.\n"
+    info = docs.OutputInfo("table1", "table", "T", "# table1: Table 1.")
+    page = docs.result_page(info, CLAIMS[CLAIMS.experiment == "table1"], {}, table_md=md)
+    assert "Intro." in page and "After." in page and "| 9 | x |" in page and "| 10 | x |" not in page
+    assert "(5 more rows in [`figures/table1.md`](../../figures/table1.md).)" in page

@@ -4,8 +4,9 @@ Two kinds of output:
 
 - a page per output of the catalogue, ``docs/results/<id>.md`` (:func:`result_page`): what the output shows (its
   caption, the title cell of its notebook) and the paper section it tests, the figure, its claims with their
-  verdicts and measured values (``results/claims/<id>.csv``), its table (``figures/<id>.md``) and its analysis
-  tables (``results/analysis/<id>/<name>.csv``), and its jobs' wall times from the
+  verdicts and measured values (``results/claims/<id>.csv``) and a link to what the verdicts mean (docs/claims.md),
+  a preview of its table (``figures/<id>.md``) and of its analysis tables (``results/analysis/<id>/<name>.csv``;
+  those that only repeat the plotted data are linked, not drawn), and its jobs' wall times from the
   committed measurement record ``benchmarks/job_times.csv`` (:data:`JOB_TIMES`, written only by
   ``python benchmarks/reproduction_time.py --record``; never from the rendering run's own ``benchmark:`` files);
 - *generated blocks* in hand-written Markdown (README.md, ARTIFACT-APPENDIX.md, docs/*.md): the text between
@@ -55,8 +56,13 @@ _FIRST_SENTENCE = re.compile(
     r"\.\s+(?=[A-Z$(`*])"
 )
 
-#: Most rows of an analysis table shown on a result page (the full table stays in its .csv).
+#: Most rows of an analysis table, or of each Markdown table of a table output, shown on a result page (the full
+#: table stays in its .csv / .md).
 MAX_ANALYSIS_ROWS = 10
+#: Most key columns an analysis table repeats in each part when it is split (:func:`key_columns`).
+MAX_KEY_COLUMNS = 4
+#: The name of the analysis tables that hold a figure's plotted series: shown by name, size and link only.
+SERIES = "series"
 
 
 def block_names(text: str) -> list[str]:
@@ -266,11 +272,37 @@ def _cell(value) -> str:
     return str(value).replace("\n", " ")
 
 
+def key_columns(frame: pd.DataFrame, most: int = MAX_KEY_COLUMNS) -> list[str]:
+    """The columns that name a row of ``frame``, for repeating in each part of a split table: the shortest prefix
+    (at most ``most`` columns) of its non-constant columns that identifies every row; failing that, the shortest
+    such prefix of its non-constant non-float columns (labels, integer steps); failing that, its leading
+    non-constant non-float columns (at most ``most``; none if the first is a float).
+
+    Raises:
+        ValueError: if ``most`` < 0.
+    """
+    if most < 0:
+        raise ValueError(f"most must be >= 0, got {most}")
+    varying = [c for c in frame.columns if frame[c].nunique(dropna=False) > 1]
+    labels = [c for c in varying if frame[c].dtype.kind not in "fc"]
+    for candidates in (varying, labels):
+        for n in range(1, min(most, len(candidates)) + 1):
+            if not frame.duplicated(subset=candidates[:n]).any():
+                return candidates[:n]
+    lead = []
+    for c in varying[:most]:
+        if c not in labels:
+            break
+        lead.append(c)
+    return lead
+
+
 def analysis_table(analysis: pd.DataFrame, max_rows: int = MAX_ANALYSIS_ROWS) -> str:
     """Markdown of an analysis table (``results/analysis/<id>/<name>.csv``): its first ``max_rows`` rows in
-    consecutive tables of at most :data:`privtest.tables.MAX_MD_COLUMNS` columns each (the columns in order; unlike
-    :func:`privtest.tables.markdown_tables`, no key column is repeated and the parts are not labelled), and how many
-    rows are left out.
+    consecutive tables of at most :data:`privtest.tables.MAX_MD_COLUMNS` columns each, every part repeating the key
+    columns (:func:`key_columns`) and taking the next other columns in order, and how many rows are left out. In
+    a table of more than one row, the columns empty in every row are named instead of drawn, and so are those holding
+    the same value in every row (with the value).
 
     Raises:
         ValueError: if ``max_rows`` < 1.
@@ -279,17 +311,83 @@ def analysis_table(analysis: pd.DataFrame, max_rows: int = MAX_ANALYSIS_ROWS) ->
 
     if max_rows < 1:
         raise ValueError(f"max_rows must be >= 1, got {max_rows}")
-    shown = analysis.head(max_rows)
-    cols = list(shown.columns)
+    many = len(analysis) > 1
+    empty = [c for c in analysis.columns if many and analysis[c].isna().all()]
+    same = [c for c in analysis.columns if many and c not in empty and analysis[c].nunique(dropna=False) == 1]
+    full = analysis.drop(columns=empty + same)
+    shown = full.head(max_rows)
+    keys = key_columns(full)
+    rest = [c for c in shown.columns if c not in keys]
+    width = MAX_MD_COLUMNS - len(keys)
+    chunks = [rest[i : i + width] for i in range(0, len(rest), width)] or [[]]
     parts = []
-    for start in range(0, max(len(cols), 1), MAX_MD_COLUMNS):
-        chunk = cols[start : start + MAX_MD_COLUMNS]
-        rows = [[_cell(v) for v in row] for row in shown[chunk].itertuples(index=False)]
-        parts.append("\n".join(markdown_lines(chunk, rows)))
+    for i, chunk in enumerate(chunks):
+        cols = keys + chunk
+        rows = [[_cell(v) for v in row] for row in shown[cols].itertuples(index=False)]
+        head = [f"*Part {i + 1} of {len(chunks)}*", ""] if len(chunks) > 1 else []
+        parts.append("\n".join(head + markdown_lines(cols, rows)))
     left = len(analysis) - len(shown)
-    if left > 0:
-        parts.append(f"({left} more rows in the .csv.)")
+    notes = [f"{left} more rows in the .csv"] if left > 0 else []
+    if same:
+        notes.append("the same in every row: " + ", ".join(f"`{c}` = {_cell(analysis[c].iloc[0])}" for c in same))
+    if empty:
+        notes.append("empty in every row: " + ", ".join(f"`{c}`" for c in empty))
+    if notes:
+        parts.append(f"({'; '.join(notes)}.)")
     return "\n\n".join(parts)
+
+
+def _canonical_rows(frame: pd.DataFrame, columns: Sequence[str]) -> set[tuple[str, ...]]:
+    """The rows of ``frame[columns]`` as tuples of text, numbers to 10 significant digits (how
+    :func:`privtest.io.write_csv_atomic` writes them) and missing values as "", so that a table and the same rows
+    read back from another CSV compare equal."""
+
+    def text(v) -> str:
+        if v is None or (isinstance(v, float) and math.isnan(v)):
+            return ""
+        if isinstance(v, bool | str):
+            return str(v)
+        try:
+            return f"{float(v):.10g}"
+        except (TypeError, ValueError):
+            return str(v)
+
+    return {tuple(text(v) for v in row) for row in frame[list(columns)].itertuples(index=False)}
+
+
+def repeats_data(frame: pd.DataFrame, data: Sequence[pd.DataFrame]) -> bool:
+    """Whether the analysis table ``frame`` is plotted data already written elsewhere: every column of it is a
+    column of one of the tables ``data`` (``figures/data/<id>*.csv``, a table's ``figures/<id>.csv``) and every row
+    of it is a row of that table (:func:`_canonical_rows`). An empty table repeats nothing."""
+    if not len(frame):
+        return False
+    for d in data:
+        cols = list(frame.columns)
+        if set(cols) <= set(d.columns) and _canonical_rows(frame, cols) <= _canonical_rows(d, cols):
+            return True
+    return False
+
+
+def _markdown_preview(text: str, max_rows: int, source: str) -> str:
+    """``text`` (Markdown) with every table in it cut to its first ``max_rows`` body rows, followed by how many rows
+    are left out and where they are (``source``); text outside the tables unchanged."""
+    out: list[str] = []
+    lines = text.splitlines()
+    i = 0
+    while i < len(lines):
+        if lines[i].startswith("|") and i + 1 < len(lines) and re.match(r"^\|[\s:|-]+\|\s*$", lines[i + 1]):
+            j = i + 2
+            while j < len(lines) and lines[j].startswith("|"):
+                j += 1
+            body = j - i - 2
+            out += lines[i : i + 2 + min(body, max_rows)]
+            if body > max_rows:
+                out += ["", f"({body - max_rows} more rows in {source}.)"]
+            i = j
+        else:
+            out.append(lines[i])
+            i += 1
+    return "\n".join(out)
 
 
 def result_page(
@@ -300,6 +398,7 @@ def result_page(
     analysis: Mapping[str, pd.DataFrame] | None = None,
     root: str = "../..",
     measured_where: str = "",
+    data: Sequence[pd.DataFrame] = (),
 ) -> str:
     """The Markdown page ``docs/results/<id>.md`` of one output.
 
@@ -309,12 +408,16 @@ def result_page(
         runtimes: wall seconds of its jobs by rule (``{"simulate": 12.3, "analyse": 0.4, "check": 1.0, ...}``) from the
             committed record (:data:`JOB_TIMES`); rules without a measurement are left out, none at all renders
             "not measured yet".
-        table_md: a table's ``figures/<id>.md`` (its text is included), None for a figure.
+        table_md: a table's ``figures/<id>.md`` (its text is included, each Markdown table in it cut to its first
+            :data:`MAX_ANALYSIS_ROWS` rows with a link to the file), None for a figure.
         analysis: its analysis tables by name (``results/analysis/<id>/<name>.csv``, :func:`privtest.analysis.read`)
             when the output has an analysis stage, else None; each is shown with its size and its first
-            :data:`MAX_ANALYSIS_ROWS` rows.
+            :data:`MAX_ANALYSIS_ROWS` rows (:func:`analysis_table`), except the tables named :data:`SERIES` and
+            those that repeat ``data`` (:func:`repeats_data`): their name, size and link only.
         root: the repository's top directory relative to the page (links to ``figures/`` and ``results/``).
         measured_where: where and how ``runtimes`` were measured, in the record's words (its ``where`` column).
+        data: the output's written data (a figure's ``figures/data/<id>*.csv``, a table's ``figures/<id>.csv``),
+            to recognise the analysis tables that only repeat them.
 
     Returns:
         The page's text, ending with a newline.
@@ -351,8 +454,9 @@ def result_page(
     else:
         lines += ["", f"Files: `figures/{info.id}.tex`, `.md`, `.csv`."]
     lines += ["", "## Claims", ""]
+    meaning = f"What the verdicts mean and how each is decided: [`docs/claims.md`]({root}/docs/claims.md)."
     if len(claims):
-        lines += [counts_sentence(claims) + f" (`results/claims/{info.id}.csv`).", ""]
+        lines += [counts_sentence(claims) + f" (`results/claims/{info.id}.csv`). {meaning}", ""]
         rows = [
             [f"`{r.claim_id}`", r.source, r.measured, r.bound, f"**{r.verdict}**", r.note] for r in claims.itertuples()
         ]
@@ -361,7 +465,9 @@ def result_page(
         lines.append("This output checks no claim.")
     if table_md is not None:
         body = re.sub(r"^# .*\n+", "", table_md.strip() + "\n")  # the page has its own title
-        lines += ["", "## Table", "", body.rstrip()]
+        md = f"[`figures/{info.id}.md`]({root}/figures/{info.id}.md)"
+        body = _markdown_preview(body.rstrip(), MAX_ANALYSIS_ROWS, md)
+        lines += ["", "## Table", "", body]
     if analysis:
         lines += ["", "## Analysis", ""]
         lines.append(
@@ -371,7 +477,12 @@ def result_page(
         for name, frame in analysis.items():
             path = f"results/analysis/{info.id}/{name}.csv"
             size = f"{len(frame)} rows, {len(frame.columns)} columns"
-            lines += ["", f"### `{name}`", "", f"[`{path}`]({root}/{path}) ({size}):", "", analysis_table(frame)]
+            link = f"[`{path}`]({root}/{path}) ({size})"
+            if name == SERIES or repeats_data(frame, data):
+                written = f"figures/data/{info.id}.csv" if info.kind == "figure" else f"figures/{info.id}.csv"
+                lines += ["", f"### `{name}`", "", f"{link}: the output's data, its rows are in `{written}`."]
+            else:
+                lines += ["", f"### `{name}`", "", f"{link}:", "", analysis_table(frame)]
     lines += ["", "## Run time", ""]
     measured = {rule: s for rule, s in runtimes.items() if s is not None and math.isfinite(s)}
     if measured:
@@ -484,12 +595,25 @@ def read_runtimes(benchmarks: str | os.PathLike, outputs: Sequence[str]) -> pd.D
     return pd.DataFrame(rows, columns=["output", "job", "seconds"])
 
 
+def read_output_data(repo: str | os.PathLike, info: OutputInfo) -> list[pd.DataFrame]:
+    """The data an output writes, as tables: a figure's plotted data ``figures/data/<id>.csv`` and its extra data
+    tables ``figures/data/<id>_<name>.csv``, a table's ``figures/<id>.csv``; the files missing in ``repo`` are left
+    out."""
+    repo = Path(repo)
+    if info.kind == "figure":
+        paths = [repo / f"figures/data/{info.id}.csv", *sorted((repo / "figures/data").glob(f"{info.id}_*.csv"))]
+    else:
+        paths = [repo / f"figures/{info.id}.csv"]
+    return [pd.read_csv(p) for p in paths if p.exists()]
+
+
 def render_all(
     outputs: Sequence[OutputInfo],
     claims: pd.DataFrame,
     runtimes: pd.DataFrame,
     tables: Mapping[str, str] | None = None,
     analyses: Mapping[str, Mapping[str, pd.DataFrame]] | None = None,
+    data: Mapping[str, Sequence[pd.DataFrame]] | None = None,
 ) -> dict[str, str]:
     """Every result page and the index, by path relative to the repository (``docs/results/<id>.md``,
     ``docs/results/README.md``).
@@ -501,11 +625,12 @@ def render_all(
         tables: a table output's ``figures/<id>.md`` by id (outputs missing here get no table section).
         analyses: an output's analysis tables (name -> DataFrame, ``results/analysis/<id>/``) by id, for the outputs
             with an analysis stage.
+        data: an output's written data (:func:`read_output_data`) by id.
 
     Raises:
         ValueError: as :func:`result_page`, :func:`index_page`.
     """
-    tables, analyses = tables or {}, analyses or {}
+    tables, analyses, data = tables or {}, analyses or {}, data or {}
     pages = {}
     for o in outputs:
         mine = runtimes[runtimes["output"] == o.id]
@@ -517,6 +642,7 @@ def render_all(
             table_md=tables.get(o.id),
             analysis=analyses.get(o.id),
             measured_where=where,
+            data=data.get(o.id, ()),
         )
         pages[f"docs/results/{o.id}.md"] = page
     pages["docs/results/README.md"] = index_page(outputs, claims, runtimes if "where" in runtimes else None)
@@ -532,8 +658,8 @@ def render_repository(
     """Every file rule docs writes, by path relative to the docs root, rendered from the tracked inputs of the
     repository ``repo`` only: ``figures/claims.csv``, the record :data:`JOB_TIMES`,
     ``benchmarks/reproduction_time.json``, the tables' ``figures/<id>.md``, the analysis directories ``analyses``
-    (``results/analysis/<id>``, relative to ``repo``; the directory's name is the output id) and the hand-written
-    ``documents``. Nothing of the rendering run itself
+    (``results/analysis/<id>``, relative to ``repo``; the directory's name is the output id), the outputs' data
+    (:func:`read_output_data`: which analysis tables only repeat them) and the hand-written ``documents``. Nothing of the rendering run itself
     (``results/benchmarks/``, the clock, ``repo``'s absolute path) enters, so the same inputs give the same bytes.
 
     Returns:
@@ -552,7 +678,8 @@ def render_repository(
     from privtest.analysis import read
 
     tables_of = {Path(p).name: read(repo / p) for p in sorted(analyses)}
-    files = render_all(outputs, claims, job_times, tables, tables_of)
+    data = {o.id: read_output_data(repo, o) for o in outputs}
+    files = render_all(outputs, claims, job_times, tables, tables_of, data)
     files["docs/results/claims.csv"] = claims.to_csv(index=False, lineterminator="\n")
     measurement = json.loads((repo / "benchmarks/reproduction_time.json").read_text())
     bodies = standard_blocks(claims, measurement, ids)

@@ -2,7 +2,8 @@
 
 Writes docs/results/<id>.md for every output and docs/results/README.md from figures/claims.csv, the committed
 per-job measurement record benchmarks/job_times.csv (never this run's results/benchmarks/), the tables'
-figures/<id>.md and the analysis tables results/analysis/<id>/<name>.csv of the outputs that have them; the
+figures/<id>.md and the analysis tables results/analysis/<id>/<name>.csv of the outputs that have them (those
+that only repeat an output's data, figures/data/<id>*.csv or a table's figures/<id>.csv, are linked, not drawn); the
 snapshot they are rendered from
 (docs/results/claims.csv, so that tests/test_docs.py can render them again from committed files); and each document
 of DOCUMENTS (docs.smk) with its generated blocks rendered from the same claims and benchmarks/reproduction_time.json.

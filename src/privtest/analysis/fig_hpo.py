@@ -4,9 +4,11 @@ p_t, "method", "step" and "search" rows of the private searches): the tables its
 * ``methods``: one row per (scenario, method), in simulation order (the "method" rows);
 * ``p``: every "p" row with p_hat = successes/evals, its 95% Clopper-Pearson interval (p_low, p_high) and the
   setting's label, for every per-training eps and target (:func:`p_rows`; :func:`select_p` picks one);
-* ``plot``: the testers' plotted data per (scenario, method, t) (:func:`plot_table`);
+* ``plot``: the testers' plotted data per (scenario, method, t) (:func:`plot_table`): panels (a) and (c);
 * ``peers``: the selection peers' plotted data per (scenario, method, t): true p_t at their eps_Q and the searches
-  choosing h_t (t = 0: no output);
+  choosing h_t (t = 0: no output): panel (a);
+* ``halts``: where the searches of every method stop, per (scenario, method, t), t = 0 for none
+  (:func:`halt_table`): panel (b);
 * ``summary``: one row per (scenario, method) (:func:`summarize`).
 """
 
@@ -32,6 +34,7 @@ def analyse(raw: pd.DataFrame, cfg: dict) -> dict[str, pd.DataFrame]:
         "p": p_rows(raw),
         "plot": plot_table(raw),
         "peers": peer_table(raw),
+        "halts": halt_table(raw),
         "summary": summarize(raw),
     }
 
@@ -51,6 +54,41 @@ def peer_table(raw: pd.DataFrame) -> pd.DataFrame:
         pq = pq.assign(scenario=m.scenario, method=m.method, searches=len(h))
         rows.append(pq[PEER_COLUMNS])
     return pd.concat(rows, ignore_index=True) if rows else pd.DataFrame(columns=PEER_COLUMNS)
+
+
+#: Columns of the table ``halts``.
+HALT_COLUMNS = ["scenario", "method", "t", "label", "halts", "searches", "fraction"]
+
+
+def halt_table(raw: pd.DataFrame) -> pd.DataFrame:
+    """Where the private searches stop, for every (scenario, method) in simulation order: one row per step t = 1..T
+    (label: the setting h_t, ``d=<features>, q=<quantile>``) and one for t = 0 (label "none": no halt, or no
+    release), with ``halts`` (searches stopping there, of ``searches``) and ``fraction`` = halts/searches.
+
+    T is the number of settings of the method's own "p" rows (:func:`p_table`); a search's ``halt_step`` is in
+    0..T.
+    """
+    rows = []
+    searches = raw[raw.kind == "search"]
+    for m in methods(raw).itertuples():
+        pq = p_table(raw, m.eps_train, m.target)
+        h = searches[(searches.scenario == m.scenario) & (searches.method == m.method)].halt_step.astype(int)
+        counts = np.bincount(h.to_numpy(), minlength=len(pq) + 1)
+        t = np.r_[pq.t.to_numpy(dtype=int), 0]
+        rows.append(
+            pd.DataFrame(
+                {
+                    "scenario": m.scenario,
+                    "method": m.method,
+                    "t": t,
+                    "label": [*pq.label, "none"],
+                    "halts": counts[t],
+                    "searches": len(h),
+                    "fraction": counts[t] / len(h) if len(h) else np.nan,
+                }
+            )
+        )
+    return pd.concat(rows, ignore_index=True)[HALT_COLUMNS] if rows else pd.DataFrame(columns=HALT_COLUMNS)
 
 
 def p_table(
@@ -104,7 +142,8 @@ def classify(p: pd.DataFrame, steps: pd.DataFrame) -> pd.DataFrame:
 def plot_table(raw: pd.DataFrame) -> pd.DataFrame:
     """The plotted data of the testers: one row per (scenario, method, t) with h_t, p_t (at the method's eps_t and
     target) and its interval, p*_t, pbar_t, the step's category, the number of searches halting at t (of
-    ``searches``) and the trainings spent at t summed over searches."""
+    ``searches``), the trainings spent at t summed over searches and their mean per search
+    (``trainings_per_search`` = trainings/searches, panel (c))."""
     out = []
     steps_all = raw[raw.kind == "step"]
     for _, m in methods(raw).iterrows():
@@ -136,6 +175,7 @@ def plot_table(raw: pd.DataFrame) -> pd.DataFrame:
         "trainings",
     ]
     df = pd.concat(out, ignore_index=True)[cols]
+    df["trainings_per_search"] = df["trainings"] / df["searches"]
     df["t"] = df["t"].astype(int)
     df["halts"] = df["halts"].astype(int)
     df["trainings"] = df["trainings"].astype(np.int64)
