@@ -16,14 +16,15 @@ the copy's ``src`` first on ``PYTHONPATH``, and prints (with ``--record``: recor
 the jobs run per rule, the sum of their ``cpu_time`` (results/benchmarks/**/*.tsv rewritten by the run) and the claim
 counts per verdict of both runs' figures/claims.csv, with what became of the default run's INCONCLUSIVE claims.
 
-``--make-test`` clones the current commit (``git clone``: uncommitted changes are not measured), runs ``make test``
-there and prints its wall time, then the quick workflow's in the same clone (its .venv now installed) and the
-ratio of the two, with the load average before and after each (the machine may be shared).
+``--make-test`` clones the current commit (``git clone``: uncommitted changes are not measured), runs ``make install``
+and ``make test`` there and prints their wall times, then the quick workflow's in the same clone (its .venv now
+installed) and the ratio of ``make test`` with its virtual environment (install + test) to it, with the load average
+before and after each (the machine may be shared).
 
 ``--record`` also writes the measurement into ``benchmarks/reproduction_time.json`` (the committed file the README's
 and ARTIFACT-APPENDIX.md's run-time tables are rendered from, ``privtest.docs.runtime_table``): one entry per run key
-(``workflow`` or ``quick``; ``test`` and ``quick`` for ``--make-test``), replaced when measured again, with the
-commit and the load average; keys sorted and no timestamps, so only the measured values change between runs.
+(``workflow`` or ``quick``; ``install``, ``test`` and ``quick`` for ``--make-test``), replaced when measured again,
+with the commit and the load average; keys sorted and no timestamps, so only the measured values change between runs.
 For the whole catalogue on the default config (no targets, no ``--quick``) it also rewrites the per-job record
 ``benchmarks/job_times.csv`` (``privtest.docs.JOB_TIMES``, the run times of the result pages docs/results/<id>.md)
 from the scratch run's ``results/benchmarks/<rule>/<id>.tsv``, each row saying where it was measured (commit,
@@ -263,17 +264,38 @@ def _timed(cmd: list[str], cwd: Path) -> tuple[float, float]:
 
 
 def make_test(save: bool = False) -> None:
-    """``make test`` from a fresh clone, then the quick workflow in that clone; prints both and their ratio (and
-    records both with ``save``)."""
+    """``make install`` then ``make test`` from a fresh clone, then the quick workflow in that clone; prints the
+    three and the ratio of ``make test`` with its virtual environment (install + test) to the quick workflow, and with
+    ``save`` records ``install``, ``test`` (install + test: what ``make test`` costs on a fresh clone, where it
+    creates ``.venv`` first) and ``quick``."""
     with tempfile.TemporaryDirectory(prefix="privtest-bench-") as tmp:
         repo = Path(tmp) / "repo"
         subprocess.run(["git", "clone", "--quiet", str(ROOT), str(repo)], check=True)
+        install, load_install = _timed(["make", "install"], repo)
         test, load_test = _timed(["make", "test"], repo)
         quick_cmd = [".venv/bin/snakemake", "--cores", "all", "--configfile", "config/quick.yaml"]
         quick, load_quick = _timed(quick_cmd, repo)
-        print(f"make test / quick workflow: {test / quick:.1f}")
+        print(f"make test with its .venv: {install + test:.0f} s; / quick workflow: {(install + test) / quick:.1f}")
         if save:
-            record("test", "make test (fresh clone, .venv included)", "make test", test, "fresh clone", load_test)
+            commit = _commit()
+            record(
+                "install",
+                "create .venv from requirements.lock (fresh clone)",
+                "make install",
+                install,
+                "fresh clone",
+                load_install,
+                commit,
+            )
+            record(
+                "test",
+                f"make test (fresh clone, .venv included: make install {install:.0f} s, then make test {test:.0f} s)",
+                "make test",
+                install + test,
+                "fresh clone",
+                load_install,
+                commit,
+            )
             record(
                 "quick",
                 "quick workflow (same clone, after make test)",
@@ -281,6 +303,7 @@ def make_test(save: bool = False) -> None:
                 quick,
                 "fresh clone",
                 load_quick,
+                commit,
             )
 
 

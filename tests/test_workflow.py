@@ -116,7 +116,7 @@ def test_claims_have_the_contract_columns_and_no_fail(quick_build):
     ]
     assert set(claims["verdict"]) <= set(VERDICTS)
     assert set(claims["experiment"]) >= set(catalogue.load(ROOT)), "every output must check at least one claim"
-    # issue 19: no PASS reads as resting on a zero standard error ("+- 0"); identical runs name their test instead
+    # no PASS reads as resting on a zero standard error ("+- 0"); identical runs name their test instead
     zero_se = claims[(claims.verdict == "PASS") & claims.measured.str.contains(r"(?:\+-|±) ?0(?![.\d])")]
     assert zero_se.empty, zero_se[["claim_id", "measured"]].to_string()
     assert claims["claim_id"].is_unique
@@ -350,7 +350,7 @@ def test_new_output_needs_only_its_own_files(tmp_path):
 
 
 def test_every_markdown_table_is_readable(quick_build):
-    # issue 18: a Markdown table meant for reading has at most MAX_MD_COLUMNS columns (the full table is the .csv)
+    # a Markdown table meant for reading has at most MAX_MD_COLUMNS columns (the full table is the .csv)
     from privtest.tables import MAX_MD_COLUMNS, markdown_column_counts
 
     a = quick_build
@@ -363,7 +363,7 @@ def test_every_markdown_table_is_readable(quick_build):
 
 
 def test_plotted_data_are_what_is_drawn(quick_build):
-    # issue 18: fig_hpo's data hold the OpenDP peer it plots; the CO figures' data are per-step summaries, not runs
+    # fig_hpo's data hold the OpenDP peer it plots; the CO figures' data are per-step summaries, not runs
     a = quick_build
     hpo = pd.read_csv(a / "figures/data/fig_hpo.csv")
     assert {"OpenDP selection", "OpenDP 0.16.0 as released"} <= set(hpo.method)
@@ -402,12 +402,12 @@ def test_quick_run_writes_its_docs_beside_the_committed_ones(quick_build):
 @pytest.mark.parametrize(
     "override, oid",
     [
-        ("fig_co_crossover: {tie_tolerance: 0.03}\n", "fig_co_crossover"),  # issue 18: reran three simulations
+        ("fig_co_crossover: {tie_tolerance: 0.03}\n", "fig_co_crossover"),  # a section three simulations read
         ("fig_privacy_exact: {quadrature_tol: 1.0e-8}\n", "fig_privacy_exact"),  # a judging key outside Sections 7-8
     ],
 )
 def test_judging_keys_rerun_the_analysis_never_the_simulation(quick_build, tmp_path, override, oid):
-    # issue 18 item 1: a key that only judges or displays (x-stage: analysis) is no simulation param: changing it
+    # a key that only judges or displays (x-stage: analysis) is no simulation param: changing it
     # reruns the output's analysis, check and notebook (and the collections reading the claims), no simulation
     from privtest_workflow import configuration
 
