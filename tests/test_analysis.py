@@ -525,3 +525,25 @@ def test_fig_oc_curves_select_pstar_and_pbar_rows_with_theorem_21_bounds(tmp_pat
     assert verdicts["oc.halt_at_pstar[t=2,r=0.5,p*=0.5,direct]"] == "PASS"  # 0.0008 <= 0.001
     assert verdicts["oc.continue_at_pbar[t=2,r=0.5,p*=0.5,direct]"] == "PASS"  # 0.003 <= beta_2/2 = 0.0038
     assert verdicts["oc.halt_at_pstar_exact[t=2,r=0.5,p*=0.5,direct]"] == "PASS"  # 0.01 <= beta/4 + beta_2/4 = 0.0144
+
+
+def test_fig_privacy_exact_results_do_not_depend_on_the_search_path():
+    """Where a privacy bound is attained the maximum is flat: which maximiser Nelder-Mead reaches, after how many
+    evaluations, and the loss's last bits (~1e-13) differ between CPUs. Two such raw tables give the same analysis
+    table and the same claims; a real difference in the loss still shows."""
+    from privtest.checks import fig_privacy_exact as check
+
+    cfg = dict(quadrature_tol=1e-9, detect_margin=1e-3)
+    row = dict(variant="direct", calibration="global", expected="private", eps_ratio=0.1, kind="halt", worst_t=3)
+    row |= dict(worst_transcript="C^2 H", claimed_eps=1.0, s="[1.0, 1.0, 1.0]", delta=0.0, T=6)
+    a = dict(row, max_loss=1.0 + 1.7e-13, worst_inputs="p=[0.063]; p'=[0.070]", evaluations=748, method="nelder-mead")
+    b = dict(row, max_loss=1.0 + 1.5e-13, worst_inputs="p=[0.064]; p'=[0.071]", evaluations=752, method="grid2")
+    frames = [pd.DataFrame([r]).assign(slack=lambda d: d.claimed_eps - d.max_loss) for r in (a, b)]
+    tables = [analysis.fig_privacy_exact.analyse(f, cfg)["verdicts"] for f in frames]
+    assert tables[0].to_csv(float_format="%.10g") == tables[1].to_csv(float_format="%.10g")
+    assert not {"worst_inputs", "evaluations", "method"} & set(tables[0])
+    assert tables[0].slack.iloc[0] == 0.0 and not np.signbit(tables[0].slack.iloc[0])
+    notes = [[c.note for c in check.claims(f, cfg, {"verdicts": t})] for f, t in zip(frames, tables, strict=True)]
+    assert notes[0] == notes[1]
+    c = dict(row, max_loss=0.99, worst_inputs="", evaluations=1, method="grid")
+    assert analysis.fig_privacy_exact.analyse(pd.DataFrame([c]).assign(slack=0.01), cfg)["verdicts"].slack[0] == 0.01

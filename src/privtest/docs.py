@@ -659,8 +659,9 @@ def render_repository(
     repository ``repo`` only: ``figures/claims.csv``, the record :data:`JOB_TIMES`,
     ``benchmarks/reproduction_time.json``, the tables' ``figures/<id>.md``, the analysis directories ``analyses``
     (``results/analysis/<id>``, relative to ``repo``; the directory's name is the output id), the outputs' data
-    (:func:`read_output_data`: which analysis tables only repeat them) and the hand-written ``documents``. Nothing of the rendering run itself
-    (``results/benchmarks/``, the clock, ``repo``'s absolute path) enters, so the same inputs give the same bytes.
+    (:func:`read_output_data`: which analysis tables only repeat them) and the hand-written ``documents``. Nothing of
+    the rendering run itself (``results/benchmarks/``, the clock, ``repo``'s absolute path) enters, so the same
+    inputs give the same bytes.
 
     Returns:
         ``docs/results/<id>.md``, ``docs/results/README.md``, the snapshot ``docs/results/claims.csv`` (the claims
