@@ -769,7 +769,7 @@ def long_summary(measurement: Mapping) -> str:
         f"{_minutes(run['wall_s'])} wall time ({run.get('notes', '')}), {rec['cpu_s']:.0f} CPU seconds in the jobs "
         f"that reran ({jobs}).",
         "",
-        *markdown_lines(["verdict", "default run", "with config/long.yaml"], rows),
+        *markdown_lines(["verdict", "default run (same commit)", "with config/long.yaml"], rows),
         "",
         f"Of the default run's {sum(after.values())} INCONCLUSIVE claims, {after.get('pass', 0)} are PASS with "
         f"config/long.yaml, {after.get('inconclusive', 0)} stay INCONCLUSIVE (their notes give the runs that would "
