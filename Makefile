@@ -58,15 +58,16 @@ lint: $(STAMP)
 # that need no build while the first builds). The quick build and the workflow tests after it are the longest
 # chain, so the linters and the unit tier run at a lower CPU priority (BACKGROUND) and fill the cores the chain
 # leaves idle. -O: each one's output in one piece.
+# --durations: the slowest tests of each tier, in the log (where the time goes).
 BACKGROUND ?=
 test: $(STAMP)
 	$(MAKE) --no-print-directory -j3 -O lint test-units test-workflow BACKGROUND="nice -n 10"
 
 test-units: $(STAMP)
-	$(BACKGROUND) $(BIN)/python -m pytest -n auto -m "not workflow and not slurm"
+	$(BACKGROUND) $(BIN)/python -m pytest -n auto -m "not workflow and not slurm" --durations=10
 
 test-workflow: $(STAMP)
-	$(BIN)/python -m pytest -n 2 -m "workflow and not slurm"
+	$(BIN)/python -m pytest -n 2 -m "workflow and not slurm" --durations=20
 
 test-fast: $(STAMP)
 	$(BIN)/python -m pytest -n auto -m "not workflow and not slow and not slurm"
