@@ -477,7 +477,9 @@ def test_table2_analysis_evaluates_row_2_against_row_1():
     cfg = _section("table2")
     raw = pd.DataFrame(
         dict(application="a", stream=["s1", "s2"], eps=cfg["approx"]["eps"][0], table2_row=[1.0, np.nan], opt_T=100.0)
-    )
+    ).assign(level="line")
+    runs = raw[["application", "stream", "eps"]].assign(level="run", run=0, utility_margin_va_hi=-1.0)
+    raw = pd.concat([raw, runs.assign(utility_margin_va_lo=-2.0)], ignore_index=True)
     rows = table2.analyse(raw, cfg)["rows"]
     ry = rows[rows.table2_row == 2]
     assert len(rows) == 2 + len(cfg["approx"]["eps"]) and str(rows.table2_row.dtype) == "Int64"
@@ -485,7 +487,7 @@ def test_table2_analysis_evaluates_row_2_against_row_1():
     assert (ry.ry_error > 0).all() and (ry.eps_batch_max > 0).all()
     assert ry.ry_error.is_monotonic_decreasing  # k^7 m ln m / eps_batch^3: larger eps, smaller error
     # no row 1: nothing to evaluate row 2 against
-    assert len(table2.analyse(raw.iloc[1:], cfg)["rows"]) == 1
+    assert len(table2.analyse(raw[raw.stream == "s2"], cfg)["rows"]) == 1
 
 
 def test_fig_oc_curves_select_pstar_and_pbar_rows_with_theorem_21_bounds(tmp_path):
@@ -547,3 +549,121 @@ def test_fig_privacy_exact_results_do_not_depend_on_the_search_path():
     assert notes[0] == notes[1]
     c = dict(row, max_loss=0.99, worst_inputs="", evaluations=1, method="grid")
     assert analysis.fig_privacy_exact.analyse(pd.DataFrame([c]).assign(slack=0.01), cfg)["verdicts"].slack[0] == 0.01
+
+
+def _co_runs() -> pd.DataFrame:
+    """Three BatchToCO runs of one (stream, eps), t = 1..3, checkpoint at t = 1 (t = 2, 3 covered): per run N_t over
+    E[N_t] = 10 gives sum N / sum E[N] = 1.0, 1.1, 0.9; the Lemma 39(2) margins at T are -0.5, 0.2, -inf (one
+    violating run); f falls below the guarantee at V_hi (4) in runs 1 and 2, below the one at V_lo (2) in run 2."""
+    from privtest.co.frames import METHOD
+
+    t = np.tile([1, 2, 3], 3)
+    run = np.repeat([0, 1, 2], 3)
+    later = t >= 2
+    guarantee = np.where(t == 2, 5.0, np.where(later, -1.0, np.nan))
+    return pd.DataFrame(
+        dict(stream="s", eps=2.0, method=METHOD, t=t, run=run, t_ell=1, opt=100.0, opt_kind="exact")
+        | dict(ell=[1, 1, 2, 1, 2, 3, 1, 1, 1], l39_margin=[-np.inf, -1, -0.5, -np.inf, 0.2, 0.2] + [-np.inf] * 3)
+        | dict(gtm_calls=[0, 10, 10, 0, 12, 10, 0, 8, 10], expected_calls=np.where(later, 10.0, 0.0))
+        | dict(value=[50, 10, 10, 50, 10, 3, 50, 1, 10.0], guarantee=guarantee)
+        | dict(guarantee_va_hi=np.where(t == 2, 4.0, np.nan), guarantee_va_lo=np.where(t == 2, 2.0, np.nan))
+        | dict(halt_loss=np.repeat([0.1, 0.3, 0.2], 3))
+    )  # fmt: skip
+
+
+def test_co_analysis_counts_violating_runs_and_the_calls_ratio():
+    from privtest.analysis import _co
+    from privtest.co.frames import CHECKPOINT_RUNS
+    from privtest.co.params import BatchToCOParams
+
+    cfg = _section("fig_co_densest")
+    raw = _co_runs()
+    raw.loc[(raw.run == 1) & (raw.t == 3), "guarantee_va_hi"] = 4.0  # run 1: below V_hi (4) at t = 3, not V_lo
+    raw.loc[(raw.run == 1) & (raw.t == 3), "guarantee"] = 5.0
+    out = _co.tables(raw, cfg)
+    c = out["calls"].iloc[0]
+    assert (c.runs, c.calls_ratio_mean, c.calls_mean, c.expected_calls_max) == (3, pytest.approx(1.0), 10.0, 10.0)
+    assert c.calls_ratio_se == pytest.approx(0.1 / math.sqrt(3))
+    k = out["checkpoints"].iloc[0]
+    assert (k.runs, k.runs_violating, k.ell_T_max, k.l39_margin_max, k["T"]) == (3, 1, 3, 0.2, 3)
+    assert not k.checkpoint_only
+    u = out["utility"].iloc[0]
+    assert (u.runs, u.runs_violating_va_hi, u.runs_violating_va_lo) == (3, 2, 1)
+    assert (u.guarantee_positive, u.guarantee_max, u.guarantee_va_hi_max) == (4 / 6, 5.0, 4.0)
+    p = out["privacy"].iloc[0]
+    led = BatchToCOParams.from_config(cfg, 2.0).privacy_budget()
+    assert (p.eps_total, p.delta_total, p.eps_bound) == (led["eps_total"], led["delta_total"], led["eps_bound"])
+    assert (p.halt_loss_max, p.runs, p.delta, p.constants) == (0.3, 3, 0.0, "corrected constants")
+    assert [list(out[n].columns) for n in ("privacy", "checkpoints", "calls", "utility")] == [
+        _co.PRIVACY,
+        _co.CHECKPOINTS,
+        _co.CALLS,
+        _co.UTILITY,
+    ]
+    # checkpoint-only runs, where present, are what Lemma 40 is judged on
+    cp = pd.DataFrame(dict(stream="s", eps=2.0, method=CHECKPOINT_RUNS, t=5, run=[0, 1], ell=[4, 2]))
+    k = _co.checkpoints(pd.concat([raw, cp.assign(l39_margin=[0.1, -1.0])], ignore_index=True)).iloc[0]
+    assert (k.runs, k.runs_violating, k.ell_T_max, k.l39_margin_max, k["T"]) == (2, 1, 4, 0.1, 5) and k.checkpoint_only
+    # no covered step with a positive guarantee: nothing at V_hi, and the utility check is vacuous
+    flat = raw.assign(guarantee=-1.0, guarantee_va_hi=np.nan, guarantee_va_lo=np.nan)
+    u = _co.utility(flat).iloc[0]
+    assert u.guarantee_positive == 0.0 and np.isnan(u.guarantee_va_hi_max) and u.runs_violating_va_hi == 0
+
+
+def test_co_calls_ratio_per_run_mean_and_standard_error():
+    from privtest.co.calls import calls_ratio, run_ratios
+
+    steps = pd.DataFrame(dict(run=[0, 0, 1, 1], gtm_calls=[3, 5, 6, 6], expected_calls=[4.0, 4.0, 4.0, 4.0]))
+    assert run_ratios(steps).tolist() == [1.0, 1.5]
+    r = calls_ratio(steps)
+    assert (r.mean, r.runs) == (1.25, 2) and r.se == pytest.approx(np.std([1.0, 1.5], ddof=1) / math.sqrt(2))
+    one = calls_ratio(steps[steps.run == 0])
+    assert (one.mean, one.se, one.runs) == (1.0, 0.0, 1)  # one run: no spread
+
+
+def test_fig_co_crossover_long_run_tables_keep_the_raw_order_and_count_steps_over_the_bound():
+    from privtest.analysis import fig_co_crossover
+
+    a = _co_runs().assign(source="run", calls_bound=11.0, ell_bound=7)
+    b = a.assign(stream="b", calls_bound=9.0)  # E[N_t] = 10 > 9: every recorded step t >= 2 is over the bound
+    runs = pd.concat([a, b], ignore_index=True)
+    runs.loc[runs.t == 1, "expected_calls"] = np.nan  # no GTM step at t = 1
+    calls = fig_co_crossover.long_run_calls(runs)
+    assert calls.stream.tolist() == ["s", "b"]  # the order of the raw rows, as the claims
+    assert calls.steps.tolist() == [6, 6] and calls.steps_per_run.tolist() == [2, 2]
+    assert calls.steps_over_bound.tolist() == [0, 6]
+    assert calls.max_expected_ratio.tolist() == [10.0 / 11.0, 10.0 / 9.0]
+    assert calls.expected_calls_T.tolist() == [10.0, 10.0] and calls.calls_mean_T.tolist() == [10.0, 10.0]
+    assert calls.calls_ratio_mean[0] == pytest.approx(1.0) and calls.calls_ratio_runs[0] == 3
+    cp = fig_co_crossover.long_run_checkpoints(runs)
+    assert cp.stream.tolist() == ["s", "b"] and cp.ell_bound_T.tolist() == [7, 7] and cp.runs_violating[0] == 1
+
+
+def test_table2_analysis_counts_the_run_rows_into_their_lines():
+    from privtest.analysis import table2
+
+    cfg = _section("table2")
+    line = dict(algorithm="x", stream="s", eps=2.0, runs=3, C_beta=1 / 3, delta=1e-6, delta_budget=5e-7)
+    calls = dict(calls_ratio_mean=1.0, calls_ratio_se=0.01, calls_runs=3, table2_row=3.0, level="line")
+    lines = pd.DataFrame([line | calls | dict(application="a"), line | dict(application="b", level="line")])
+    runs = pd.DataFrame(
+        dict(level="run", application="a", stream="s", eps=2.0, run=[0, 1, 2], utility_margin_va_hi=[1.0, -2.0, 0.5])
+        | dict(utility_margin_va_lo=[-1.0, -3.0, 0.1], l39_margin=[-np.inf, 0.3, -0.1], ell=[4.0, 5.0, 3.0])
+        | dict(delta_loss=[1e-8, 3e-8, 2e-8])
+    )  # fmt: skip
+    other = pd.DataFrame(
+        dict(level="run", application="b", stream="s", eps=2.0, run=[0, 1], utility_margin_va_hi=[np.nan, 2.0])
+        | dict(utility_margin_va_lo=[np.nan, -1.0])
+    )  # fmt: skip
+    rows = table2.analyse(pd.concat([lines, runs, other], ignore_index=True), cfg)["rows"]
+    assert list(rows.columns) == [
+        *["algorithm", "stream", "eps", "runs", "C_beta", "delta", "runs_violating", "runs_violating_va_lo"],
+        *["delta_ledger_max", "delta_budget", "checkpoint_runs", "checkpoint_runs_violating", "ell_T_max"],
+        *["l39_margin_max", "calls_ratio_mean", "calls_ratio_se", "calls_runs", "table2_row", "application"],
+    ]  # the counts at their place among the lines' columns (figures/table2.csv)
+    a, b = rows.iloc[0], rows.iloc[1]
+    assert (a.runs_violating, a.runs_violating_va_lo, b.runs_violating, b.runs_violating_va_lo) == (2, 1, 1, 0)
+    assert (a.checkpoint_runs, a.checkpoint_runs_violating, a.ell_T_max, a.l39_margin_max) == (3, 1, 5, 0.3)
+    assert a.delta_ledger_max == 3e-8 and np.isnan(b.checkpoint_runs) and np.isnan(b.delta_ledger_max)
+    with pytest.raises(ValueError, match="share an"):
+        table2.analyse(pd.concat([lines, lines.iloc[:1]], ignore_index=True), cfg)

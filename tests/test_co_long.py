@@ -355,18 +355,25 @@ def _fake_raw(lead_meas, lead_pred, ts=(1, 2, 5, 10, 50, 100), n=30, seed=0):
     return pd.DataFrame(rows)
 
 
+def _lead_tables(raw, cfg) -> dict:
+    """The analysis tables the lead claims read (``differences``, ``crossovers``) of a raw table without the long-run
+    columns."""
+    diffs = crossover.differences(raw, cfg)
+    return {"differences": diffs, "crossovers": crossover.crossovers(diffs, cfg)}
+
+
 def test_crossover_summary_finds_the_first_lasting_lead():
     cfg = dict(crossover_alpha=0.01, tie_tolerance=0.02)
     # BatchToCO behind until t = 5, ahead from t = 10 on (measured and predicted).
     raw = _fake_raw([-0.3, -0.3, -0.3, 0.3, 0.3, 0.3], [-0.3, -0.3, 0.0, 0.3, 0.3, 0.3])
-    c = crossover.analyse(raw, cfg)["crossovers"].set_index("baseline")
+    c = _lead_tables(raw, cfg)["crossovers"].set_index("baseline")
     r = c.loc["recompute geometric"]
     assert r.t_meas == 10 and r.t_pred == 10 and r.state_last == "ahead" and r.first_behind == 1
     assert r.t_eps == 2  # BatchToCO's per-call eps exceeds the baseline's at every t >= 2
     assert math.isinf(c.loc["never update"].t_meas) and c.loc["never update"].state_last == "tie"
     # A lead that is lost again is no crossover.
     raw = _fake_raw([0.0, 0.3, 0.3, 0.3, -0.3, 0.0], [0.0, 0.0, 0.0, 0.0, 0.0, 0.0])
-    r = crossover.analyse(raw, cfg)["crossovers"].set_index("baseline").loc["recompute geometric"]
+    r = _lead_tables(raw, cfg)["crossovers"].set_index("baseline").loc["recompute geometric"]
     assert math.isinf(r.t_meas) and math.isinf(r.t_pred) and r.last_behind == 50
 
 
@@ -378,7 +385,7 @@ def test_crossover_claims_decide_sign_agreement():
     agree = _fake_raw([-0.3, -0.3, -0.3, 0.3, 0.3, 0.3], [-0.3, -0.3, 0.0, 0.3, 0.3, 0.3])
     wrong = _fake_raw([-0.3, -0.3, -0.3, 0.3, 0.3, 0.3], [0.3, 0.3, 0.3, -0.3, -0.3, -0.3])
     for raw, want in ((agree, "PASS"), (wrong, "FAIL")):
-        claims = decide(_crossover_claims(crossover.analyse(raw, cfg), cfg), 0.05)
+        claims = decide(_crossover_claims(_lead_tables(raw, cfg), cfg), 0.05)
         v = {c.claim_id: c.verdict for c in claims}
         assert v["co.crossover.lead[s,eps=1.0,recompute geometric]"] == want
         assert v["co.crossover.lead[s,eps=1.0,never update]"] == "PASS"  # predicted tie, measured within 0.1

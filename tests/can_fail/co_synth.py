@@ -37,10 +37,12 @@ def section(name: str) -> dict:
     return copy.deepcopy(_sections()[0][name])
 
 
-def decided(module, raw: pd.DataFrame, cfg: dict) -> dict[str, Claim]:
-    """``module.claims(raw, cfg)`` decided at the output's family-wise level (workflow/scripts/check.py), by id."""
+def decided(module, raw: pd.DataFrame | None, cfg: dict, analysis: dict[str, pd.DataFrame] | None = None):
+    """``module.claims(raw, cfg)`` (with ``analysis=`` the given tables, if any) decided at the output's family-wise
+    level (workflow/scripts/check.py): claim id -> :class:`Claim`."""
     level = family_alpha(_sections()[1])
-    return {c.claim_id: c for c in decide(module.claims(raw, cfg), level)}
+    kw = {} if analysis is None else {"analysis": analysis}
+    return {c.claim_id: c for c in decide(module.claims(raw, cfg, **kw), level)}
 
 
 def verdicts(claims: dict[str, Claim], part: str) -> dict[str, str]:

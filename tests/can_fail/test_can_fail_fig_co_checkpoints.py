@@ -1,4 +1,4 @@
-"""Can-fail tests of fig_co_checkpoints' check (issue 19): synthetic rows in its raw schema whose exact E[N_t] exceed
+"""Can-fail tests of fig_co_checkpoints' check: synthetic rows in its raw schema whose exact E[N_t] exceed
 Theorem 42(3)'s explicit per-step bound (evaluated by privtest.analysis.fig_co_checkpoints) make the claim FAIL; rows
 below it PASS."""
 

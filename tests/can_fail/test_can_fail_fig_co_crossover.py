@@ -1,4 +1,4 @@
-"""Can-fail tests of fig_co_crossover's check (issue 19): synthetic raw tables in its schema (co_synth.py) where
+"""Can-fail tests of fig_co_crossover's check: synthetic raw tables in its schema (co_synth.py) where
 BatchToCO's measured lead has the opposite sign of the predicted one, or the long runs contradict Lemma 40 and
 Theorem 42(2)-(3), make the claims FAIL; a lead as predicted makes none FAIL, and identical runs (standard error 0)
 are not a PASS unless the range bound resolves them."""

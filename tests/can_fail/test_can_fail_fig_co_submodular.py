@@ -1,4 +1,4 @@
-"""Can-fail tests of fig_co_submodular's check (issue 19): synthetic raw tables in the CO schema (co_synth.py) that
+"""Can-fail tests of fig_co_submodular's check: synthetic raw tables in the CO schema (co_synth.py) that
 plainly contradict Lemma 40 and Theorem 42(2)-(3) make its claims FAIL; tables on the bounds' safe side make none
 FAIL."""
 

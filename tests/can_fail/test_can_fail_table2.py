@@ -1,10 +1,12 @@
-"""Can-fail tests of table2's check (issue 19): Theorem 42(2) allows a run below its guarantee with probability
-(C_beta + 3) beta; synthetic table2 rows (the raw schema of :func:`privtest.experiments.table2.simulate`) in which
-every run falls below the guarantee at V_lo make the row FAIL, rows with no violating run establish it."""
+"""Can-fail tests of table2's check: Theorem 42(2) allows a run below its guarantee with probability (C_beta + 3)
+beta; synthetic table2 rows (the table ``rows`` of :func:`privtest.analysis.table2.analyse`, or raw tables of
+:func:`privtest.experiments.table2.simulate` built from CO raw tables) in which every run falls below the guarantee at
+V_lo make the row FAIL, rows with no violating run establish it."""
 
 import numpy as np
 import pandas as pd
 
+from privtest.analysis.table2 import analyse
 from privtest.checks import table2 as check
 from privtest.experiments import table2
 
@@ -12,7 +14,7 @@ from .co_synth import bco_runs, decided, section
 
 
 def rows(runs_violating: int, runs_violating_va_lo: int, runs: int = 24, guarantee_va_hi_max: float = 10.0):
-    """One table2 row per application with the given run-level counts (at V_hi and at V_lo)."""
+    """One line of the table ``rows`` per application with the given run-level counts (at V_hi and at V_lo)."""
     return pd.DataFrame(
         dict(
             application=["densest subgraph", "Max-Cut"],
@@ -34,7 +36,7 @@ def rows(runs_violating: int, runs_violating_va_lo: int, runs: int = 24, guarant
 
 
 def test_fail_guarantee_violated_in_every_run():
-    got = decided(check, rows(24, 24), section("table2"))
+    got = decided(check, None, section("table2"), {"rows": rows(24, 24)})
     assert {c.verdict for c in got.values()} == {"FAIL"}
 
 
@@ -42,7 +44,7 @@ def test_fail_from_co_raw_tables_below_the_guarantee(tmp_path, monkeypatch):
     """table2's rows built by its simulation from CO raw tables (densest subgraph and Max-Cut; no submodular or long
     stream rows) in which every run is below the guarantee at V_lo: every row FAILs; the same runs above it PASS."""
     cfg = section("table2")
-    monkeypatch.setattr(table2, "simulate_approx", lambda *a: [])  # rows 1-4 need the data wheels: tested below
+    monkeypatch.setattr(table2, "simulate_approx", lambda *a: ([], []))  # rows 1-4 need the data wheels
 
     def table(**kw):
         inputs = {}
@@ -55,10 +57,11 @@ def test_fail_from_co_raw_tables_below_the_guarantee(tmp_path, monkeypatch):
         return pd.read_csv(_csv(table2.simulate(cfg, np.random.default_rng(0), inputs), tmp_path))
 
     bad = table(below=True)
-    assert len(bad) == 2 and (bad.runs_violating_va_lo == 24).all()
+    assert (bad.level == "run").sum() == 2 * 24  # one run row per BatchToCO run of each line
+    assert len(analyse(bad, cfg)["rows"]) == 2 and (analyse(bad, cfg)["rows"].runs_violating_va_lo == 24).all()
     assert {c.verdict for c in decided(check, bad, cfg).values()} == {"FAIL"}
     good = table()
-    assert (good.runs_violating == 0).all()
+    assert (analyse(good, cfg)["rows"].runs_violating == 0).all()
     assert {c.verdict for c in decided(check, good, cfg).values()} == {"PASS"}
 
 
@@ -70,17 +73,17 @@ def _csv(frame: pd.DataFrame, tmp_path) -> str:
 
 
 def test_safe_no_violating_run_passes_and_a_bracket_does_not_refute():
-    got = decided(check, rows(0, 0), section("table2"))
+    got = decided(check, None, section("table2"), {"rows": rows(0, 0)})
     assert {c.verdict for c in got.values()} == {"PASS"}
     # below at V_hi in every run but never at V_lo: V_A's bracket cannot refute (INCONCLUSIVE, not FAIL)
-    got = decided(check, rows(24, 0), section("table2"))
+    got = decided(check, None, section("table2"), {"rows": rows(24, 0)})
     assert {c.verdict for c in got.values()} == {"INCONCLUSIVE"}
     # too few runs to establish the rate: INCONCLUSIVE with the runs that would resolve it
-    got = decided(check, rows(0, 0, runs=4), section("table2"))
+    got = decided(check, None, section("table2"), {"rows": rows(0, 0, runs=4)})
     assert {c.verdict for c in got.values()} == {"INCONCLUSIVE"}
     assert all("runs would resolve" in c.note for c in got.values())
     # a guarantee never positive: VACUOUS
-    got = decided(check, rows(0, 0, guarantee_va_hi_max=np.nan), section("table2"))
+    got = decided(check, None, section("table2"), {"rows": rows(0, 0, guarantee_va_hi_max=np.nan)})
     assert {c.verdict for c in got.values()} == {"VACUOUS"}
 
 
@@ -92,15 +95,17 @@ def approx_rows(ledger: float, budget: float, delta: float = 1e-6) -> pd.DataFra
 
 
 def test_fail_delta_ledger_above_delta():
-    got = decided(check, approx_rows(ledger=2e-6, budget=3e-6), section("table2"))
+    got = decided(check, None, section("table2"), {"rows": approx_rows(ledger=2e-6, budget=3e-6)})
     led = {k: v for k, v in got.items() if k.startswith("co.table2.delta_ledger")}
     assert len(led) == 2 and set(v.verdict for v in led.values()) == {"FAIL"}
-    got = decided(check, approx_rows(ledger=1e-8, budget=2e-6), section("table2"))  # worst case above delta
+    got = decided(
+        check, None, section("table2"), {"rows": approx_rows(ledger=1e-8, budget=2e-6)}
+    )  # worst case above delta
     assert {v.verdict for k, v in got.items() if k.startswith("co.table2.delta_ledger")} == {"FAIL"}
 
 
 def test_safe_delta_ledger_within_delta():
-    got = decided(check, approx_rows(ledger=1e-8, budget=5e-7), section("table2"))
+    got = decided(check, None, section("table2"), {"rows": approx_rows(ledger=1e-8, budget=5e-7)})
     led = {k: v for k, v in got.items() if k.startswith("co.table2.delta_ledger")}
     assert len(led) == 2 and {v.verdict for v in led.values()} == {"PASS"}
 
@@ -125,12 +130,12 @@ def ry_row(ry_error: float, opt_T: float) -> pd.DataFrame:
 
 
 def test_fail_rafiey_yoshida_informative_row_not_hidden():
-    got = decided(check, ry_row(ry_error=10.0, opt_T=1000.0), section("table2"))
+    got = decided(check, None, section("table2"), {"rows": ry_row(ry_error=10.0, opt_T=1000.0)})
     assert {c.verdict for c in got.values()} == {"FAIL"}
 
 
 def test_safe_rafiey_yoshida_vacuous():
-    got = decided(check, ry_row(ry_error=1e11, opt_T=3e4), section("table2"))
+    got = decided(check, None, section("table2"), {"rows": ry_row(ry_error=1e11, opt_T=3e4)})
     assert {c.verdict for c in got.values()} == {"VACUOUS"}
 
 
@@ -149,14 +154,39 @@ def process_rows(violating: int, ratio: float, runs: int = 240) -> pd.DataFrame:
 
 
 def test_fail_checkpoints_and_calls():
-    got = decided(check, process_rows(violating=240, ratio=2.0), section("table2"))
+    got = decided(check, None, section("table2"), {"rows": process_rows(violating=240, ratio=2.0)})
     for kind in ("co.table2.checkpoints", "co.table2.calls_per_step"):
         sel = {v.verdict for k, v in got.items() if k.startswith(kind)}
         assert sel == {"FAIL"}, kind
 
 
 def test_safe_checkpoints_and_calls():
-    got = decided(check, process_rows(violating=0, ratio=1.0), section("table2"))
+    got = decided(check, None, section("table2"), {"rows": process_rows(violating=0, ratio=1.0)})
     for kind in ("co.table2.checkpoints", "co.table2.calls_per_step"):
         sel = {v.verdict for k, v in got.items() if k.startswith(kind)}
         assert sel == {"PASS"}, kind
+
+
+def raw_with_runs(l39_margin: float, delta_loss: float, runs: int = 240) -> pd.DataFrame:
+    """A table2 raw table (:func:`privtest.experiments.table2.simulate`'s schema): one line of Table 2 row 3 and its
+    ``runs`` run rows, every run with the given Lemma 39(2) margin and delta ledger (f above the guarantee)."""
+    line = process_rows(violating=0, ratio=1.0, runs=runs).iloc[[1]]
+    line = line.drop(columns=["runs_violating", "runs_violating_va_lo", "delta_ledger_max"])
+    line = line.drop(columns=["checkpoint_runs", "checkpoint_runs_violating", "ell_T_max", "l39_margin_max"])
+    run = pd.DataFrame(
+        dict(application=line.application.iloc[0], stream="s", eps=2.0, run=np.arange(runs), ell=5.0)
+        | dict(utility_margin_va_hi=-1.0, utility_margin_va_lo=-2.0, l39_margin=l39_margin, delta_loss=delta_loss)
+    )
+    return pd.concat([line.assign(level="line", runs=runs), run.assign(level="run")], ignore_index=True)
+
+
+def test_fail_from_run_rows_violating_lemma40_and_the_ledger():
+    got = decided(check, raw_with_runs(l39_margin=0.5, delta_loss=2e-6), section("table2"))
+    assert {v.verdict for k, v in got.items() if k.startswith("co.table2.checkpoints")} == {"FAIL"}
+    assert {v.verdict for k, v in got.items() if k.startswith("co.table2.delta_ledger")} == {"FAIL"}
+
+
+def test_safe_from_run_rows_within_lemma40_and_the_ledger():
+    got = decided(check, raw_with_runs(l39_margin=-0.5, delta_loss=1e-8), section("table2"))
+    assert "FAIL" not in {c.verdict for c in got.values()}
+    assert {v.verdict for k, v in got.items() if k.startswith("co.table2.checkpoints")} == {"PASS"}

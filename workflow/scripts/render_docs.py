@@ -7,7 +7,7 @@ that only repeat an output's data, figures/data/<id>*.csv or a table's figures/<
 snapshot they are rendered from
 (docs/results/claims.csv, so that tests/test_docs.py can render them again from committed files); and each document
 of DOCUMENTS (docs.smk) with its generated blocks rendered from the same claims and benchmarks/reproduction_time.json.
-All of it is privtest.docs.render_repository: a pure function of those tracked inputs (issue 18, item 5).
+All of it is privtest.docs.render_repository: a pure function of those tracked inputs.
 """
 
 import sys

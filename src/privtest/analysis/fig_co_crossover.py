@@ -3,6 +3,11 @@ each baseline per recorded step, measured from the runs and predicted from the m
 predicted and measured crossover per (stream, eps, baseline) with the measured trend at T (``crossovers``), and
 what the figure draws: mean and 10-90% band of f/OPT_t per (stream, eps, method, t) (``summary``).
 
+What the long-run claims compare with the paper's bounds, from the BatchToCO runs (``source = "run"``;
+:mod:`privtest.analysis._co`): ``privacy`` per eps (Lemma 38's ledger, the realised ex-post loss), and per (stream,
+eps) in the order of the raw rows ``checkpoints`` (Lemma 40, with Lemma 40's explicit bound at T, ``ell_bound_T``),
+``calls`` (Theorem 42(3) up to t = T, :func:`long_run_calls`) and ``utility`` (Theorem 42(2)).
+
 Judging keys of the config section (``x-stage: analysis``, never passed to the simulation): ``crossover_alpha``
 (two-sided level of ahead/behind, Bonferroni over the recorded steps) and ``tie_tolerance`` (a lead below it is a
 tie); the check also reads ``equivalence_margin``.
@@ -16,25 +21,55 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
+from privtest.analysis import _co
 from privtest.co.batch_to_co import BASELINES
+from privtest.co.calls import calls_ratio
 from privtest.co.frames import METHOD, METHOD_L40, plotted
 
 #: Methods drawn in the figure, in legend order.
 PLOTTED = [METHOD, *BASELINES]
+#: Relative slack of the exact comparison E[N_t] <= Theorem 42(3)'s explicit bound (floating point).
+RTOL = 1e-9
+#: Columns of the table ``calls``.
+CALLS = [
+    "stream",
+    "eps",
+    "runs",
+    "steps",
+    "steps_per_run",
+    "max_expected_ratio",
+    "steps_over_bound",
+    "expected_calls_T",
+    "calls_ratio_mean",
+    "calls_ratio_se",
+    "calls_ratio_runs",
+    "calls_mean_T",
+]
 
 
 def analyse(raw: pd.DataFrame, cfg: dict) -> dict[str, pd.DataFrame]:
-    """The tables ``differences``, ``crossovers`` and ``summary`` (module docstring) of one build's raw rows.
+    """The tables ``differences``, ``crossovers``, ``summary``, ``privacy``, ``checkpoints``, ``calls`` and
+    ``utility`` (module docstring) of one build's raw rows.
 
     Args:
         raw: the rows of :func:`privtest.experiments.fig_co_crossover.simulate` (``source`` "run" and "model").
-        cfg: the output's config section (keys ``crossover_alpha`` in (0, 1), ``tie_tolerance`` >= 0).
+        cfg: the output's config section (keys ``crossover_alpha`` in (0, 1), ``tie_tolerance`` >= 0; BatchToCO's
+            constants for ``privacy``).
 
     Raises:
         ValueError: if ``crossover_alpha`` is not in (0, 1) or ``tie_tolerance`` is negative.
     """
     diffs = differences(raw, cfg)
-    return {"differences": diffs, "crossovers": crossovers(diffs, cfg), "summary": summarize(raw)}
+    runs = raw[raw.source == "run"]
+    return {
+        "differences": diffs,
+        "crossovers": crossovers(diffs, cfg),
+        "summary": summarize(raw),
+        "privacy": _co.privacy(runs, cfg),
+        "checkpoints": long_run_checkpoints(runs),
+        "calls": long_run_calls(runs),
+        "utility": _co.utility(runs, sort=False),
+    }
 
 
 def _judging(cfg: dict) -> tuple[float, float]:
@@ -160,3 +195,51 @@ def summarize(raw: pd.DataFrame) -> pd.DataFrame:
     out = g["ratio"].agg(mean="mean", q10=lambda x: x.quantile(0.1), q90=lambda x: x.quantile(0.9)).reset_index()
     out["opt"] = g["opt"].first().to_numpy()
     return out
+
+
+def long_run_checkpoints(runs: pd.DataFrame) -> pd.DataFrame:
+    """The table ``checkpoints`` of :func:`privtest.analysis._co.checkpoints` on the run rows ``runs`` (``source =
+    "run"``), in the order of the raw rows, with ``ell_bound_T``: Lemma 40's explicit bound on ell(T) at the BatchToCO
+    runs' last recorded step T (column ``ell_bound`` of the raw rows)."""
+    out = _co.checkpoints(runs, sort=False)
+    bco = runs[runs.method == METHOD]
+    bound = {key: int(g[g.t == g.t.max()].ell_bound.iloc[0]) for key, g in bco.groupby(["stream", "eps"], sort=False)}
+    out["ell_bound_T"] = [bound[(s, e)] for s, e in zip(out.stream, out.eps, strict=True)]
+    return out
+
+
+def long_run_calls(runs: pd.DataFrame) -> pd.DataFrame:
+    """Per (stream, eps) of the BatchToCO run rows (in their order), over the recorded GTM steps t >= 2 with an exact
+    expectation E[N_t]: ``runs`` (all runs), ``steps`` (the (run, t) compared), ``steps_per_run`` (steps // runs),
+    ``max_expected_ratio`` = max E[N_t] / Theorem 42(3)'s explicit bound (column ``calls_bound``),
+    ``steps_over_bound`` (the (run, t) with E[N_t] > bound (1 + :data:`RTOL`)), ``expected_calls_T`` (mean E[N_T]
+    over runs at the last step T), per run sum N_t / sum E[N_t] over the recorded steps
+    (:func:`privtest.co.calls.calls_ratio`: ``calls_ratio_mean``, ``calls_ratio_se``, ``calls_ratio_runs``) and the
+    mean N_T (``calls_mean_T``).
+
+    Returns:
+        DataFrame with the columns :data:`CALLS`.
+    """
+    out = []
+    for (stream, eps), g in runs[runs.method == METHOD].groupby(["stream", "eps"], sort=False):
+        R, T = int(g.run.nunique()), int(g.t.max())
+        steps = g[(g.t >= 2) & g.expected_calls.notna()]
+        at_T = steps[steps.t == T]
+        r = calls_ratio(steps)
+        out.append(
+            dict(
+                stream=stream,
+                eps=eps,
+                runs=R,
+                steps=len(steps),
+                steps_per_run=len(steps) // max(R, 1),
+                max_expected_ratio=float((steps.expected_calls / steps.calls_bound).max()),
+                steps_over_bound=int((steps.expected_calls > steps.calls_bound * (1 + RTOL)).sum()),
+                expected_calls_T=float(at_T.expected_calls.mean()),
+                calls_ratio_mean=r.mean,
+                calls_ratio_se=r.se,
+                calls_ratio_runs=r.runs,
+                calls_mean_T=float(at_T.gtm_calls.mean()),
+            )
+        )
+    return pd.DataFrame(out, columns=CALLS)

@@ -1,18 +1,14 @@
-"""Analysis of table2 (:mod:`privtest.experiments.table2`'s rows: one per (application, algorithm, stream, eps) of
-Theorem 42 applied to batch DP submodular maximisation, Table 2 of the paper, with BatchToCO's measured utility,
-Theorem 42's explicit guarantee and the run-level counts the claims judge).
+"""Analysis of table2 (:mod:`privtest.experiments.table2`'s raw rows: one per line, i.e. per (application, algorithm,
+stream, eps) of Theorem 42 applied to batch DP submodular maximisation, Table 2 of the paper, with BatchToCO's
+measured utility and Theorem 42's explicit guarantee (``level = "line"``), and one per BatchToCO run of each line
+(``level = "run"``)).
 
-``rows``: the numeric instantiation of Table 2 (``figures/table2.csv``): the raw rows followed by Table 2 row 2
-(Rafiey and Yoshida 2020), evaluated, not run (:func:`rafiey_yoshida_rows`: columns application, algorithm,
-stream, eps, delta, beta, kappa, table2_row = 2, ``eps_batch_max`` (the largest batch eps BatchToCO passes A),
-``ry_error`` (their additive error there, in units of f), ``opt_T`` (the largest OPT_t of row 1's stream, an upper
-bound) and C_beta). ``table2_row`` is 1-6 (empty: another CO application). The claims
-(:mod:`privtest.checks.table2`) and the notebook read it.
-
-The run-level counts of each raw row (``runs_violating``, ``runs_violating_va_lo``, and for rows 1, 3, 4 the
-checkpoint and calls summaries) are computed by the simulation from the per-run tables it reads or draws
-(:func:`privtest.experiments.table2.run_counts`, :func:`~privtest.experiments.table2.process_summary`): table2's raw
-table holds one row per (stream, eps), not the runs.
+``rows``: the numeric instantiation of Table 2 (``figures/table2.csv``): the lines with the run-level counts of
+:func:`run_counts` at their place among the columns, followed by Table 2 row 2 (Rafiey and Yoshida 2020), evaluated,
+not run (:func:`rafiey_yoshida_rows`: columns application, algorithm, stream, eps, delta, beta, kappa, table2_row =
+2, ``eps_batch_max`` (the largest batch eps BatchToCO passes A), ``ry_error`` (their additive error there, in units
+of f), ``opt_T`` (the largest OPT_t of row 1's stream, an upper bound) and C_beta). ``table2_row`` is 1-6 (empty:
+another CO application). The claims (:mod:`privtest.checks.table2`) and the notebook read it.
 """
 
 from __future__ import annotations
@@ -23,13 +19,71 @@ import pandas as pd
 from privtest.co.params import BatchToCOParams
 from privtest.co.table2 import ROWS, rafiey_yoshida_error
 
+#: Values of the raw column ``level`` (:mod:`privtest.experiments.table2`): a line of figures/table2.csv, or a run.
+LINE, RUN = "line", "run"
+#: What names a line (and the run rows of a line).
+KEYS = ["application", "stream", "eps"]
+#: Raw columns of the run rows only (:func:`privtest.experiments.table2.run_rows`).
+RUN_COLUMNS = ["run", "utility_margin_va_hi", "utility_margin_va_lo", "l39_margin", "ell", "delta_loss"]
+#: Counts of every line (Theorem 42(2)) and, for the lines simulated by table2 (rows 1, 3, 4), the largest realised
+#: delta ledger (Lemma 38): placed before ``delta_budget``.
+UTILITY_COUNTS = ["runs_violating", "runs_violating_va_lo", "delta_ledger_max"]
+#: Lemma 40's count of the lines simulated by table2: placed before ``calls_ratio_mean``.
+CHECKPOINT_COUNTS = ["checkpoint_runs", "checkpoint_runs_violating", "ell_T_max", "l39_margin_max"]
+
 
 def analyse(raw: pd.DataFrame, cfg: dict) -> dict[str, pd.DataFrame]:
-    """The table ``rows`` (module docstring); ``cfg``: the config section (``approx``, ``facility``)."""
-    rows = pd.concat([raw, rafiey_yoshida_rows(cfg, raw)], ignore_index=True)
+    """The table ``rows`` (module docstring); ``cfg``: the config section (``approx``, ``facility``).
+
+    Raises:
+        ValueError: if two lines share an (application, stream, eps) (their run rows could not be told apart).
+    """
+    lines = raw[raw.level == LINE].drop(columns=["level", *(c for c in RUN_COLUMNS if c in raw)])
+    if lines.duplicated(KEYS).any():
+        dup = lines.loc[lines.duplicated(KEYS), KEYS].to_numpy().tolist()
+        raise ValueError(f"table2: lines share an (application, stream, eps): {dup}.")
+    counts = run_counts(raw[raw.level == RUN])
+    merged = lines.merge(counts, on=KEYS, how="left", validate="one_to_one")
+    merged["runs_violating"] = merged["runs_violating"].fillna(0).astype(int)
+    merged["runs_violating_va_lo"] = merged["runs_violating_va_lo"].fillna(0).astype(int)
+    columns = list(lines.columns)
+    for new, before in ((UTILITY_COUNTS, "delta_budget"), (CHECKPOINT_COUNTS, "calls_ratio_mean")):
+        new = [c for c in new if c in merged]
+        i = columns.index(before) if before in columns else len(columns)
+        columns = columns[:i] + new + columns[i:]
+    merged = merged[columns]
+    rows = pd.concat([merged, rafiey_yoshida_rows(cfg, merged)], ignore_index=True)
     if "table2_row" in rows:
         rows["table2_row"] = rows["table2_row"].astype("Int64")
     return {"rows": rows}
+
+
+def run_counts(runs: pd.DataFrame) -> pd.DataFrame:
+    """Per line (application, stream, eps) of the run rows ``runs`` (:func:`privtest.experiments.table2.run_rows`),
+    sorted: the runs with some covered step below Theorem 42's guarantee at V_hi (``runs_violating``: an upper end of
+    the true count w.p. >= 1 - va_alpha) and at V_lo (``runs_violating_va_lo``: a lower end), the counts
+    :mod:`privtest.checks.table2` judges against Theorem 42(2)'s failure probability (C_beta + 3) beta per run; for
+    the lines simulated by table2 (rows 1, 3, 4: their runs carry ``ell``), also ``checkpoint_runs`` (their number),
+    ``checkpoint_runs_violating`` (runs with a Lemma 39(2) margin > 0), ``ell_T_max`` (the largest ell(T)),
+    ``l39_margin_max`` (the largest margin) and ``delta_ledger_max`` (the largest realised delta ledger); NaN for the
+    other lines.
+
+    Returns:
+        DataFrame with columns application, stream, eps, runs_violating, runs_violating_va_lo (ints) and, if
+        ``runs`` has the column ``l39_margin``, checkpoint_runs, checkpoint_runs_violating, ell_T_max,
+        l39_margin_max, delta_ledger_max.
+    """
+    g = runs.assign(hi=runs.utility_margin_va_hi > 0, lo=runs.utility_margin_va_lo > 0).groupby(KEYS, sort=True)
+    out = pd.DataFrame({"runs_violating": g["hi"].sum(), "runs_violating_va_lo": g["lo"].sum()}).astype(int)
+    if "l39_margin" in runs:
+        simulated = runs[runs.ell.notna()]  # the runs of the lines simulated by table2 (rows 1, 3, 4)
+        p = simulated.assign(bad=simulated.l39_margin > 0).groupby(KEYS, sort=True)
+        out["checkpoint_runs"] = p["run"].nunique()
+        out["checkpoint_runs_violating"] = p["bad"].sum()
+        out["ell_T_max"] = p["ell"].max()
+        out["l39_margin_max"] = p["l39_margin"].max()
+        out["delta_ledger_max"] = p["delta_loss"].max()
+    return out.reset_index()
 
 
 def rafiey_yoshida_rows(cfg: dict, rows: pd.DataFrame) -> pd.DataFrame:

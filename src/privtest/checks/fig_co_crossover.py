@@ -5,7 +5,6 @@ step up to t = T against their explicit bounds, Theorem 42(2) wherever it is not
 from __future__ import annotations
 
 import dataclasses
-import math
 
 import numpy as np
 import pandas as pd
@@ -13,7 +12,6 @@ import pandas as pd
 from privtest.analysis import fig_co_crossover as analysis_module
 from privtest.checks import _co
 from privtest.claims import Claim, Normal, exact, fmt, statistical
-from privtest.co.frames import CHECKPOINT_RUNS, METHOD
 from privtest.co.params import BatchToCOParams
 
 PREFIX = "co.crossover"
@@ -26,23 +24,23 @@ def claims(raw: pd.DataFrame, cfg: dict, analysis: dict[str, pd.DataFrame] | Non
     """The claims of the module docstring (prefix ``co.crossover``).
 
     Args:
-        raw: the raw rows (``results/raw/fig_co_crossover.csv``): the runs' checkpoint counts, calls and losses.
-        cfg: the config section (``equivalence_margin``, and the judging keys the analysis used, for the notes).
+        raw: the raw rows (``results/raw/fig_co_crossover.csv``); read only when ``analysis`` is None.
+        cfg: the config section (``equivalence_margin``, BatchToCO's constants, and the judging keys the analysis
+            used, for the notes).
         analysis: the tables of :func:`privtest.analysis.fig_co_crossover.analyse` (``differences``,
-            ``crossovers``; the workflow passes those of ``results/analysis/fig_co_crossover/``); None computes them.
+            ``crossovers``, ``privacy``, ``checkpoints``, ``calls``, ``utility``; the workflow passes those of
+            ``results/analysis/fig_co_crossover/``); None computes them.
     """
     if analysis is None:
         analysis = analysis_module.analyse(raw, cfg)
     out = _crossover_claims(analysis, cfg)
-    bco = raw[(raw.source == "run") & (raw.method == METHOD)]
-    cps = raw[raw.method == CHECKPOINT_RUNS]
-    for (stream, eps), g in bco.groupby(["stream", "eps"], sort=False):
-        params = BatchToCOParams.from_config(cfg, float(eps))
-        cp = cps[(cps.stream == stream) & (cps.eps == eps)]
-        out += _long_run_claims(g, cp, params, cfg, f"{stream},eps={eps}")
-    for eps, g in bco.groupby("eps"):
-        params = BatchToCOParams.from_config(cfg, float(eps))
-        out.append(_co.privacy_claim(g, params, f"{PREFIX}.privacy_budget[eps={eps}]"))
+    calls = analysis["calls"].set_index(["stream", "eps"])
+    utility = analysis["utility"].set_index(["stream", "eps"])
+    for r in analysis["checkpoints"].itertuples():
+        params = BatchToCOParams.from_config(cfg, float(r.eps))
+        key = (r.stream, r.eps)
+        out += _long_run_claims(r, calls.loc[key], utility.loc[key], params, cfg, f"{r.stream},eps={r.eps}")
+    out += [_co.privacy_claim(r, f"{PREFIX}.privacy_budget[eps={r.eps}]") for r in analysis["privacy"].itertuples()]
     return out
 
 
@@ -111,45 +109,39 @@ def _crossover_claims(analysis: dict[str, pd.DataFrame], cfg: dict) -> list[Clai
     return out
 
 
-def _long_run_claims(g: pd.DataFrame, cp: pd.DataFrame, params: BatchToCOParams, cfg: dict, tag: str) -> list[Claim]:
-    R = int(g.run.nunique())
-    T = int(g.t.max())
-    out = [_co.checkpoint_claim(cp if len(cp) else g, params, f"{PREFIX}.checkpoints[{tag}]")]
-    last = g[g.t == T]
-    out[0] = dataclasses.replace(
-        out[0], measured=f"{out[0].measured}; Lemma 40's bound at T {int(last.ell_bound.iloc[0])}"
-    )
-    steps = g[(g.t >= 2) & g.expected_calls.notna()]
-    over = steps[steps.expected_calls > steps.calls_bound * (1 + 1e-9)]
+def _long_run_claims(cp, calls, utility, params: BatchToCOParams, cfg: dict, tag: str) -> list[Claim]:
+    """Per (stream, eps): Lemma 40 (``cp``: a row of the table ``checkpoints``), Theorem 42(3)'s explicit bound on
+    E[N_t] and the calls against their expectation (``calls``: a row of ``calls``) and Theorem 42(2) (``utility``:
+    a row of ``utility``)."""
+    out = [_co.checkpoint_claim(cp, params, f"{PREFIX}.checkpoints[{tag}]")]
+    out[0] = dataclasses.replace(out[0], measured=f"{out[0].measured}; Lemma 40's bound at T {int(cp.ell_bound_T)}")
     out.append(
         exact(
             claim_id=f"{PREFIX}.calls_vs_bound[{tag}]",
             source="Thm 42(3), Cor 35(3)",
             statement="E[N_t] of every GTM step <= rho_s e^{1/C_1}/(1 - 2/(C_H ln(4/beta_s))) "
             "= O(ln(t/beta)/(p*(gamma-1)^2)) up to t = T",
-            measured=f"max E[N_t]/bound {fmt(float((steps.expected_calls / steps.calls_bound).max()))} over "
-            f"{len(steps)} (run, t); E[N_T] {fmt(float(steps[steps.t == T].expected_calls.mean()))}",
+            measured=f"max E[N_t]/bound {fmt(float(calls.max_expected_ratio))} over {int(calls.steps)} (run, t); "
+            f"E[N_T] {fmt(float(calls.expected_calls_T))}",
             bound="<= 1",
-            ok=over.empty,
+            ok=int(calls.steps_over_bound) == 0,
             note="exact expectation at the recorded steps (the measured means are checked by calls_per_step)",
         )
     )
-    per_run = steps.groupby("run").agg(n=("gtm_calls", "sum"), e=("expected_calls", "sum"))
-    ratio = per_run.n / per_run.e
-    m, se = float(ratio.mean()), float(ratio.std(ddof=1) / math.sqrt(len(ratio))) if len(ratio) > 1 else 0.0
+    m, se = float(calls.calls_ratio_mean), float(calls.calls_ratio_se)
     out.append(
         statistical(
             claim_id=f"{PREFIX}.calls_per_step[{tag}]",
             source="Thm 42(3), Cor 35(3)",
             statement="GTM calls of A per step match their exact expectation up to t = T",
             measured=f"sum N / sum E[N] over the recorded steps = {fmt(m)} +- {fmt(1.96 * se)}; mean N_t at T "
-            f"{fmt(float(steps[steps.t == T].gtm_calls.mean()))}",
+            f"{fmt(float(calls.calls_mean_T))}",
             bound="in [0.9, 1.1]",
-            evidence=Normal(m, se, len(ratio), "within", (0.9, 1.1), span=_co.CALLS_RATIO_SPAN),
-            note=f"{len(steps) // max(R, 1)} recorded steps per run",
+            evidence=Normal(m, se, int(calls.calls_ratio_runs), "within", (0.9, 1.1), span=_co.CALLS_RATIO_SPAN),
+            note=f"{int(calls.steps_per_run)} recorded steps per run",
         )
     )
-    out.append(_co.utility_claim(g, params, cfg, f"{PREFIX}.utility[{tag}]"))
+    out.append(_co.utility_claim(utility, params, cfg, f"{PREFIX}.utility[{tag}]"))
     return out
 
 

@@ -16,9 +16,11 @@ from privtest.co.params import BatchToCOParams
 ERRATUM_ALG3 = "Algorithm 3: eps(i, t) uses the global beta where Corollary 35 needs beta_i"
 
 
-def claims(raw: pd.DataFrame, cfg: dict) -> list[Claim]:
-    """The continual-observation claims of :func:`privtest.checks._co.claims` (prefix ``co``) and, exactly, Algorithm
-    3's printed eps(i, t) against Corollary 35's hypothesis (``co.cor35_erratum``, ERRATUM when violated)."""
+def claims(raw: pd.DataFrame, cfg: dict, analysis: dict[str, pd.DataFrame] | None = None) -> list[Claim]:
+    """The continual-observation claims of :func:`privtest.checks._co.claims` (prefix ``co``, on the tables of
+    :func:`privtest.analysis.fig_co_densest.analyse`; None computes the ones they read,
+    :func:`privtest.analysis._co.tables`, from ``raw`` and ``cfg``) and, exactly, Algorithm 3's printed eps(i, t)
+    against Corollary 35's hypothesis (``co.cor35_erratum``, ERRATUM when violated)."""
     printed = dataclasses.replace(BatchToCOParams.from_config(cfg, 1.0), log_beta="global")
     worst = max(
         (printed.calibration(i).step(t, printed.eps_it(i, t), printed.pstar).log_Lambda, i, t)
@@ -37,4 +39,4 @@ def claims(raw: pd.DataFrame, cfg: dict) -> list[Claim]:
         erratum=ERRATUM_ALG3,
         note="exact; the runs use ln(4/(omega_t beta_i)) (log_beta=instance), which satisfies Cor 35's hypothesis",
     )
-    return [*_co.claims(raw, cfg, "co"), erratum]
+    return [*_co.claims(raw, cfg, "co", analysis), erratum]

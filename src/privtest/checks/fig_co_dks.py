@@ -9,6 +9,8 @@ from privtest.checks import _co
 from privtest.claims import Claim
 
 
-def claims(raw: pd.DataFrame, cfg: dict) -> list[Claim]:
-    """The continual-observation claims of :func:`privtest.checks._co.claims` with prefix ``co.dks``."""
-    return _co.claims(raw, cfg, "co.dks")
+def claims(raw: pd.DataFrame, cfg: dict, analysis: dict[str, pd.DataFrame] | None = None) -> list[Claim]:
+    """The continual-observation claims of :func:`privtest.checks._co.claims` with prefix ``co.dks``, on the
+    tables of :func:`privtest.analysis.fig_co_dks.analyse` (None computes the ones they read,
+    :func:`privtest.analysis._co.tables`, from ``raw`` and ``cfg``)."""
+    return _co.claims(raw, cfg, "co.dks", analysis)

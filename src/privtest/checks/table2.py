@@ -24,8 +24,9 @@ def claims(raw: pd.DataFrame, cfg: dict, analysis: dict[str, pd.DataFrame] | Non
     PASS needs the upper end, FAIL the lower one (:class:`privtest.claims.Binomial` with ``k_low``), as for the source
     figure's ``utility`` claim. VACUOUS where the guarantee at V_hi is never positive (the note gives its largest
     value). Reads the table ``rows`` of :func:`privtest.analysis.table2.analyse` (None computes it from ``raw``, the
-    rows of :func:`privtest.experiments.table2.simulate`, and ``cfg``): columns application, algorithm, stream, eps,
-    beta, C_beta, runs, T, violations, runs_violating, runs_violating_va_lo, guarantee_max, guarantee_va_hi_max."""
+    lines and run rows of :func:`privtest.experiments.table2.simulate`, and ``cfg``): columns application,
+    algorithm, stream, eps, beta, C_beta, runs, T, violations, runs_violating, runs_violating_va_lo, guarantee_max,
+    guarantee_va_hi_max."""
     raw = (analysis if analysis is not None else analyse(raw, cfg))["rows"]
     out = []
     has_row = "table2_row" in raw

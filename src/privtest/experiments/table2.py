@@ -8,8 +8,12 @@ with BatchToCO at the global delta ``approx.delta`` (:func:`simulate_approx`): r
 with private greedy under advanced-or-basic composition, rows 3-4 the cut objective on the CollegeMsg top-users
 stream (:class:`privtest.co.kcut.CardinalityCut`) under a cardinality and a partition-matroid constraint; row 2
 (Rafiey and Yoshida 2020) is evaluated, not run, by the analysis (:func:`privtest.analysis.table2.rafiey_yoshida_rows`).
-The other CO applications (densest
-subgraph, Max-Cut, the long streams) are summarised from their experiments' raw tables with ``table2_row`` empty.
+The other CO applications (densest subgraph, Max-Cut, the long streams) are summarised from their experiments' raw
+tables with ``table2_row`` empty.
+
+Raw rows (:func:`simulate`): the lines (``level = "line"``, one per (stream, eps)) and one row per BatchToCO run of
+each line (``level = "run"``, :func:`run_rows`: the run's largest shortfall below Theorem 42(2)'s guarantee and, for
+rows 1, 3, 4, its checkpoint margin, ell(T) and delta ledger), from which the analysis counts the violating runs.
 Rendering: :func:`privtest.co.tables.to_markdown` / :func:`privtest.co.tables.to_latex`; analysis (the rows of
 ``figures/table2.csv``): :mod:`privtest.analysis.table2`; claims: :mod:`privtest.checks.table2`.
 """
@@ -20,6 +24,7 @@ import numpy as np
 import pandas as pd
 
 from privtest import data
+from privtest.co.calls import calls_ratio
 from privtest.co.frames import METHOD, covered, plotted
 from privtest.co.kcut import CardinalityCut
 from privtest.co.maxcut import top_users_stream
@@ -27,24 +32,33 @@ from privtest.co.submodular import FacilityLocation
 from privtest.co.table2 import ROWS, row_of_stream
 from privtest.experiments import _co
 
+#: Column ``level`` of the raw rows: a line of ``figures/table2.csv`` (one per (stream, eps)) or one BatchToCO run.
+LINE, RUN = "line", "run"
+
 
 def simulate(cfg: dict, rng: np.random.Generator, inputs: dict[str, str]) -> pd.DataFrame:
-    """The rows of ``figures/table2.csv`` but Table 2's row 2 (:func:`privtest.experiments._co.table_rows`, plus the
-    run-level counts of :func:`run_counts` and the constant C_beta) from the raw tables of ``inputs``:
+    """Raw rows of two levels (column ``level``).
+
+    ``line``: the rows of ``figures/table2.csv`` but Table 2's row 2 and the run-level counts
+    (:func:`privtest.experiments._co.table_rows` plus the constant C_beta) from the raw tables of ``inputs``:
     ``raw_fig_co_densest``, ``raw_fig_co_submodular``, ``raw_fig_co_maxcut`` and ``raw_fig_co_crossover`` (the long
     streams, at their log-spaced recorded steps; same BatchToCO constants as densest subgraph), plus Table 2's rows 1,
     3, 4 (:func:`simulate_approx` with ``wheel_mpls_stops`` and ``wheel_collegemsg``; ``rng`` drives those runs) and the
     columns ``table2_row`` (1-6, NaN for the other applications) and ``delta`` (the global delta of the row's budget).
-    """
-    frames = simulate_approx(cfg, rng, inputs)
 
-    def rows(part, sub, *args, **kw):
-        exact_only = kw.get("exact_only", True)
-        out = _co.table_rows(part, sub, *args, **kw).assign(C_beta=float(sub["C_beta"]))
-        return out.merge(run_counts(part, exact_only), on=["stream", "eps"], how="left", validate="one_to_one")
+    ``run``: one row per BatchToCO run of each line (:func:`run_rows`), from which
+    :mod:`privtest.analysis.table2` counts the violating runs.
+    """
+    lines, runs = simulate_approx(cfg, rng, inputs)
+
+    def add(part, sub, algorithm, application="densest subgraph", exact_only=True):
+        lines.append(
+            _co.table_rows(part, sub, algorithm, application, exact_only=exact_only).assign(C_beta=float(sub["C_beta"]))
+        )
+        runs.append(run_rows(part, application, exact_only))
 
     raw = pd.read_csv(inputs["raw_fig_co_densest"])
-    frames.append(rows(raw, cfg["densest"], "noisy-degree prefix + EM (stand-in)"))
+    add(raw, cfg["densest"], "noisy-degree prefix + EM (stand-in)")
     raw = pd.read_csv(inputs["raw_fig_co_submodular"])
     for stream, algorithm in (
         ("mpls_stops", "private greedy + EM (Gupta et al. 2010 / Mitrovic et al. 2017), k-card."),
@@ -52,9 +66,9 @@ def simulate(cfg: dict, rng: np.random.Generator, inputs: dict[str, str]) -> pd.
     ):
         if (raw.stream == stream).any():  # the matroid variant is optional (config fig_co_submodular.matroid)
             part = raw[raw.stream == stream]
-            frames.append(rows(part, cfg["submodular"], algorithm, "facility location", exact_only=False))
+            add(part, cfg["submodular"], algorithm, "facility location", exact_only=False)
     raw = pd.read_csv(inputs["raw_fig_co_maxcut"])
-    frames.append(rows(raw, cfg["maxcut"], "exponential mechanism over all cuts", "Max-Cut"))
+    add(raw, cfg["maxcut"], "exponential mechanism over all cuts", "Max-Cut")
     raw = pd.read_csv(inputs["raw_fig_co_crossover"])
     for stream, algorithm in (
         ("primary_school_contacts", "noisy-degree prefix + EM (stand-in), one contact per step"),
@@ -62,22 +76,28 @@ def simulate(cfg: dict, rng: np.random.Generator, inputs: dict[str, str]) -> pd.
         ("burst", "EM over node pairs (stand-in), synthetic burst stream"),
     ):
         if (raw.stream == stream).any():  # the streams are a config choice (fig_co_crossover.streams)
-            frames.append(rows(raw[raw.stream == stream], cfg["densest"], algorithm))
-    out = pd.concat(frames, ignore_index=True)
+            add(raw[raw.stream == stream], cfg["densest"], algorithm)
+    out = pd.concat(lines, ignore_index=True)
     out["table2_row"] = [row_of_stream(s) for s in out.stream]
     out["table2_row"] = out["table2_row"].astype("Int64")
     out["delta"] = out["delta"].fillna(0.0) if "delta" in out else 0.0
-    return out
+    return pd.concat([out.assign(level=LINE), pd.concat(runs, ignore_index=True).assign(level=RUN)], ignore_index=True)
 
 
-def simulate_approx(cfg: dict, rng: np.random.Generator, inputs: dict[str, str]) -> list[pd.DataFrame]:
+def simulate_approx(
+    cfg: dict, rng: np.random.Generator, inputs: dict[str, str]
+) -> tuple[list[pd.DataFrame], list[pd.DataFrame]]:
     """Table 2's (eps, delta)-DP rows 1, 3 and 4 through BatchToCO with delta = ``cfg["approx"]["delta"]`` (Algorithm
     3's delta(i, t), GTM's purification, Lemma 38's ledger), baselines with the same (eps, delta) budget. Row 1:
     :class:`FacilityLocation` (``cfg["facility"]``: fig_co_submodular's k, grid, radius_km, step_days) with
     ``composition="advanced"``; rows 3, 4: :class:`CardinalityCut` on the top ``cfg["cut_users"]`` CollegeMsg users
-    with k = ``approx.cut_k`` and the partition matroid ``approx.cut_matroid``. Each line adds ``delta``,
-    ``delta_ledger_max`` (largest per-run ledger) and ``delta_budget`` (Lemma 38's worst case,
-    :meth:`BatchToCOParams.privacy_budget`) to :func:`privtest.experiments._co.table_rows`."""
+    with k = ``approx.cut_k`` and the partition matroid ``approx.cut_matroid``.
+
+    Returns:
+        (lines, runs): per row, the lines of :func:`privtest.experiments._co.table_rows` with ``C_beta``, ``delta``,
+        ``delta_budget`` (Lemma 38's worst case, :meth:`BatchToCOParams.privacy_budget`) and the calls summary of
+        :func:`calls_summary`; and its runs (:func:`run_rows` with the checkpoint and ledger columns).
+    """
     ap, fac = cfg["approx"], cfg["facility"]
     problems = []
     if ROWS[1].stream:
@@ -98,66 +118,60 @@ def simulate_approx(cfg: dict, rng: np.random.Generator, inputs: dict[str, str])
         n, edges, k=ap["cut_k"], groups=mat["groups"], cap=mat["cap"], name=f"CollegeMsg top {n}, cut, matroid"
     )
     problems.append((4, prob, True))
-    frames = []
+    lines, runs = [], []
     for row, prob, exact in problems:
         name = ROWS[row].stream
         raw = _co.run_problem(prob, name, ap, rng)
         part = _co.table_rows(raw, ap, ROWS[row].algorithm, f"Table 2 row {row}", exact_only=exact)
         part = part.assign(C_beta=float(ap["C_beta"]), delta=float(ap["delta"]))
-        part = part.merge(run_counts(raw, exact), on=["stream", "eps"], how="left", validate="one_to_one")
-        b = raw[raw.method == METHOD]
-        led = b.groupby("eps").delta_loss.max()
-        part["delta_ledger_max"] = part.eps.map(led)
         part["delta_budget"] = [_co.co_params(ap, e).privacy_budget()["delta_total"] for e in part.eps]
-        frames.append(part.merge(process_summary(raw), on="eps", how="left", validate="one_to_one"))
-    return frames
+        lines.append(part.merge(calls_summary(raw), on="eps", how="left", validate="one_to_one"))
+        runs.append(run_rows(raw, f"Table 2 row {row}", exact, process=True))
+    return lines, runs
 
 
-def process_summary(raw: pd.DataFrame) -> pd.DataFrame:
-    """Per eps of one stream's raw BatchToCO rows, what :mod:`privtest.checks.table2` needs for the checkpoint and
-    calls claims of the rows simulated here (as :mod:`privtest.checks._co` checks them on the figures' raw tables):
-    ``checkpoint_runs`` and ``checkpoint_runs_violating`` (runs whose largest Lemma 39(2) margin over their
-    checkpoints is > 0), ``ell_T_max``, ``l39_margin_max``; and per run sum_t N_t / sum_t E[N_t] (t >= 2): its mean
-    ``calls_ratio_mean``, standard error ``calls_ratio_se`` and number of runs ``calls_runs``."""
-    b = raw[raw.method == METHOD]
+def calls_summary(raw: pd.DataFrame) -> pd.DataFrame:
+    """Per eps of one stream's BatchToCO rows, Theorem 42(3)'s calls against their expectation over t >= 2
+    (:func:`privtest.co.calls.calls_ratio`): ``calls_ratio_mean``, ``calls_ratio_se``, ``calls_runs``.
+
+    Computed here, on the runs in memory, rather than by the analysis from per-run ratios in the raw table: the raw
+    CSV keeps 10 significant digits, and a mean and standard error of ratios rounded there would differ from these in
+    their last printed digits."""
     rows = []
-    for eps, g in b.groupby("eps", sort=True):
-        last = g[g.t == g.t.max()]
-        margin = last.groupby("run")["l39_margin"].max()
-        steps = g[g.t >= 2]
-        ratio = steps.groupby("run")["gtm_calls"].sum() / steps.groupby("run")["expected_calls"].sum()
-        n = int(ratio.size)
-        rows.append(
-            dict(
-                eps=eps,
-                checkpoint_runs=int(margin.size),
-                checkpoint_runs_violating=int((margin > 0).sum()),
-                ell_T_max=int(last.ell.max()),
-                l39_margin_max=float(margin.max()),
-                calls_ratio_mean=float(ratio.mean()),
-                calls_ratio_se=float(ratio.std(ddof=1) / np.sqrt(n)) if n > 1 else 0.0,
-                calls_runs=n,
-            )
-        )
+    for eps, g in raw[raw.method == METHOD].groupby("eps", sort=True):
+        r = calls_ratio(g[g.t >= 2])
+        rows.append(dict(eps=eps, calls_ratio_mean=r.mean, calls_ratio_se=r.se, calls_runs=r.runs))
     return pd.DataFrame(rows)
 
 
-def run_counts(raw: pd.DataFrame, exact_only: bool = True) -> pd.DataFrame:
-    """Per (stream, eps) of a CO raw table, over the same rows as :func:`privtest.experiments._co.table_rows` (its
-    ``violations`` column): the number of BatchToCO runs with some covered step (:func:`covered`) where f(X_t, Y_t)
-    is below Theorem 42's guarantee at V_hi (``runs_violating``, an upper end of the true count w.p. >= 1 -
-    va_alpha) and at V_lo (``runs_violating_va_lo``, a lower end), the counts :mod:`privtest.checks.table2` judges
-    against Theorem 42(2)'s failure probability (C_beta + 3) beta per run.
+def run_rows(raw: pd.DataFrame, application: str, exact_only: bool = True, process: bool = False) -> pd.DataFrame:
+    """One row per BatchToCO run of a CO raw table, per (stream, eps), sorted, labelled with the line's
+    ``application`` (column ``application``: the lines of one table2 raw table are told apart by (application,
+    stream, eps)): what
+    :mod:`privtest.analysis.table2` counts (a run-level outcome of the run's steps, not a count over runs).
+
+    Over the same steps as :func:`privtest.experiments._co.table_rows`' ``violations`` (the :func:`covered` steps,
+    where OPT_t is exact if ``exact_only``): ``utility_margin_va_hi`` and ``utility_margin_va_lo``, the run's largest
+    Theorem 42(2) guarantee at V_hi (V_lo) minus f(X_t, Y_t) (> 0: the run falls below the guarantee at some step;
+    NaN where no covered step has a guarantee there). With ``process`` (the lines simulated here), at the run's last
+    step T: ``l39_margin`` (its largest Lemma 39(2) margin over its checkpoints, > 0 violates Lemma 39(2)), ``ell``
+    (ell(T)) and ``delta_loss`` (its realised delta ledger, Lemma 38).
 
     Returns:
-        DataFrame with columns stream, eps, runs_violating, runs_violating_va_lo (ints), one row per (stream, eps).
+        DataFrame with columns application, stream, eps, run, utility_margin_va_hi, utility_margin_va_lo (and with
+        ``process`` l39_margin, ell, delta_loss).
     """
-    raw = plotted(raw if "source" not in raw else raw[raw.source == "run"])
-    if exact_only:
-        raw = raw[raw.opt_kind == "exact"]
-    c = covered(raw)
-    below = c.assign(hi=c.value < c.guarantee_va_hi, lo=c.value < c.guarantee_va_lo)
-    per_run = below.groupby(["stream", "eps", "run"])[["hi", "lo"]].any().groupby(["stream", "eps"]).sum()
-    keys = raw[["stream", "eps"]].drop_duplicates().set_index(["stream", "eps"])
-    out = keys.join(per_run).fillna(0).astype(int).reset_index()
-    return out.rename(columns={"hi": "runs_violating", "lo": "runs_violating_va_lo"})
+    keys = ["stream", "eps", "run"]
+    runs = plotted(raw if "source" not in raw else raw[raw.source == "run"])
+    b = runs[runs.method == METHOD]
+    c = covered(b[b.opt_kind == "exact"] if exact_only else b)
+    margins = (
+        c.assign(utility_margin_va_hi=c.guarantee_va_hi - c.value, utility_margin_va_lo=c.guarantee_va_lo - c.value)
+        .groupby(keys)[["utility_margin_va_hi", "utility_margin_va_lo"]]
+        .max()
+    )
+    out = b[keys].drop_duplicates().set_index(keys).sort_index().join(margins)
+    if process:
+        last = b[b.t == b.groupby(["stream", "eps"]).t.transform("max")].set_index(keys)
+        out = out.join(last[["l39_margin", "ell"]]).join(b.groupby(keys).delta_loss.max())
+    return out.reset_index().assign(application=application)

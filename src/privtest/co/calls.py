@@ -1,0 +1,46 @@
+"""GTM calls of the batch algorithm A per step against their exact expectation (Theorem 42(3), Corollary 35(3)):
+per run, sum_t N_t / sum_t E[N_t], and its mean and standard error over runs, as the analysis of every
+continual-observation output (and Table 2's simulated rows) reports them."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import pandas as pd
+
+
+@dataclass(frozen=True)
+class CallsRatio:
+    """Mean over runs of sum_t N_t / sum_t E[N_t] (dimensionless; 1 when the calls match their expectation).
+
+    Attributes:
+        mean: the mean over runs. se: its standard error (sample standard deviation / sqrt(runs); 0 for one run).
+        runs: the number of runs.
+    """
+
+    mean: float
+    se: float
+    runs: int
+
+
+def run_ratios(steps: pd.DataFrame) -> pd.Series:
+    """Per run, sum_t N_t / sum_t E[N_t] over the GTM steps in ``steps``.
+
+    Args:
+        steps: BatchToCO rows of one (stream, eps), one per (run, t) with columns ``run``, ``gtm_calls`` (N_t) and
+            ``expected_calls`` (E[N_t]); the caller selects the steps (t >= 2, where a GTM step runs).
+
+    Returns:
+        float Series indexed by run (sorted).
+    """
+    by_run = steps.groupby("run")
+    return by_run["gtm_calls"].sum() / by_run["expected_calls"].sum()
+
+
+def calls_ratio(steps: pd.DataFrame) -> CallsRatio:
+    """:class:`CallsRatio` of the per-run ratios of :func:`run_ratios` (``steps``: as there)."""
+    ratio = run_ratios(steps)
+    n = int(ratio.size)
+    se = float(ratio.std(ddof=1) / math.sqrt(n)) if n > 1 else 0.0
+    return CallsRatio(float(ratio.mean()), se, n)
