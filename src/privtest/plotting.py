@@ -32,6 +32,13 @@ METHOD_COLORS = {
     "never update": "#7f7f7f",
     "oracle-horizon recompute (basic)": "#e377c2",
     "oracle-horizon recompute (advanced)": "#ff7f0e",
+    # Hyperparameter search (Section 1.5): the GTM with a constant or an adaptive p*, and OpenDP's private selection
+    # (Liu-Talwar's known-threshold selection, Algorithm 2) as documented and as OpenDP 0.16.0 draws its stop
+    # probability; colours no other method uses, so OpenDP is not mistaken for the Liu-Talwar tester.
+    "GTM (constant p*)": "#1f77b4",
+    "GTM (adaptive p*)": "#7b4173",
+    "OpenDP selection": "#bcbd22",
+    "OpenDP 0.16.0 as released": "#8c6d31",
 }
 
 #: Legend label of a method whose raw-table name is terse (continual-observation baselines) or written without
