@@ -105,6 +105,10 @@ def label(method: str) -> str:
     return METHOD_LABELS.get(method, method)
 
 
+#: x-label of every continual-observation time axis (Sections 7-8), in mathtext like every other symbol.
+CO_STEP_LABEL = "$t$ (CO step)"
+
+
 def legend_name(method: str) -> str:
     """The legend name of a method whose raw name may carry plain-text symbols ("GTM (constant p*)"): its
     :func:`label`, with :func:`mathtext` symbols."""
@@ -288,7 +292,7 @@ def co_utility(summary, ylabel: str, title: str, references=None):
                 for column, fmt_, lab in references:
                     ax.plot(o.t, o[column], fmt_, lw=1, label=lab)
             panel_title(ax, f"{stream_name(s)}, $\\varepsilon$={e:g}")
-            ax.set_xlabel("t (CO step)")
+            ax.set_xlabel(CO_STEP_LABEL)
             if j == 0:
                 ax.set_ylabel(ylabel)
     suptitle(fig, title)
@@ -348,9 +352,9 @@ def co_crossover(summary, crossings, bursts=None, streams=None, zoom=None):
                 panel_title(ax, f"{stream_name(s)}, $\\varepsilon$={e:g}")
             else:
                 ax.set_xlim(*window)
-                panel_title(ax, f"{stream_name(s)} (zoom, linear t), $\\varepsilon$={e:g}")
+                panel_title(ax, f"{stream_name(s)} (zoom, linear $t$), $\\varepsilon$={e:g}")
             ax.set_ylim(-0.05, 1.05)
-            ax.set_xlabel("t (CO step)")
+            ax.set_xlabel(CO_STEP_LABEL)
             if j == 0:
                 ax.set_ylabel("$f(X_t, Y_t)/\\mathrm{OPT}_t$")
     handles, labels = unique_legend(axes)
