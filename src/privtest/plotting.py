@@ -32,6 +32,13 @@ METHOD_COLORS = {
     "never update": "#7f7f7f",
     "oracle-horizon recompute (basic)": "#e377c2",
     "oracle-horizon recompute (advanced)": "#ff7f0e",
+    # Hyperparameter search (Section 1.5): the GTM with a constant or an adaptive p*, and OpenDP's private selection
+    # (Liu-Talwar's known-threshold selection, Algorithm 2) as documented and as OpenDP 0.16.0 draws its stop
+    # probability; colours no other method uses, so OpenDP is not mistaken for the Liu-Talwar tester.
+    "GTM (constant p*)": "#1f77b4",
+    "GTM (adaptive p*)": "#7b4173",
+    "OpenDP selection": "#bcbd22",
+    "OpenDP 0.16.0 as released": "#8c6d31",
 }
 
 #: Legend label of a method whose raw-table name is terse (continual-observation baselines) or written without
@@ -96,6 +103,10 @@ def color(method: str) -> str:
 def label(method: str) -> str:
     """The legend label of ``method`` (its name unless :data:`METHOD_LABELS` has one)."""
     return METHOD_LABELS.get(method, method)
+
+
+#: x-label of every continual-observation time axis (Sections 7-8), in mathtext like every other symbol.
+CO_STEP_LABEL = "$t$ (CO step)"
 
 
 def legend_name(method: str) -> str:
@@ -281,7 +292,7 @@ def co_utility(summary, ylabel: str, title: str, references=None):
                 for column, fmt_, lab in references:
                     ax.plot(o.t, o[column], fmt_, lw=1, label=lab)
             panel_title(ax, f"{stream_name(s)}, $\\varepsilon$={e:g}")
-            ax.set_xlabel("t (CO step)")
+            ax.set_xlabel(CO_STEP_LABEL)
             if j == 0:
                 ax.set_ylabel(ylabel)
     suptitle(fig, title)
@@ -289,13 +300,19 @@ def co_utility(summary, ylabel: str, title: str, references=None):
     return fig
 
 
+#: y of co_crossover's predicted (top) and measured (bottom) crossover triangles, and its y-limits: the triangles
+#: (5 pt) sit centred in bands 0.12 tall outside the ratio's range [0, 1], so they touch neither data nor spines.
+_CROSSOVER_Y = (1.06, -0.06)
+_CROSSOVER_YLIM = (-0.12, 1.12)
+
+
 def co_crossover(summary, crossings, bursts=None, streams=None, zoom=None):
     """f/OPT_t over a long stream on a log time axis, BatchToCO against each baseline, with the crossovers.
 
     One panel per (stream, eps) (rows: streams, columns: sorted eps). Each method: mean over runs and 10-90% band
     (oracle-horizon references dashed). For every baseline with a finite predicted crossover, a dotted vertical line
-    and a down-triangle at the top of the panel in the baseline's colour; a finite measured crossover is an up-triangle
-    at the bottom.
+    and a down-triangle above the ratio's range [0, 1] in the baseline's colour; a finite measured crossover is an
+    up-triangle below it (both inside the panel, unclipped).
 
     Args:
         summary: DataFrame with stream, eps, method, t, mean, q10, q90 (f/OPT_t).
@@ -331,19 +348,23 @@ def co_crossover(summary, crossings, bursts=None, streams=None, zoom=None):
                 ax.axvline(bursts[s], color="0.6", lw=3, alpha=0.4, label="unannounced jump of OPT$_t$")
             c = crossings[(crossings.stream == s) & (crossings.eps == e)]
             for r in c.itertuples():
+                # Triangles in the bands above and below the ratio's range [0, 1], clear of the data and of the
+                # spines, and never clipped (a crossover at the last step sits at the edge of the time axis).
                 if np.isfinite(r.t_pred):
                     ax.axvline(r.t_pred, color=color(r.baseline), ls=":", lw=1)
-                    ax.plot([r.t_pred], [1.02], marker="v", color=color(r.baseline), ms=5, clip_on=False)
+                    ax.plot([r.t_pred], [_CROSSOVER_Y[0]], marker="v", color=color(r.baseline), ms=5, clip_on=False,
+                            zorder=4)  # fmt: skip
                 if np.isfinite(r.t_meas):
-                    ax.plot([r.t_meas], [-0.02], marker="^", color=color(r.baseline), ms=5, clip_on=False)
+                    ax.plot([r.t_meas], [_CROSSOVER_Y[1]], marker="^", color=color(r.baseline), ms=5, clip_on=False,
+                            zorder=4)  # fmt: skip
             if window is None:
                 ax.set_xscale("log")
                 panel_title(ax, f"{stream_name(s)}, $\\varepsilon$={e:g}")
             else:
                 ax.set_xlim(*window)
-                panel_title(ax, f"{stream_name(s)} (zoom, linear t), $\\varepsilon$={e:g}")
-            ax.set_ylim(-0.05, 1.05)
-            ax.set_xlabel("t (CO step)")
+                panel_title(ax, f"{stream_name(s)} (zoom, linear $t$), $\\varepsilon$={e:g}")
+            ax.set_ylim(*_CROSSOVER_YLIM)
+            ax.set_xlabel(CO_STEP_LABEL)
             if j == 0:
                 ax.set_ylabel("$f(X_t, Y_t)/\\mathrm{OPT}_t$")
     handles, labels = unique_legend(axes)
