@@ -1,9 +1,10 @@
 """The analysis stage: privtest.analysis.<id>.analyse(raw, cfg) -> named tables, written and read
-back by privtest.analysis.write/read; the config keys that only judge or display (x-stage: analysis) never reach a
-simulation; the checks and notebooks of the outputs with an analysis import no experiment module.
+back by privtest.analysis.write/read; the analysis keys of the config, which only judge or display (x-stage:
+analysis), never reach a simulation; the checks and notebooks of the outputs with an analysis import no experiment
+module.
 
 The dry run proving that changing such a key reruns the analysis, the check and the notebook but no simulation is
-``test_judging_keys_rerun_the_analysis_never_the_simulation`` in tests/test_workflow.py.
+``test_analysis_keys_rerun_the_analysis_never_the_simulation`` in tests/test_workflow.py.
 """
 
 import ast
@@ -97,7 +98,7 @@ def test_analysis_keys_follow_refs_and_allof():
         configuration.analysis_keys(schema)
 
 
-def test_simulation_params_leave_out_the_judging_keys():
+def test_simulation_params_leave_out_the_analysis_keys():
     config = yaml.safe_load((ROOT / "config/config.yaml").read_text())
     resolved = configuration.load(config, CAT, ROOT)
     assert {"crossover_alpha", "tie_tolerance", "equivalence_margin"} <= KEYS["fig_co_crossover"]
@@ -112,7 +113,7 @@ def _strings(path: str) -> set[str]:
 
 
 @pytest.mark.parametrize("oid", sorted(KEYS))
-def test_no_simulation_reads_a_judging_key(oid):
+def test_no_simulation_reads_an_analysis_key(oid):
     # statically: no file the simulation executes names the key (cfg["tie_tolerance"] would, and would then fail
     # with a KeyError in the workflow, which passes the simulation only its simulation keys)
     files = GRAPH.of_modules(catalogue.SIMULATE_MODULE.format(oid))
@@ -324,7 +325,7 @@ def test_fig_lower_bounds_margins_standard_errors_and_thm29_sums():
 
 
 def _section(oid: str) -> dict:
-    """Output ``oid``'s full config section (config/config.yaml), judging keys included, as the analyse rule gets it."""
+    """Output ``oid``'s full config section (config/config.yaml), analysis keys included, as analyse gets it."""
     config = yaml.safe_load((ROOT / "config/config.yaml").read_text())
     return dict(CAT[oid].cfg(configuration.load(config, CAT, ROOT)))
 

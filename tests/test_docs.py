@@ -310,6 +310,51 @@ def test_config_readme_is_its_rendering_from_the_schema():
             assert set(values) <= set(keys), (section, set(values) - set(keys))
 
 
+def test_every_schema_key_has_a_description():
+    """Every section and every key of the config schema (inherited ones, and those of inline mappings and of the
+    items of lists: ``burst.n``, ``cases[].pstar``) has a non-empty description, its own or that of the definition
+    its ``$ref`` names, so that every row of config/README.md's key reference says what the key is."""
+    from privtest_workflow import configdoc
+
+    schema = configdoc.load_schema(ROOT)
+    missing = [name for name, node in schema["properties"].items() if not node.get("description", "").strip()]
+    for name, node in schema["properties"].items():
+        missing += [f"{name}.{key}" for key, sub in configdoc.key_rows(node, schema)
+                    if not configdoc.description_of(sub, schema).strip()]  # fmt: skip
+    assert not missing, f"{len(missing)} schema keys without a description: {', '.join(missing)}"
+
+
+def test_key_rows_name_nested_keys_by_path_and_mark_analysis_keys():
+    from privtest_workflow import configdoc
+
+    root = {
+        "$defs": {"shared": {"type": "object", "properties": {"a": {"type": "integer", "description": "shared a"}}}},
+        "properties": {
+            "sec": {
+                "allOf": [
+                    {"$ref": "#/$defs/shared"},
+                    {
+                        "type": "object",
+                        "properties": {
+                            "m": {"type": "object", "description": "m", "properties": {"n": {"description": "m.n"}}},
+                            "l": {"type": "array", "description": "l", "items": {"properties": {"p": {}}}},
+                            "g": {"$ref": "#/$defs/shared", "description": "g"},
+                            "tol": {"type": "number", "x-stage": "analysis", "description": "tol"},
+                        },
+                    },
+                ]
+            }
+        },
+    }
+    rows = dict(configdoc.key_rows(root["properties"]["sec"], root))
+    assert list(rows) == ["a", "m", "m.n", "l", "l[].p", "g", "tol"]  # g's keys are documented under $defs
+    assert (
+        configdoc.description_of(rows["a"], root) == "shared a" and configdoc.description_of(rows["l[].p"], root) == ""
+    )
+    text = configdoc.render(root)
+    assert "| `tol` | number | *analysis key*: tol |" in text and "| `m.n` | any | m.n |" in text
+
+
 def test_schema_types_are_read_off_the_constraints():
     from privtest_workflow import configdoc
 
@@ -319,6 +364,7 @@ def test_schema_types_are_read_off_the_constraints():
         "list of integer >= 1"
     )
     assert configdoc.type_of({"enum": ["a", "b"]}, root) == "one of: a, b"
+    assert configdoc.type_of({"allOf": [{"$ref": "#/$defs/p"}]}, root) == "number in (0, 1]"
 
 
 def test_index_cuts_a_caption_at_its_first_sentence_not_at_an_abbreviation():

@@ -403,11 +403,11 @@ def test_quick_run_writes_its_docs_beside_the_committed_ones(quick_build):
     "override, oid",
     [
         ("fig_co_crossover: {tie_tolerance: 0.03}\n", "fig_co_crossover"),  # a section three simulations read
-        ("fig_privacy_exact: {quadrature_tol: 1.0e-8}\n", "fig_privacy_exact"),  # a judging key outside Sections 7-8
+        ("fig_privacy_exact: {quadrature_tol: 1.0e-8}\n", "fig_privacy_exact"),  # an analysis key outside Sections 7-8
     ],
 )
-def test_judging_keys_rerun_the_analysis_never_the_simulation(quick_build, tmp_path, override, oid):
-    # a key that only judges or displays (x-stage: analysis) is no simulation param: changing it
+def test_analysis_keys_rerun_the_analysis_never_the_simulation(quick_build, tmp_path, override, oid):
+    # an analysis key (x-stage: analysis: it only judges or displays) is no simulation param: changing it
     # reruns the output's analysis, check and notebook (and the collections reading the claims), no simulation
     from privtest_workflow import configuration
 

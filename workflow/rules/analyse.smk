@@ -1,7 +1,8 @@
 # Analysis: module.analyse(raw, cfg) -> results/analysis/<id>/<name>.csv, with module = privtest.analysis.<id>, for
 # every output that has an analysis module: the summaries, differences, crossovers and measured thresholds its check,
-# notebook and documentation read, computed once. Its params are the whole config section, judging/display keys
-# (x-stage: analysis) included; the simulation's are not, so changing such a key reruns this job and what reads it.
+# notebook and documentation read, computed once. Its params are the whole config section, analysis keys (those
+# that only judge or display, x-stage: analysis) included; the simulation's are not, so changing such a key reruns
+# this job and what reads it.
 
 
 rule analyse:

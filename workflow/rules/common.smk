@@ -30,7 +30,7 @@ config.update(RESOLVED)
 catalogue.check_config(CATALOGUE, config)
 LIBRARY = deps.ImportGraph("src", "privtest")
 ENV = "../envs/privtest.yaml"
-# Section -> its judging/display keys (schema annotation x-stage: analysis): not passed to the simulation.
+# Section -> its analysis keys, those that only judge or display (schema annotation x-stage: analysis): not passed to the simulation.
 ANALYSIS_KEYS = configuration.load_analysis_keys(workflow.basedir)
 
 
@@ -41,7 +41,7 @@ def output_cfg(wildcards):
 
 
 def simulation_cfg(wildcards):
-    """The simulation's params: :func:`output_cfg` without the section's judging/display keys (x-stage: analysis in
+    """The simulation's params: :func:`output_cfg` without the section's analysis keys (x-stage: analysis in
     workflow/schemas/config.schema.yaml), so that changing one reruns the analysis and what reads it, never the
     simulation."""
     return CATALOGUE[wildcards.id].cfg(config, drop=ANALYSIS_KEYS.get(wildcards.id, ()))

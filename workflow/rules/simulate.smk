@@ -24,7 +24,7 @@ rule simulate:
         mem_mb=4000,
         runtime=60,
     params:
-        # without the judging/display keys (x-stage: analysis): changing one reruns no simulation
+        # without the analysis keys (x-stage: analysis): changing one reruns no simulation
         cfg=simulation_cfg,
         module=lambda wc: catalogue.SIMULATE_MODULE.format(wc.id),
         seed=config["seed"],

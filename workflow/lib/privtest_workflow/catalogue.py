@@ -94,7 +94,7 @@ class Output:
     def cfg(self, config: dict, drop=()) -> dict:
         """The output's configuration: its config section plus the extra keys the catalogue merges in, with sorted
         keys (canonical: the same values in another order are the same params), without the keys ``drop`` (the
-        simulation's params leave out the judging/display keys, ``x-stage: analysis`` in the config schema).
+        simulation's params leave out the analysis keys, ``x-stage: analysis`` in the config schema).
 
         Raises:
             ValueError: if the config has no section for the output or an extra key's path does not exist.

@@ -33,7 +33,8 @@ import yaml
 SCHEMA = "workflow/schemas/config.schema.yaml"
 #: Schema annotation of a section whose simulation builds testers by name (privtest.registry): see check_testers.
 TESTERS = "x-testers"
-#: Schema annotation of a key that only judges or displays (``x-stage: analysis``): see :func:`analysis_keys`.
+#: Schema annotation of an analysis key, one that only judges or displays (``x-stage: analysis``): see
+#: :func:`analysis_keys`.
 STAGE = "x-stage"
 
 
@@ -485,9 +486,9 @@ def _tester_specs(schema: dict) -> Iterator[tuple[str, dict]]:
 
 def analysis_keys(schema: dict) -> dict[str, frozenset[str]]:
     """Section -> its keys annotated ``x-stage: analysis`` in the config schema (a key's own subschema, in the
-    section's ``properties`` or in an ``allOf`` branch; ``$ref`` followed). Such a key only judges or displays (a
-    tolerance, a margin, a confidence level): the analysis, the check and the notebook receive it, the simulation
-    does not (``workflow/rules/common.smk``: ``simulation_cfg``), so changing it reruns no simulation.
+    section's ``properties`` or in an ``allOf`` branch; ``$ref`` followed): its analysis keys. Such a key only judges
+    or displays (a tolerance, a margin, a confidence level): the analysis, the check and the notebook receive it, the
+    simulation does not (``workflow/rules/common.smk``: ``simulation_cfg``), so changing it reruns no simulation.
 
     Raises:
         ConfigError: if an ``x-stage`` annotation is other than ``analysis`` or ``simulation``.
