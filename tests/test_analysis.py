@@ -668,3 +668,61 @@ def test_table2_analysis_counts_the_run_rows_into_their_lines():
     assert a.delta_ledger_max == 3e-8 and np.isnan(b.checkpoint_runs) and np.isnan(b.delta_ledger_max)
     with pytest.raises(ValueError, match="share an"):
         table2.analyse(pd.concat([lines, lines.iloc[:1]], ignore_index=True), cfg)
+
+
+def _hpo_raw() -> pd.DataFrame:
+    """A hand-made fig_hpo raw frame: one scenario, a GTM (reference), a Cohen tester and a documented-schedule
+    selection peer, two settings (p_t = 1/2 and 3/4 from 2/4 and 3/4 trainings)."""
+    nan = float("nan")
+    common = dict(scenario="s", eps_train=1.0, target=0.5)
+    method = dict(kind="method", **common)
+    rows = [
+        dict(method="GTM", family="gtm", schedule="x", error_bound=0.05, source="Theorem 21", stop_probability=nan),
+        dict(method="Cohen", family="cohen", schedule="x", error_bound=0.05, source="Prop 48", stop_probability=nan),
+        dict(
+            method="peer", family="selection", schedule="documented", error_bound=nan, source="", stop_probability=0.1
+        ),
+    ]
+    rows = [{**method, **r} for r in rows]
+    rows += [dict(kind="p", t=t, successes=k, evals=4, features=1, quantile=0.5, **common) for t, k in ((1, 2), (2, 3))]
+    pbar = {"GTM": (0.4, 0.6), "Cohen": (0.2, 0.3)}
+    rows += [
+        dict(kind="step", scenario="s", method=m, t=t, pstar=0.99, pbar=pbar[m][t - 1], halts=0, trainings=0)
+        for m in pbar
+        for t in (1, 2)
+    ]
+    halts = {"GTM": (1, 2), "Cohen": (2, 0), "peer": (0, 2)}
+    rows += [
+        dict(kind="search", scenario="s", method=m, halt_step=h, trainings=3 * h + 1) for m in halts for h in halts[m]
+    ]
+    return pd.DataFrame(rows)
+
+
+def test_hpo_claim_tables_by_hand():
+    """The claim tables of fig_hpo on a hand-made frame: no definite error (p* = 0.99 is never surely reached and no
+    halt is at a p_t surely <= pbar_t); pbar ratios 0.4/0.2, 0.6/0.3; one of two peer searches releases nothing;
+    the mean p of the outputs (0 for none) and trainings against the reference tester."""
+    from privtest.analysis import fig_hpo
+    from privtest.stats import clopper_pearson
+
+    raw = _hpo_raw()
+    err = fig_hpo.error_table(raw, 0.05)
+    assert list(err.method) == ["GTM", "Cohen"] and list(err.definite) == [0, 0] and list(err.searches) == [2, 2]
+    # the 95% intervals of p_t from 2/4 and 3/4 ([0.068, 0.932], [0.194, 0.994]) reach every pbar_t (possible Type I
+    # at each halt) and p* = 0.99 at t = 2 (Cohen's search that never halts passed it: a possible Type II error)
+    assert list(err.possible) == [2, 2]
+    assert err.ci_high.iloc[0] == clopper_pearson(2, 2, 0.95)[1] and err.ci_low.iloc[0] == 0.0
+    pbar = fig_hpo.pbar_table(raw)
+    assert list(pbar.method) == ["Cohen"] and pbar.min_ratio.iloc[0] == 2.0 and bool(pbar.all_above.iloc[0])
+    assert (pbar.reference_pbar_min.iloc[0], pbar.pbar_max.iloc[0]) == (0.4, 0.3)
+    sel = fig_hpo.selection_table(raw, eps0=0.0)
+    p = fig_hpo.p_rows(raw)
+    p1_lo = p.p_low.mean()
+    assert (sel.failures.iloc[0], sel.searches.iloc[0], sel.reference_bound.iloc[0]) == (1, 2, 0.05)
+    assert sel.lemma_bound.iloc[0] == pytest.approx((1 - p1_lo) * 0.1 / p1_lo, rel=1e-15)
+    assert sel.exact_failure_high.iloc[0] == pytest.approx((1 - p1_lo) * 0.1 / (p1_lo + 0.1 * (1 - p1_lo)))
+    cmp_ = fig_hpo.comparison_table(raw).iloc[0]
+    # peer: outputs none and h=2 (p 0 and 3/4); GTM: h=1, 2 (p 1/2, 3/4); trainings 1, 7 vs 4, 7
+    assert (cmp_.p_peer, cmp_.p_reference, cmp_.p_diff) == (0.375, 0.625, -0.25)
+    assert (cmp_.trainings_peer, cmp_.trainings_reference, cmp_.trainings_diff, cmp_.p_runs) == (4.0, 5.5, -1.5, 2.0)
+    assert cmp_.p_se == pytest.approx(math.sqrt(np.var([0, 0.75], ddof=1) / 2 + np.var([0.5, 0.75], ddof=1) / 2))

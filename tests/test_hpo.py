@@ -211,11 +211,11 @@ def test_error_classification_hand_cases():
     steps = pd.DataFrame(dict(method="m", t=[1, 2, 3], pstar=0.6, pbar=0.05, halts=0, trainings=0))
     searches = pd.DataFrame(dict(halt_step=[1, 2, 3, 0]))
     # halt at 1: Type I; halt at 2: fine (free zone); halt at 3: fine; never halting: passed step 3 (Type II).
-    assert check_hpo.errors(p, steps, searches) == (2, 2)
+    assert analysis_hpo.errors(p, steps, searches) == (2, 2)
     assert list(analysis_hpo.classify(p, steps).category) == ["reject", "free", "accept"]
     # Now step 2's interval reaches pbar: halting there is a possible (not definite) error; passing it is fine.
     p2 = p.assign(p_low=[0.01, 0.04, 0.7])
-    assert check_hpo.errors(p2, steps, pd.DataFrame(dict(halt_step=[2, 3]))) == (0, 1)
+    assert analysis_hpo.errors(p2, steps, pd.DataFrame(dict(halt_step=[2, 3]))) == (0, 1)
     assert list(analysis_hpo.classify(p2, steps).category) == ["reject", "unresolved", "accept"]
 
 
@@ -300,8 +300,8 @@ def test_selection_failure_is_algorithm2_law():
     for p1, xi in [(0.3, 0.2), (0.7, 0.01), (0.05, 1.0)]:
         r = (1 - p1) * (1 - xi)
         series = sum(r ** (k - 1) * (1 - p1) * xi for k in range(1, 5000))
-        assert check_hpo.selection_failure(p1, xi) == pytest.approx(series, rel=1e-12)
-        assert check_hpo.selection_failure(p1, xi) <= (1 - p1) * xi / p1
+        assert analysis_hpo.selection_failure(p1, xi) == pytest.approx(series, rel=1e-12)
+        assert analysis_hpo.selection_failure(p1, xi) <= (1 - p1) * xi / p1
 
 
 def test_neighbours_at_the_class_edge_both_train():
