@@ -8,9 +8,9 @@
   probability at most beta, the reference tester's failure probability: Lemma 34(2) gives (1 - p1)(1 + eps0/2) xi/p1;
 * OpenDP 0.16.0's combinator as released fails more often than Lemma 34(2) allows at the stop probability it was
   asked for (the finding of :func:`privtest.opendp.opendp_effective_stop_probability`);
-* the README's comparison: at equal total eps, the peer's output is better than the reference tester's (expected true
-  p of the output at the method's own per-training eps, counting no output as 0) with fewer trainings. This is a
-  statement of our README about this data, not a claim of the paper.
+* the comparison of docs/findings.md: at equal total eps, the peer's output is better than the reference tester's
+  (expected true p of the output at the method's own per-training eps, counting no output as 0) with fewer
+  trainings. This is a statement of docs/findings.md about this data, not a claim of the paper.
 
 Equal total privacy within a scenario holds by construction (eps_Q = (eps - eps0)/2) and is a unit test
 (``tests/test_hpo.py``), not a claim.
@@ -99,7 +99,7 @@ def _selection_claim(r) -> Claim:
 def _comparison_claim(r) -> Claim:
     return statistical(
         claim_id=f"hpo.peer_vs_gtm[{r.scenario.replace(' ', '_')}]",
-        source="README fig_hpo (comparison on this data; not a claim of the paper)",
+        source="docs/findings.md fig_hpo (comparison on this data; not a claim of the paper)",
         statement=f"at equal total eps, OpenDP's private selection outputs a better setting than {r.reference} "
         "(expected true p of the output at the method's own per-training eps, 0 for no output) with fewer trainings",
         measured=f"p: {fmt(r.p_peer)} vs {fmt(r.p_reference)}; trainings: {fmt(r.trainings_peer)} vs "
