@@ -4,10 +4,11 @@ continual-observation output (and Table 2's simulated rows) reports them."""
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 
 import pandas as pd
+
+from privtest.stats import standard_error
 
 
 @dataclass(frozen=True)
@@ -41,6 +42,4 @@ def run_ratios(steps: pd.DataFrame) -> pd.Series:
 def calls_ratio(steps: pd.DataFrame) -> CallsRatio:
     """:class:`CallsRatio` of the per-run ratios of :func:`run_ratios` (``steps``: as there)."""
     ratio = run_ratios(steps)
-    n = int(ratio.size)
-    se = float(ratio.std(ddof=1) / math.sqrt(n)) if n > 1 else 0.0
-    return CallsRatio(float(ratio.mean()), se, n)
+    return CallsRatio(float(ratio.mean()), standard_error(ratio), int(ratio.size))
