@@ -108,8 +108,24 @@ def test_simulation_params_leave_out_the_analysis_keys():
     assert {k: full[k] for k in sim} == sim
 
 
-def _strings(path: str) -> set[str]:
-    return {n.value for n in ast.walk(ast.parse(Path(path).read_text())) if isinstance(n, ast.Constant)}
+def _strings(source: str) -> set[str]:
+    """The constants of ``source`` (Python text) that could name a config key: all but the argument names that
+    ``privtest._validate`` checks put into their error messages (``_validate.open_unit("confidence", confidence)``
+    validates an argument, it reads no config)."""
+    tree = ast.parse(source)
+    labels = {
+        id(a)
+        for n in ast.walk(tree)
+        if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and isinstance(n.func.value, ast.Name)
+        if n.func.value.id == "_validate"
+        for a in [*n.args, *(k.value for k in n.keywords)]
+    }
+    return {n.value for n in ast.walk(tree) if isinstance(n, ast.Constant) and id(n) not in labels}
+
+
+def test_strings_name_config_keys_not_validated_argument_names():
+    source = 'x = cfg["tie_tolerance"]; y = {k: cfg[k] for k in ("n",)}; _validate.open_unit("confidence", c)'
+    assert {"tie_tolerance", "n"} <= _strings(source) and "confidence" not in _strings(source)
 
 
 @pytest.mark.parametrize("oid", sorted(KEYS))
@@ -118,7 +134,7 @@ def test_no_simulation_reads_an_analysis_key(oid):
     # with a KeyError in the workflow, which passes the simulation only its simulation keys)
     files = GRAPH.of_modules(catalogue.SIMULATE_MODULE.format(oid))
     for key in KEYS[oid]:
-        readers = [f for f in files if key in _strings(f)]
+        readers = [f for f in files if key in _strings(Path(f).read_text())]
         assert not readers, f"{oid}.{key} is x-stage: analysis but {readers} name it"
 
 
@@ -374,6 +390,68 @@ def test_fig_privacy_audit_analysis_cells_and_pass_level_flags():
     assert np.isnan(s.runs_to_flag[0]) and s.runs_to_flag[1] > 0  # the broken, unflagged variant: the audit's power
     assert np.isnan(s.eps_lower_pass[0]) and np.isnan(s.runs_to_flag_pass[0])  # private: no pass-level flag
     assert 0 < s.eps_lower_pass[1] < math.log(3)  # below the plug-in estimate ln(30/10)
+
+
+def _real_audits(confidence: float) -> dict:
+    """Small real audits at ``confidence``: a witness search over SVT input pairs and codings, and a one-pair audit
+    of randomized response at eps = 1 with a claimed delta."""
+    from privtest.audit import audit, estimate_epsilon
+    from privtest.svt_variants import CODINGS, SVTVariant, witness_pairs
+
+    keep = math.exp(1.0) / (1 + math.exp(1.0))
+    ra = lambda k, r: (r.random(k) < keep).astype(np.int64)  # noqa: E731
+    rb = lambda k, r: (r.random(k) >= keep).astype(np.int64)  # noqa: E731
+    svt = SVTVariant("alg3", 1.0)
+    return {
+        "SVT alg3": audit(svt.run, witness_pairs(5), CODINGS, 2000, np.random.default_rng(5), confidence, pilot=1000),
+        "RR": estimate_epsilon(ra, rb, 3000, np.random.default_rng(6), confidence, delta=1e-3),
+    }
+
+
+@pytest.mark.parametrize("confidence", [0.95, 0.8])
+def test_fig_privacy_audit_analysis_reproduces_the_audits_own_verdict(confidence):
+    # the simulation records the carried witnesses' counts only; judged at the audit's confidence, the analysis
+    # gives exactly what privtest.audit.audit returned (through a CSV round trip, as the workflow reads the raw)
+    import io
+
+    from privtest.analysis import fig_privacy_audit
+    from privtest.experiments.fig_privacy_audit import _row
+
+    res = _real_audits(confidence)
+    assert len(res["SVT alg3"].cells) == 2 and len(res["RR"].cells) == 4  # carried witnesses: 2 (audit), 4 (one pair)
+    rows = [_row("SVT alg3", 1.0, 0.0, 2.5, res["SVT alg3"]), _row("RR", 1.0, 1e-3, 1.0, res["RR"], "rr pair")]
+    raw = pd.read_csv(io.StringIO(pd.DataFrame(rows).to_csv(index=False)))
+    assert not {"eps_lower", "alpha", "cells", "event"} & set(raw.columns)  # nothing the confidence decides
+    judged = fig_privacy_audit.judge(raw, confidence).set_index("mechanism")
+    for name, r in res.items():
+        got = judged.loc[name]
+        assert (got.eps_lower, got.eps_hat, got.alpha) == (r.eps_lower, r.eps_hat, r.alpha)
+        assert got.event == f"{r.event} ({r.direction})"
+        assert (got.k_a, got.k_b, got.n_a, got.n_b) == (r.k_a, r.k_b, r.n_a, r.n_b)
+        counts = [{k: c[k] for k in ("k_a", "k_b", "n_a", "n_b")} for c in r.cells]
+        assert json.loads(got.cells) == counts  # best first, as the audit sorts them
+    assert judged.loc["SVT alg3", "inputs"] == f"{res['SVT alg3'].witness}; {res['SVT alg3'].coding}"
+    assert judged.loc["RR", "inputs"] == "rr pair"  # a one-pair audit keeps the simulation's description
+    summary = fig_privacy_audit.analyse(raw, {"confidence": confidence})["summary"]
+    assert summary.eps_lower.tolist() == [r.eps_lower for r in res.values()]
+
+
+def test_fig_privacy_audit_confidence_judges_the_same_counts():
+    # the counts drawn do not depend on the confidence (same seeds): only the verdict does, and the analysis
+    # judging the 95% audit's raw at 80% gives the 80% audit's verdict
+    from privtest.analysis import fig_privacy_audit
+    from privtest.experiments.fig_privacy_audit import _row
+
+    high, low = _real_audits(0.95), _real_audits(0.8)
+    delta = {"SVT alg3": 0.0, "RR": 1e-3}
+    raw = {
+        c: pd.DataFrame([_row(k, 1.0, delta[k], 1.0, r) for k, r in a.items()]) for c, a in ((0.95, high), (0.8, low))
+    }
+    assert raw[0.95].carried.tolist() == raw[0.8].carried.tolist()
+    judged = fig_privacy_audit.judge(raw[0.95], 0.8).set_index("mechanism")
+    for name, r in low.items():
+        assert (judged.loc[name, "eps_lower"], judged.loc[name, "alpha"]) == (r.eps_lower, r.alpha)
+        assert judged.loc[name, "eps_lower"] != high[name].eps_lower
 
 
 def test_fig_calibration_analysis_budgets_rows_and_maxima():

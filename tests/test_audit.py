@@ -100,6 +100,56 @@ def test_the_reported_event_reproduces_the_counts():
     assert res.event.split()[1] in ("0", "1")
 
 
+# The verdict (privtest.audit.verdict): the only part of an audit that depends on the confidence level.
+
+
+def _logit_cp_lower(k_a, k_b, alpha):
+    """The conditional test's bound by hand: logit of the one-sided Clopper-Pearson lower limit of k_a / (k_a + k_b)."""
+    lo = stats.beta.ppf(alpha, k_a, k_b + 1)
+    return math.log(lo / (1 - lo))
+
+
+def test_verdict_ties_go_to_the_first_in_pilot_order_whatever_the_order_of_the_cells():
+    from privtest.audit import verdict
+
+    cells = [
+        dict(rank=2, witness="w2", k_a=5, k_b=5, n_a=100, n_b=100),
+        dict(rank=1, witness="w1", k_a=30, k_b=10, n_a=100, n_b=100),  # same counts as rank 0: a tie
+        dict(rank=0, witness="w0", k_a=30, k_b=10, n_a=100, n_b=100),
+    ]
+    v = verdict(cells, 0.95)
+    assert v.alpha == pytest.approx(0.05 / 3)  # union bound over the three carried witnesses
+    assert v.bounds == pytest.approx([_logit_cp_lower(30, 10, 0.05 / 3)] * 2 + [_logit_cp_lower(5, 5, 0.05 / 3)])
+    assert v.best["witness"] == "w0" and v.eps_lower == v.bounds[0]
+    assert v.eps_hat == pytest.approx(math.log(3.0))  # ln((30/100) / (10/100))
+    assert [c["witness"] for c in v.cells] == ["w0", "w1", "w2"]  # best first, the tie in pilot order
+    assert v.cells[0] == {**cells[2], "eps_lower": v.eps_lower}  # the cell as given plus its bound
+    with pytest.raises(ValueError, match="distinct"):
+        verdict([dict(cells[0], rank=0), cells[2]], 0.95)
+    with pytest.raises(ValueError, match="non-empty"):
+        verdict([], 0.95)
+    with pytest.raises(ValueError, match="confidence"):
+        verdict(cells, 1.0)
+
+
+def test_verdict_a_changed_confidence_changes_alpha_and_the_best_witness():
+    from privtest.audit import verdict
+
+    # a rare event never seen under b (9 vs 0: the lower limit is alpha^(1/9)) against a frequent one at ratio 2
+    cells = [dict(rank=0, k_a=600, k_b=300, n_a=10**4, n_b=10**4), dict(rank=1, k_a=9, k_b=0, n_a=10**4, n_b=10**4)]
+    loose, strict = verdict(cells, 0.5), verdict(cells, 0.999)
+    assert (loose.alpha, strict.alpha) == pytest.approx((0.25, 0.0005))
+    rare = [math.log(a ** (1 / 9) / (1 - a ** (1 / 9))) for a in (0.25, 0.0005)]  # 1.79, -0.28
+    assert loose.bounds == pytest.approx([_logit_cp_lower(600, 300, 0.25), rare[0]])
+    assert strict.bounds == pytest.approx([_logit_cp_lower(600, 300, 0.0005), rare[1]])
+    assert loose.best["rank"] == 1 and loose.eps_hat == math.inf  # k_b = 0
+    assert strict.best["rank"] == 0 and strict.eps_hat == pytest.approx(math.log(2.0))
+    # delta > 0: ln((CP_lower(k_a/n_a) - delta) / CP_upper(k_b/n_b)), each tail at alpha / 2
+    (cell,) = verdict([dict(rank=0, k_a=600, k_b=300, n_a=10**4, n_b=10**4)], 0.9, delta=0.01).cells
+    lo, hi = stats.beta.ppf(0.05, 600, 10**4 - 600 + 1), stats.beta.ppf(0.95, 301, 10**4 - 300)
+    assert cell["eps_lower"] == pytest.approx(math.log((lo - 0.01) / hi))
+
+
 # Auditor power: the default run's fig_privacy_audit section with a schema-valid cutoff of 3.
 
 

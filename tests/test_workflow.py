@@ -404,6 +404,7 @@ def test_quick_run_writes_its_docs_beside_the_committed_ones(quick_build):
     [
         ("fig_co_crossover: {tie_tolerance: 0.03}\n", "fig_co_crossover"),  # a section three simulations read
         ("fig_privacy_exact: {quadrature_tol: 1.0e-8}\n", "fig_privacy_exact"),  # an analysis key outside Sections 7-8
+        ("fig_privacy_audit: {confidence: 0.9}\n", "fig_privacy_audit"),  # judges counts the simulation records
     ],
 )
 def test_analysis_keys_rerun_the_analysis_never_the_simulation(quick_build, tmp_path, override, oid):
@@ -425,7 +426,11 @@ def test_analysis_keys_rerun_the_analysis_never_the_simulation(quick_build, tmp_
 
 
 #: A simulation key of each section above, with a value other than quick.yaml's.
-SIMULATION_KEY = {"fig_co_crossover": "model_draws: 9", "fig_privacy_exact": "grid: 13"}
+SIMULATION_KEY = {
+    "fig_co_crossover": "model_draws: 9",
+    "fig_privacy_exact": "grid: 13",
+    "fig_privacy_audit": "queries: 10",
+}
 
 
 def planned_with(repo: Path, *configfiles: str) -> dict[str, set[str]]:

@@ -19,12 +19,17 @@ Outputs are coded as integers, one or two features per output (a :class:`Coding`
 feature, "== v", "<= v", ">= v" at an observed value v (or no condition), and their conjunction; every reported event
 can be recounted from the coded samples. :func:`audit` searches several input pairs and codings;
 :func:`estimate_epsilon` audits one pair with integer outputs.
+
+Only the test stage's verdict depends on ``confidence``: the pilot search, the carried witnesses and their
+main-sample counts do not. :func:`verdict` turns the carried witnesses' counts into the verdict (the level alpha,
+each witness's bound, the best witness, eps_lower, eps_hat); :func:`audit` uses it, and so can an analysis that
+judges recorded counts at another confidence.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -56,8 +61,9 @@ class AuditResult:
         n_a, n_b: the main sample sizes actually drawn for input a and b (in the direction's order).
         alpha: the level of the test of each carried witness ((1 - confidence) / candidates; each of the two tails
             gets half of it when delta > 0).
-        cells: every carried witness's main-sample result, best first: dicts with keys witness, coding, event,
-            direction, k_a, k_b, n_a, n_b, eps_lower (for tests of all of them, e.g. Holm over claims).
+        cells: every carried witness's main-sample result, best first (ties: pilot order): dicts with keys rank
+            (its order among the carried witnesses, 0 = the pilot's best), witness, coding, event, direction, k_a,
+            k_b, n_a, n_b, eps_lower (for tests of all of them, e.g. Holm over claims; :func:`verdict`).
     """
 
     eps_lower: float
@@ -78,6 +84,71 @@ class AuditResult:
     n_b: int = 0
     alpha: float = 0.0
     cells: tuple = ()
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """The test stage's outcome on the carried witnesses' main-sample counts (:func:`verdict`).
+
+    Attributes:
+        alpha: level of each witness's test, (1 - confidence) / (number of carried witnesses) (union bound; each
+            of the two tails gets half of it when delta > 0).
+        bounds: each carried witness's lower bound on eps (:func:`bound` at level alpha, nats), in pilot order.
+        best: the carried witness with the largest bound (ties: the smallest rank), as given plus ``eps_lower``.
+        eps_lower: its bound (-inf if none is bounded).
+        eps_hat: its point estimate ln((k_a/n_a - delta) / (k_b/n_b)) (inf if k_b = 0, -inf if k_a/n_a <= delta).
+        cells: every carried witness as given plus ``eps_lower``, best first (ties: pilot order).
+    """
+
+    alpha: float
+    bounds: tuple[float, ...]
+    best: dict
+    eps_lower: float
+    eps_hat: float
+    cells: tuple[dict, ...]
+
+
+def verdict(cells: Sequence[Mapping], confidence: float, delta: float = 0.0) -> Verdict:
+    """The audit's verdict at level ``confidence`` from the carried witnesses' main-sample counts (the test stage,
+    module docstring; what :func:`audit` returns is built from it).
+
+    Args:
+        cells: one mapping per carried witness with keys rank (its order among the carried witnesses on the pilot,
+            0 = the pilot's best; the tie rule follows it, so the cells may come in any order), k_a, k_b (event
+            counts, in the witness's direction), n_a, n_b (main sample sizes, same order); any other keys (witness,
+            coding, event, direction, ...) are passed through.
+        confidence: level of the bound in (0, 1); the union bound gives each witness alpha = (1 - confidence) /
+            len(cells).
+        delta: the mechanism's claimed delta (the test: conditional binomial for delta = 0, else Clopper-Pearson).
+
+    Returns:
+        :class:`Verdict`: the best witness is the first in pilot order among those with the largest bound.
+
+    Raises:
+        ValueError: on no cells, ranks that are not distinct, confidence outside (0, 1) or delta outside [0, 1).
+    """
+    _validate.open_unit("confidence", confidence)
+    _validate.delta_range("delta", delta)
+    if not cells:
+        raise ValueError("cells must be non-empty: the verdict needs at least one carried witness.")
+    ranked = sorted(cells, key=lambda c: c["rank"])
+    ranks = [c["rank"] for c in ranked]
+    if len(set(ranks)) != len(ranks):
+        raise ValueError(f"the cells' ranks must be distinct (their order on the pilot). Found {ranks}.")
+    alpha = (1.0 - confidence) / len(ranked)
+    judged = [{**c, "eps_lower": bound(c["k_a"], c["k_b"], c["n_a"], alpha, delta, c["n_b"])} for c in ranked]
+    best = judged[0]
+    for c in judged[1:]:
+        if c["eps_lower"] > best["eps_lower"]:
+            best = c
+    return Verdict(
+        alpha,
+        tuple(c["eps_lower"] for c in judged),
+        best,
+        best["eps_lower"],
+        _eps_hat(best["k_a"], best["k_b"], best["n_a"], best["n_b"], delta),
+        tuple(sorted(judged, key=lambda c: -c["eps_lower"])),
+    )
 
 
 @dataclass(frozen=True)
@@ -309,11 +380,9 @@ def audit(
     chosen = found[:candidates]
     if not chosen:  # nothing bounded on the pilot: carry the first pair's first coding with an empty guess
         chosen = [(-math.inf, next(iter(pairs)), codings[0], ((0, ">=", 0),), "a/b")]
-    alpha = (1.0 - confidence) / len(chosen)
     main = {}
-    best = None
     cells = []
-    for _, label, coding, cond, direction in chosen:
+    for rank, (_, label, coding, cond, direction) in enumerate(chosen):
         if label not in main:
             in_a, in_b = pairs[label]
             # delta = 0: Poisson sample sizes make the counts independent Poisson (exact conditional test)
@@ -327,9 +396,9 @@ def audit(
         n1, n2 = na, nb
         if direction == "b/a":
             ka, kb, n1, n2 = kb, ka, nb, na
-        lower = bound(ka, kb, n1, alpha, delta, n2)
         cells.append(
             dict(
+                rank=rank,
                 witness=label,
                 coding=coding.name,
                 event=_text(cond, coding.features),
@@ -338,31 +407,30 @@ def audit(
                 k_b=kb,
                 n_a=n1,
                 n_b=n2,
-                eps_lower=lower,
             )
         )
-        if best is None or lower > best[0]:
-            best = (lower, label, coding, cond, direction, ka, kb, n1, n2)
-    lower, label, coding, cond, direction, ka, kb, n1, n2 = best
+    v = verdict(cells, confidence, delta)
+    best = v.best
+    _, _, coding, cond, _ = chosen[best["rank"]]
     return AuditResult(
-        lower,
-        _eps_hat(ka, kb, n1, n2, delta),
-        _text(cond, coding.features),
-        direction,
-        ka,
-        kb,
+        v.eps_lower,
+        v.eps_hat,
+        best["event"],
+        best["direction"],
+        best["k_a"],
+        best["k_b"],
         n,
         m,
         confidence,
         len(chosen),
-        witness=label,
+        witness=best["witness"],
         coding=coding.name,
         searched=len(pairs) * len(codings),
         conditions=cond,
-        n_a=n1,
-        n_b=n2,
-        alpha=alpha,
-        cells=tuple(sorted(cells, key=lambda c: -c["eps_lower"])),
+        n_a=best["n_a"],
+        n_b=best["n_b"],
+        alpha=v.alpha,
+        cells=v.cells,
     )
 
 

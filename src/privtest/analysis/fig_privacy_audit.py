@@ -2,7 +2,13 @@
 mechanism): what the claims (:mod:`privtest.checks.fig_privacy_audit`) decide on, for the audits of Lemma 17 /
 Theorem 21 (GTM), the published privacy claims of the baselines and Lyu, Su and Li (2017)'s broken SVT variants.
 
-* ``summary``: the raw columns (mechanism, claimed_eps, delta, actual_eps, eps_lower, eps_hat, n, event, inputs,
+The verdict of each audit is judged here at ``cfg["confidence"]`` (an analysis key: the simulation's samples and
+counts do not depend on it): :func:`judge` turns the raw column ``carried`` (every carried witness's counts, in pilot
+order) into alpha, eps_lower, eps_hat, the best witness's event, counts and (for the witness searches) ``inputs``,
+and ``cells`` (the counts of the carried witnesses, best first), through :func:`privtest.audit.verdict`, the
+function :func:`privtest.audit.audit` itself uses.
+
+* ``summary``: the judged columns (mechanism, claimed_eps, delta, actual_eps, eps_lower, eps_hat, n, event, inputs,
   eps_exact, k_a, k_b, n_a, n_b, alpha, searched, cells; eps in nats) with ``expected`` ("broken" where actual_eps >
   claimed_eps, else "private"), ``flagged`` (eps_lower > claimed_eps: the audit's verdict at its own confidence) and
   ``runs_to_flag`` (for a broken mechanism that is not flagged, NaN otherwise: the runs per input at which the
@@ -40,21 +46,70 @@ DELTA_ALPHA = 1e-4
 
 
 def analyse(raw: pd.DataFrame, cfg: dict) -> dict[str, pd.DataFrame]:
-    """The tables ``summary`` and ``cells`` (module docstring); ``cfg`` (the config section) is not needed."""
-    summary = audit_verdicts(raw)
-    lower = np.full(len(raw), np.nan)
-    runs = np.full(len(raw), np.nan)
+    """The tables ``summary`` and ``cells`` (module docstring).
+
+    Args:
+        raw: the simulation's rows (with the column ``carried``: judged at ``cfg["confidence"]``, :func:`judge`), or
+            rows that already carry the verdict columns (eps_lower, eps_hat, event, inputs, k_a, k_b, n_a, n_b, alpha,
+            cells: taken as they are, e.g. hand-built rows; ``cfg`` is then not needed).
+        cfg: the config section (``confidence`` in (0, 1) when ``raw`` has ``carried``).
+
+    Raises:
+        KeyError: if ``raw`` has ``carried`` and ``cfg`` no ``confidence``.
+    """
+    judged = judge(raw, cfg["confidence"]) if "carried" in raw else raw
+    summary = audit_verdicts(judged)
+    lower = np.full(len(judged), np.nan)
+    runs = np.full(len(judged), np.nan)
     for i, row in enumerate(summary.itertuples()):
         if row.expected == "broken":
             lower[i], runs[i] = flag_at_pass_level(row)
     summary["eps_lower_pass"], summary["runs_to_flag_pass"] = lower, runs
     cells = []
-    for row in raw.itertuples():
+    for row in judged.itertuples():
         against = [("claimed", row.claimed_eps)] + ([("exact", row.eps_exact)] if np.isfinite(row.eps_exact) else [])
         for name, eps in against:
             cells += [dict(mechanism=row.mechanism, against=name, **c) for c in witness_cells(row, eps)]
     columns = ["mechanism", "against", "cell", "k", "n", "bound"]
     return {"summary": summary, "cells": pd.DataFrame(cells, columns=columns)}
+
+
+def judge(raw: pd.DataFrame, confidence: float) -> pd.DataFrame:
+    """The simulation's rows with the verdict of each audit at level ``confidence`` (:func:`privtest.audit.verdict`
+    on the carried witnesses: union bound over them, ties between bounds go to the first in pilot order).
+
+    Args:
+        raw: rows with at least delta, inputs and ``carried`` (JSON list, one dict per carried witness in pilot order
+            with keys witness, coding, event, direction, k_a, k_b, n_a, n_b;
+            :mod:`privtest.experiments.fig_privacy_audit`).
+        confidence: level of the audited lower bounds, in (0, 1).
+
+    Returns:
+        ``raw`` without ``carried``, plus alpha (each witness's level), eps_lower and eps_hat (nats), event
+        ("<event> (<direction>)"), k_a, k_b, n_a, n_b of the best witness, ``inputs`` "<witness>; <coding>" where the
+        best witness has a label (a witness search; a one-pair audit keeps its raw ``inputs``) and ``cells`` (JSON:
+        k_a, k_b, n_a, n_b of every carried witness, best first), what :func:`privtest.audit.audit` returns at that
+        confidence.
+
+    Raises:
+        ValueError: on confidence outside (0, 1) or a row with no carried witness.
+    """
+    rows = []
+    for row in raw.to_dict("records"):
+        carried = json.loads(row.pop("carried"))
+        v = audit.verdict([{**c, "rank": i} for i, c in enumerate(carried)], confidence, row["delta"])
+        best = v.best
+        row.update(
+            eps_lower=v.eps_lower,
+            eps_hat=v.eps_hat,
+            event=f"{best['event']} ({best['direction']})",
+            inputs=f"{best['witness']}; {best['coding']}" if best["witness"] else row["inputs"],
+            **{k: best[k] for k in ("k_a", "k_b", "n_a", "n_b")},
+            alpha=v.alpha,
+            cells=json.dumps([{k: c[k] for k in ("k_a", "k_b", "n_a", "n_b")} for c in v.cells]),
+        )
+        rows.append(row)
+    return pd.DataFrame(rows)
 
 
 def audit_verdicts(raw: pd.DataFrame) -> pd.DataFrame:

@@ -15,6 +15,12 @@ n/2 runs per input, and tests them on fresh samples of n runs per input (conditi
 the carried witnesses). A mechanism is flagged when its bound exceeds the claimed eps; for a broken variant that is
 not flagged, ``runs_to_flag`` is the audit's power: the runs per input at which the best witness's observed rates
 would flag it (both: :mod:`privtest.analysis.fig_privacy_audit`; claims: :mod:`privtest.checks.fig_privacy_audit`).
+
+What is drawn does not depend on the confidence level (an analysis key): the pilot search, the carried witnesses
+and their main-sample counts do not. So the simulation records every carried witness's counts (column ``carried``)
+and :mod:`privtest.analysis.fig_privacy_audit` judges them at ``confidence`` (:func:`privtest.audit.verdict`: the
+level alpha, eps_lower, eps_hat, the best witness); a changed confidence reruns the analysis, never this simulation.
+The audits run at :data:`SIMULATION_CONFIDENCE`, whose verdict is not recorded.
 """
 
 from __future__ import annotations
@@ -34,32 +40,33 @@ from privtest.testers import GTMTester, bernoulli_stream
 
 #: Witnesses carried from the pilot search to the main test of an SVT-type mechanism (union bound over them).
 CANDIDATES = 4
+#: The confidence :func:`privtest.audit.audit` is called with: it changes no sample and no recorded count (only the
+#: verdict, which the analysis recomputes at the configured ``confidence``).
+SIMULATION_CONFIDENCE = 0.95
+#: The keys of each carried witness recorded in the raw column ``carried`` (JSON list, pilot order).
+CARRIED_KEYS = ("witness", "coding", "event", "direction", "k_a", "k_b", "n_a", "n_b")
 
 
-def _row(name, claimed, delta, actual, res: AuditResult, inputs: str, eps_exact=np.nan) -> dict:
+def _row(name, claimed, delta, actual, res: AuditResult, inputs: str = "", eps_exact=np.nan) -> dict:
+    """The raw row of one audit: what does not depend on the confidence level; ``carried`` lists the carried
+    witnesses in pilot order (``res.cells`` sorted by rank)."""
+    carried = [{k: c[k] for k in CARRIED_KEYS} for c in sorted(res.cells, key=lambda c: c["rank"])]
     return dict(
         mechanism=name,
         claimed_eps=claimed,
         delta=delta,
         actual_eps=actual,
-        eps_lower=res.eps_lower,
-        eps_hat=res.eps_hat,
         n=res.n,
-        event=f"{res.event} ({res.direction})",
         inputs=inputs,
         eps_exact=eps_exact,
-        k_a=res.k_a,
-        k_b=res.k_b,
-        n_a=res.n_a,
-        n_b=res.n_b,
-        alpha=res.alpha,
         searched=res.searched,
-        cells=json.dumps([{k: c[k] for k in ("k_a", "k_b", "n_a", "n_b")} for c in res.cells]),
+        carried=json.dumps(carried),
     )
 
 
 def svt_audit(sample, cfg: dict, rng: np.random.Generator) -> AuditResult:
-    """The witness search of an SVT-type mechanism: ``sample(queries, k, rng) -> (answers, values)``."""
+    """The witness search of an SVT-type mechanism: ``sample(queries, k, rng) -> (answers, values)``; ``cfg`` needs n
+    and queries."""
     n = cfg["n"]
     return audit(
         sample,
@@ -67,7 +74,7 @@ def svt_audit(sample, cfg: dict, rng: np.random.Generator) -> AuditResult:
         CODINGS,
         n,
         rng,
-        cfg["confidence"],
+        SIMULATION_CONFIDENCE,
         pilot=max(100, n // 2),
         candidates=CANDIDATES,
     )
@@ -100,9 +107,11 @@ def _runner(tester, p, eps1: float):
 
 
 def simulate(cfg: dict, rng: np.random.Generator, inputs: dict[str, str]) -> pd.DataFrame:
-    """One row per mechanism: mechanism, claimed_eps, delta, actual_eps, eps_lower, eps_hat, n, event, inputs,
-    eps_exact, the chosen witness's counts (k_a, k_b of n_a, n_b), the test level alpha, the number of witnesses
-    searched and cells (JSON: the counts of every carried witness). No ``inputs``."""
+    """One row per mechanism: mechanism, claimed_eps, delta, actual_eps, n, inputs (the audited input pair of a
+    one-pair audit, :func:`privtest.audit.estimate_epsilon`; empty for the witness searches, whose inputs are the
+    best witness's), eps_exact, searched (the number of (pair, coding) combinations searched) and carried (JSON: per
+    carried witness in pilot order, its witness, coding, event, direction and counts k_a, k_b of n_a, n_b; the
+    analysis judges them at ``confidence``). The confidence level is not read. No ``inputs`` (the argument)."""
     rows = []
     n, T = cfg["n"], cfg["T"]
     eps1 = cfg["eps_ratio"] * cfg["eps"]
@@ -110,7 +119,7 @@ def simulate(cfg: dict, rng: np.random.Generator, inputs: dict[str, str]) -> pd.
         tester, p = _gtm_case(label, cfg)
         claimed = tester.privacy.eps  # Theorem 21: eps; Theorem 23: the halting loss at T
         _, hi, _, _ = neighbour_interval(p, eps1)
-        res = estimate_epsilon(_runner(tester, p, eps1), _runner(tester, hi, eps1), n, rng, cfg["confidence"])
+        res = estimate_epsilon(_runner(tester, p, eps1), _runner(tester, hi, eps1), n, rng, SIMULATION_CONFIDENCE)
         inputs_text = f"p={p[0]:g}, p'={hi[0]:.6g} (x{T})"
         rows.append(_row(label, claimed, 0.0, claimed, res, inputs_text, _exact_pair_loss(tester, p, hi)))
     for method in ("Cohen", "LiuTalwar"):
@@ -120,7 +129,7 @@ def simulate(cfg: dict, rng: np.random.Generator, inputs: dict[str, str]) -> pd.
         _, hi, _, _ = neighbour_interval(p, eps1)
         delta = tester.privacy.delta  # Liu-Talwar's eps is audited at its claimed delta
         res = estimate_epsilon(
-            _runner(tester, p, eps1), _runner(tester, hi, eps1), n, rng, cfg["confidence"], delta=delta
+            _runner(tester, p, eps1), _runner(tester, hi, eps1), n, rng, SIMULATION_CONFIDENCE, delta=delta
         )
         rows.append(_row(method, cfg["eps"], delta, cfg["eps"], res, f"p={p[0]:.4g}, p'={hi[0]:.4g} (x{T})"))
     m, c = cfg["queries"], cfg["cutoff"]
@@ -130,12 +139,12 @@ def simulate(cfg: dict, rng: np.random.Generator, inputs: dict[str, str]) -> pd.
         return _halt_to_answers(at.run(q, k, r)[0], len(q)), np.full((k, len(q)), np.nan)
 
     res = svt_audit(above_threshold, cfg, rng)
-    rows.append(_row("AboveThreshold", cfg["eps"], 0.0, cfg["eps"], res, f"{res.witness}; {res.coding}"))
+    rows.append(_row("AboveThreshold", cfg["eps"], 0.0, cfg["eps"], res))
     for variant in sorted(PRIVATE):
         mech = SVTVariant(variant, cfg["eps"], c=c)
         res = svt_audit(mech.run, cfg, rng)
         actual = actual_epsilon(variant, cfg["eps"], c, m)
-        rows.append(_row(f"SVT {variant}", cfg["eps"], 0.0, actual, res, f"{res.witness}; {res.coding}"))
+        rows.append(_row(f"SVT {variant}", cfg["eps"], 0.0, actual, res))
     return pd.DataFrame(rows)
 
 
