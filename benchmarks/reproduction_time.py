@@ -21,6 +21,12 @@ and ``make test`` there and prints their wall times, then the quick workflow's i
 installed) and the ratio of ``make test`` with its virtual environment (install + test) to it, with the load average
 before and after each (the machine may be shared).
 
+``--slurm`` (with ``--make-test``) then times, in the same clone, what ``.ci/run`` runs after ``make test``: the
+quick workflow through the SLURM profile on the single-node test cluster
+(``workflow/scripts/slurm_local_cluster.sh start``, ``pytest -m slurm tests/test_slurm.py``, ``stop``; needs root),
+recorded under key ``slurm`` (the test alone; starting the cluster, which installs Debian's slurm-wlm the first
+time, is printed, not recorded).
+
 ``--record`` also writes the measurement into ``benchmarks/reproduction_time.json`` (the committed file the README's
 and ARTIFACT-APPENDIX.md's run-time tables are rendered from, ``privtest.docs.runtime_table``): one entry per run key
 (``workflow`` or ``quick``; ``install``, ``test`` and ``quick`` for ``--make-test``), replaced when measured again,
@@ -61,6 +67,9 @@ def main() -> None:
     ap.add_argument(
         "--make-test", action="store_true", help="time `make test`, then the quick workflow, in a fresh clone"
     )
+    ap.add_argument(
+        "--slurm", action="store_true", help="with --make-test: then the SLURM test of .ci/run in the same clone"
+    )
     ap.add_argument("--record", action="store_true", help=f"write the measurement into {RECORD.relative_to(ROOT)}")
     ap.add_argument(
         "--long",
@@ -72,8 +81,10 @@ def main() -> None:
     if args.long:
         long_run(args.long, args.cores, args.record)
         return
+    if args.slurm and not args.make_test:
+        ap.error("--slurm needs --make-test (the SLURM test runs in its fresh clone, after make test)")
     if args.make_test:
-        make_test(args.record)
+        make_test(args.record, args.slurm)
         return
     with tempfile.TemporaryDirectory(prefix="privtest-bench-") as tmp:
         repo = Path(tmp) / "repo"
@@ -263,11 +274,12 @@ def _timed(cmd: list[str], cwd: Path) -> tuple[float, float]:
     return wall, load[0]
 
 
-def make_test(save: bool = False) -> None:
+def make_test(save: bool = False, slurm: bool = False) -> None:
     """``make install`` then ``make test`` from a fresh clone, then the quick workflow in that clone; prints the
     three and the ratio of ``make test`` with its virtual environment (install + test) to the quick workflow, and with
     ``save`` records ``install``, ``test`` (install + test: what ``make test`` costs on a fresh clone, where it
-    creates ``.venv`` first) and ``quick``."""
+    creates ``.venv`` first) and ``quick``. With ``slurm``, then the SLURM test of ``.ci/run`` in the same clone
+    (module docstring), recorded as ``slurm``."""
     with tempfile.TemporaryDirectory(prefix="privtest-bench-") as tmp:
         repo = Path(tmp) / "repo"
         subprocess.run(["git", "clone", "--quiet", str(ROOT), str(repo)], check=True)
@@ -276,6 +288,14 @@ def make_test(save: bool = False) -> None:
         quick_cmd = [".venv/bin/snakemake", "--cores", "all", "--configfile", "config/quick.yaml"]
         quick, load_quick = _timed(quick_cmd, repo)
         print(f"make test with its .venv: {install + test:.0f} s; / quick workflow: {(install + test) / quick:.1f}")
+        if slurm:
+            cluster = "workflow/scripts/slurm_local_cluster.sh"
+            _timed([cluster, "start"], repo)
+            try:
+                slurm_cmd = [".venv/bin/python", "-m", "pytest", "-m", "slurm", "tests/test_slurm.py"]
+                slurm_wall, load_slurm = _timed(slurm_cmd, repo)
+            finally:
+                subprocess.run([cluster, "stop"], cwd=repo, check=False)
         if save:
             commit = _commit()
             record(
@@ -305,6 +325,16 @@ def make_test(save: bool = False) -> None:
                 load_quick,
                 commit,
             )
+            if slurm:
+                record(
+                    "slurm",
+                    "quick workflow through the SLURM profile on the single-node test cluster",
+                    " ".join(slurm_cmd),
+                    slurm_wall,
+                    "fresh clone, after make test",
+                    load_slurm,
+                    commit,
+                )
 
 
 if __name__ == "__main__":

@@ -804,3 +804,37 @@ def test_hpo_claim_tables_by_hand():
     assert (cmp_.p_peer, cmp_.p_reference, cmp_.p_diff) == (0.375, 0.625, -0.25)
     assert (cmp_.trainings_peer, cmp_.trainings_reference, cmp_.trainings_diff, cmp_.p_runs) == (4.0, 5.5, -1.5, 2.0)
     assert cmp_.p_se == pytest.approx(math.sqrt(np.var([0, 0.75], ddof=1) / 2 + np.var([0.5, 0.75], ddof=1) / 2))
+
+
+def test_fig_co_densest_cor35_table_and_its_erratum_claim():
+    """Algorithm 3's printed eps(i, t) against Corollary 35 (ERRATA.md): the table tries every checkpoint i in 2..11
+    at the steps t >= i of (2, 3, 5, 10, 30, 100) (6 + 5 + 4 + 4 + 5 * 3 + 2 = 36 rows) against ln Lambda =
+    1/C_1 + 2/C_H = 1/2 + 2/2; the claim is ERRATUM at the worst row, and PASS on a table that meets the bound."""
+    from privtest.analysis.fig_co_densest import cor35
+    from privtest.checks import fig_co_densest
+    from privtest.claims import decide
+
+    cfg = _section("fig_co_densest")
+    table = cor35(cfg)
+    assert len(table) == 36 and (table.t >= table.i).all() and set(table.i) == set(range(2, 12))
+    assert table.log_Lambda.unique().tolist() == [pytest.approx(1 / cfg["C_1"] + 2 / cfg["C_H"])] == [1.5]
+    worst = table.loc[table.log_Lambda_t.idxmax()]
+    assert (worst.i, worst.t) == (2, 2) and worst.log_Lambda_t > 1.5
+
+    def verdict(t):
+        claims = fig_co_densest.claims(pd.DataFrame(), cfg, {**_co_tables_stub(), "cor35": t})
+        c = next(c for c in decide(claims, 0.05) if c.claim_id == "co.cor35_erratum")
+        return c.verdict, c.measured
+
+    assert verdict(table) == ("ERRATUM", f"max ln Lambda_t = {worst.log_Lambda_t:.4g} at i=2, t=2")
+    met = table.assign(log_Lambda_t=table.log_Lambda - 0.01)
+    assert verdict(met)[0] == "PASS"
+
+
+def _co_tables_stub() -> dict[str, pd.DataFrame]:
+    """Empty CO long-run tables (no stream, no eps): the shared CO claims then build nothing."""
+    from privtest.analysis import _co
+
+    return {name: pd.DataFrame(columns=cols) for name, cols in zip(
+        ("privacy", "checkpoints", "calls", "utility"), (_co.PRIVACY, _co.CHECKPOINTS, _co.CALLS, _co.UTILITY),
+        strict=True)}  # fmt: skip

@@ -370,6 +370,9 @@ def test_crossover_summary_finds_the_first_lasting_lead():
     r = c.loc["recompute geometric"]
     assert r.t_meas == 10 and r.t_pred == 10 and r.state_last == "ahead" and r.first_behind == 1
     assert r.t_eps == 2  # BatchToCO's per-call eps exceeds the baseline's at every t >= 2
+    # the steps the lead claim decides on: t >= 2 predicted ahead (10, 50, 100) or behind (2), not the tie at 5
+    assert (r.steps_pred_ahead, r.steps_pred_behind) == (3, 1)
+    assert (c.loc["never update"].steps_pred_ahead, c.loc["never update"].steps_pred_behind) == (0, 0)
     assert math.isinf(c.loc["never update"].t_meas) and c.loc["never update"].state_last == "tie"
     # A lead that is lost again is no crossover.
     raw = _fake_raw([0.0, 0.3, 0.3, 0.3, -0.3, 0.0], [0.0, 0.0, 0.0, 0.0, 0.0, 0.0])

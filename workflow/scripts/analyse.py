@@ -1,7 +1,7 @@
 """Snakemake script: run ``<module>.analyse(raw, cfg)`` for one output and write its results tables.
 
 ``module`` is ``privtest.analysis.<id>``; ``raw`` is ``results/raw/<id>.csv`` read with ``pandas.read_csv`` (what was
-drawn) and ``cfg`` the output's whole config section, judging keys (``x-stage: analysis``) included. The tables go to
+drawn) and ``cfg`` the output's whole config section, analysis keys (``x-stage: analysis``) included. The tables go to
 ``results/analysis/<id>/<name>.csv`` (:func:`privtest.analysis.write`, each file atomically), which the check, the
 notebook and the generated documentation read. A failing analysis leaves its full traceback in the rule's log
 (``privtest_workflow.joblog``).

@@ -8,7 +8,7 @@ What the long-run claims compare with the paper's bounds, from the BatchToCO run
 eps) in the order of the raw rows ``checkpoints`` (Lemma 40, with Lemma 40's explicit bound at T, ``ell_bound_T``),
 ``calls`` (Theorem 42(3) up to t = T, :func:`long_run_calls`) and ``utility`` (Theorem 42(2)).
 
-Judging keys of the config section (``x-stage: analysis``, never passed to the simulation): ``crossover_alpha``
+Analysis keys of the config section (``x-stage: analysis``, never passed to the simulation): ``crossover_alpha``
 (two-sided level of ahead/behind, Bonferroni over the recorded steps) and ``tie_tolerance`` (a lead below it is a
 tie); the check also reads ``equivalence_margin``.
 """
@@ -72,7 +72,8 @@ def analyse(raw: pd.DataFrame, cfg: dict) -> dict[str, pd.DataFrame]:
     }
 
 
-def _judging(cfg: dict) -> tuple[float, float]:
+def _analysis_keys(cfg: dict) -> tuple[float, float]:
+    """``crossover_alpha`` and ``tie_tolerance`` of the config section, validated (ValueError naming the key)."""
     alpha, tol = float(cfg["crossover_alpha"]), float(cfg["tie_tolerance"])
     if not 0.0 < alpha < 1.0:
         raise ValueError(f"crossover_alpha must be in (0, 1), got {alpha}.")
@@ -89,7 +90,7 @@ def differences(raw: pd.DataFrame, cfg: dict) -> pd.DataFrame:
     0 tie: |d| must exceed max(z se, ``cfg["tie_tolerance"]``), z the two-sided normal quantile at
     ``cfg["crossover_alpha"]`` Bonferroni-corrected over the stream's recorded steps): ``state_meas``,
     ``state_pred``, ``state_pred_l40``."""
-    alpha, tol = _judging(cfg)
+    alpha, tol = _analysis_keys(cfg)
     runs = plotted(raw[raw.source == "run"]).assign(ratio=lambda d: d.value / d.opt)
     model = raw[raw.source == "model"].assign(ratio=lambda d: d.value / d.opt, ratio_se=lambda d: d.value_se / d.opt)
     meas = runs.groupby(["stream", "eps", "method", "t"])["ratio"].agg(["mean", "std", "count"])
@@ -137,13 +138,15 @@ def crossovers(diffs: pd.DataFrame, cfg: dict) -> pd.DataFrame:
 
     Returns:
         DataFrame with stream, eps, baseline, model ("CO" or "oracle horizon"), t_pred, t_pred_lemma40, t_meas,
-        t_eps (float, inf if not reached), first_ahead, last_ahead (recorded steps where BatchToCO is measured ahead;
-        NaN if never), first_behind, last_behind (likewise behind), T, runs, and the measured trend at the end:
+        t_eps (float, inf if not reached), steps_pred_ahead, steps_pred_behind (recorded steps t >= 2 where
+        BatchToCO is predicted ahead, resp. behind: the steps the lead claim decides on), first_ahead, last_ahead
+        (recorded steps where BatchToCO is measured ahead; NaN if never), first_behind, last_behind (likewise
+        behind), T, runs, and the measured trend at the end:
         state_last ("ahead", "behind", "tie"), diff_last, se_last (f/OPT_t units), slope_last_decade (change of the
         lead per decade of t over the last decade of recorded steps), runs_to_resolve (runs per method that would
         resolve a tie at the last step if the observed lead held; NaN unless tied with |lead| above the tolerance).
     """
-    alpha, tol = _judging(cfg)
+    alpha, tol = _analysis_keys(cfg)
     out = []
     for (stream, eps, baseline), f in diffs.groupby(["stream", "eps", "baseline"], sort=False):
         ts, d, se = f.t.to_numpy(), f.d_meas.to_numpy(), f.se_meas.to_numpy()
@@ -156,6 +159,8 @@ def crossovers(diffs: pd.DataFrame, cfg: dict) -> pd.DataFrame:
         row["t_pred_lemma40"] = _first_lead(ts, f.state_pred_l40.to_numpy())
         de = (f.eps_bco - f.eps_base).to_numpy()
         row["t_eps"] = _first_lead(ts, np.sign(de) + (de == 0))
+        pred = f.state_pred.to_numpy()[ts >= 2]
+        row["steps_pred_ahead"], row["steps_pred_behind"] = int((pred > 0).sum()), int((pred < 0).sum())
         for word, v in (("ahead", 1), ("behind", -1)):
             hit = ts[state == v]
             row[f"first_{word}"] = float(hit[0]) if hit.size else float("nan")

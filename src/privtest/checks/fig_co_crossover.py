@@ -25,7 +25,7 @@ def claims(raw: pd.DataFrame, cfg: dict, analysis: dict[str, pd.DataFrame] | Non
 
     Args:
         raw: the raw rows (``results/raw/fig_co_crossover.csv``); read only when ``analysis`` is None.
-        cfg: the config section (``equivalence_margin``, BatchToCO's constants, and the judging keys the analysis
+        cfg: the config section (``equivalence_margin``, BatchToCO's constants, and the analysis keys the analysis
             used, for the notes).
         analysis: the tables of :func:`privtest.analysis.fig_co_crossover.analyse` (``differences``,
             ``crossovers``, ``privacy``, ``checkpoints``, ``calls``, ``utility``; the workflow passes those of
@@ -86,8 +86,10 @@ def _crossover_claims(analysis: dict[str, pd.DataFrame], cfg: dict) -> list[Clai
             ]
             bound = f"|lead at T| <= {margin} (predicted: tie at every step, no crossover)"
         else:
-            ahead, behind = int((f2.state_pred > 0).sum()), int((f2.state_pred < 0).sum())
-            bound = f"lead >= 0 at the {ahead} steps predicted ahead, <= 0 at the {behind} predicted behind"
+            bound = (
+                f"lead >= 0 at the {int(s.steps_pred_ahead)} steps predicted ahead, <= 0 at the "
+                f"{int(s.steps_pred_behind)} predicted behind"
+            )
         out.append(
             statistical(
                 claim_id=f"{PREFIX}.lead[{stream},eps={eps},{baseline}]",
