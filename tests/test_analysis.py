@@ -723,12 +723,12 @@ def test_table2_analysis_counts_the_run_rows_into_their_lines():
 
     cfg = _section("table2")
     line = dict(algorithm="x", stream="s", eps=2.0, runs=3, C_beta=1 / 3, delta=1e-6, delta_budget=5e-7)
-    calls = dict(calls_ratio_mean=1.0, calls_ratio_se=0.01, calls_runs=3, table2_row=3.0, level="line")
-    lines = pd.DataFrame([line | calls | dict(application="a"), line | dict(application="b", level="line")])
+    lines = pd.DataFrame([line | dict(table2_row=3.0, level="line", application="a"),
+                          line | dict(application="b", level="line")])  # fmt: skip
     runs = pd.DataFrame(
         dict(level="run", application="a", stream="s", eps=2.0, run=[0, 1, 2], utility_margin_va_hi=[1.0, -2.0, 0.5])
         | dict(utility_margin_va_lo=[-1.0, -3.0, 0.1], l39_margin=[-np.inf, 0.3, -0.1], ell=[4.0, 5.0, 3.0])
-        | dict(delta_loss=[1e-8, 3e-8, 2e-8])
+        | dict(delta_loss=[1e-8, 3e-8, 2e-8], calls_ratio=[0.9, 1.0, 1.4])
     )  # fmt: skip
     other = pd.DataFrame(
         dict(level="run", application="b", stream="s", eps=2.0, run=[0, 1], utility_margin_va_hi=[np.nan, 2.0])
@@ -744,6 +744,9 @@ def test_table2_analysis_counts_the_run_rows_into_their_lines():
     assert (a.runs_violating, a.runs_violating_va_lo, b.runs_violating, b.runs_violating_va_lo) == (2, 1, 1, 0)
     assert (a.checkpoint_runs, a.checkpoint_runs_violating, a.ell_T_max, a.l39_margin_max) == (3, 1, 5, 0.3)
     assert a.delta_ledger_max == 3e-8 and np.isnan(b.checkpoint_runs) and np.isnan(b.delta_ledger_max)
+    # Theorem 42(3): mean 1.1 of the runs' sum N / sum E[N], standard error sd / sqrt(3) = sqrt(0.07) / sqrt(3)
+    assert (a.calls_ratio_mean, a.calls_runs) == (pytest.approx(1.1), 3)
+    assert a.calls_ratio_se == pytest.approx(math.sqrt(0.07 / 3)) and np.isnan(b.calls_ratio_mean)
     with pytest.raises(ValueError, match="share an"):
         table2.analyse(pd.concat([lines, lines.iloc[:1]], ignore_index=True), cfg)
 

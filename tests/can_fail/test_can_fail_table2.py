@@ -167,15 +167,18 @@ def test_safe_checkpoints_and_calls():
         assert sel == {"PASS"}, kind
 
 
-def raw_with_runs(l39_margin: float, delta_loss: float, runs: int = 240) -> pd.DataFrame:
+def raw_with_runs(l39_margin: float, delta_loss: float, runs: int = 240, calls_ratio=1.0) -> pd.DataFrame:
     """A table2 raw table (:func:`privtest.experiments.table2.simulate`'s schema): one line of Table 2 row 3 and its
-    ``runs`` run rows, every run with the given Lemma 39(2) margin and delta ledger (f above the guarantee)."""
+    ``runs`` run rows, every run with the given Lemma 39(2) margin, delta ledger and calls ratio sum N / sum E[N]
+    (a float or one per run; f above the guarantee)."""
     line = process_rows(violating=0, ratio=1.0, runs=runs).iloc[[1]]
     line = line.drop(columns=["runs_violating", "runs_violating_va_lo", "delta_ledger_max"])
     line = line.drop(columns=["checkpoint_runs", "checkpoint_runs_violating", "ell_T_max", "l39_margin_max"])
+    line = line.drop(columns=["calls_ratio_mean", "calls_ratio_se", "calls_runs"])
     run = pd.DataFrame(
         dict(application=line.application.iloc[0], stream="s", eps=2.0, run=np.arange(runs), ell=5.0)
         | dict(utility_margin_va_hi=-1.0, utility_margin_va_lo=-2.0, l39_margin=l39_margin, delta_loss=delta_loss)
+        | dict(calls_ratio=calls_ratio)
     )
     return pd.concat([line.assign(level="line", runs=runs), run.assign(level="run")], ignore_index=True)
 
@@ -186,7 +189,15 @@ def test_fail_from_run_rows_violating_lemma40_and_the_ledger():
     assert {v.verdict for k, v in got.items() if k.startswith("co.table2.delta_ledger")} == {"FAIL"}
 
 
+def test_fail_from_run_rows_calling_the_gtm_twice_as_often_as_expected():
+    ratios = 2.0 + 0.05 * np.random.default_rng(0).standard_normal(240)
+    got = decided(check, raw_with_runs(l39_margin=-0.5, delta_loss=1e-8, calls_ratio=ratios), section("table2"))
+    assert {v.verdict for k, v in got.items() if k.startswith("co.table2.calls_per_step")} == {"FAIL"}
+
+
 def test_safe_from_run_rows_within_lemma40_and_the_ledger():
-    got = decided(check, raw_with_runs(l39_margin=-0.5, delta_loss=1e-8), section("table2"))
+    ratios = 1.0 + 0.05 * np.random.default_rng(0).standard_normal(240)
+    got = decided(check, raw_with_runs(l39_margin=-0.5, delta_loss=1e-8, calls_ratio=ratios), section("table2"))
     assert "FAIL" not in {c.verdict for c in got.values()}
     assert {v.verdict for k, v in got.items() if k.startswith("co.table2.checkpoints")} == {"PASS"}
+    assert {v.verdict for k, v in got.items() if k.startswith("co.table2.calls_per_step")} == {"PASS"}

@@ -16,6 +16,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from privtest.co import calls
 from privtest.co.params import BatchToCOParams
 from privtest.co.table2 import ROWS, rafiey_yoshida_error
 
@@ -24,12 +25,16 @@ LINE, RUN = "line", "run"
 #: What names a line (and the run rows of a line).
 KEYS = ["application", "stream", "eps"]
 #: Raw columns of the run rows only (:func:`privtest.experiments.table2.run_rows`).
-RUN_COLUMNS = ["run", "utility_margin_va_hi", "utility_margin_va_lo", "l39_margin", "ell", "delta_loss"]
+RUN_COLUMNS = ["run", "utility_margin_va_hi", "utility_margin_va_lo", "l39_margin", "ell", "delta_loss", "calls_ratio"]
 #: Counts of every line (Theorem 42(2)) and, for the lines simulated by table2 (rows 1, 3, 4), the largest realised
 #: delta ledger (Lemma 38): placed before ``delta_budget``.
 UTILITY_COUNTS = ["runs_violating", "runs_violating_va_lo", "delta_ledger_max"]
-#: Lemma 40's count of the lines simulated by table2: placed before ``calls_ratio_mean``.
-CHECKPOINT_COUNTS = ["checkpoint_runs", "checkpoint_runs_violating", "ell_T_max", "l39_margin_max"]
+#: Lemma 40's counts and Theorem 42(3)'s calls against their expectation (:class:`privtest.co.calls.CallsRatio` of
+#: the runs' ``calls_ratio``) of the lines simulated by table2: placed before ``table2_row``.
+CHECKPOINT_COUNTS = [
+    *("checkpoint_runs", "checkpoint_runs_violating", "ell_T_max", "l39_margin_max"),
+    *("calls_ratio_mean", "calls_ratio_se", "calls_runs"),
+]
 
 
 def analyse(raw: pd.DataFrame, cfg: dict) -> dict[str, pd.DataFrame]:
@@ -47,7 +52,7 @@ def analyse(raw: pd.DataFrame, cfg: dict) -> dict[str, pd.DataFrame]:
     merged["runs_violating"] = merged["runs_violating"].fillna(0).astype(int)
     merged["runs_violating_va_lo"] = merged["runs_violating_va_lo"].fillna(0).astype(int)
     columns = list(lines.columns)
-    for new, before in ((UTILITY_COUNTS, "delta_budget"), (CHECKPOINT_COUNTS, "calls_ratio_mean")):
+    for new, before in ((UTILITY_COUNTS, "delta_budget"), (CHECKPOINT_COUNTS, "table2_row")):
         new = [c for c in new if c in merged]
         i = columns.index(before) if before in columns else len(columns)
         columns = columns[:i] + new + columns[i:]
@@ -65,13 +70,14 @@ def run_counts(runs: pd.DataFrame) -> pd.DataFrame:
     :mod:`privtest.checks.table2` judges against Theorem 42(2)'s failure probability (C_beta + 3) beta per run; for
     the lines simulated by table2 (rows 1, 3, 4: their runs carry ``ell``), also ``checkpoint_runs`` (their number),
     ``checkpoint_runs_violating`` (runs with a Lemma 39(2) margin > 0), ``ell_T_max`` (the largest ell(T)),
-    ``l39_margin_max`` (the largest margin) and ``delta_ledger_max`` (the largest realised delta ledger); NaN for the
-    other lines.
+    ``l39_margin_max`` (the largest margin), ``delta_ledger_max`` (the largest realised delta ledger) and the mean,
+    standard error and number of the runs' ``calls_ratio`` (``calls_ratio_mean``, ``calls_ratio_se``, ``calls_runs``,
+    :func:`privtest.co.calls.summarise`); NaN for the other lines.
 
     Returns:
         DataFrame with columns application, stream, eps, runs_violating, runs_violating_va_lo (ints) and, if
         ``runs`` has the column ``l39_margin``, checkpoint_runs, checkpoint_runs_violating, ell_T_max,
-        l39_margin_max, delta_ledger_max.
+        l39_margin_max, delta_ledger_max, calls_ratio_mean, calls_ratio_se, calls_runs.
     """
     g = runs.assign(hi=runs.utility_margin_va_hi > 0, lo=runs.utility_margin_va_lo > 0).groupby(KEYS, sort=True)
     out = pd.DataFrame({"runs_violating": g["hi"].sum(), "runs_violating_va_lo": g["lo"].sum()}).astype(int)
@@ -83,6 +89,11 @@ def run_counts(runs: pd.DataFrame) -> pd.DataFrame:
         out["ell_T_max"] = p["ell"].max()
         out["l39_margin_max"] = p["l39_margin"].max()
         out["delta_ledger_max"] = p["delta_loss"].max()
+        ratio = {key: calls.summarise(g.calls_ratio) for key, g in p}
+        at = pd.MultiIndex.from_tuples(list(ratio), names=KEYS)
+        out["calls_ratio_mean"] = pd.Series([r.mean for r in ratio.values()], at, dtype=float)
+        out["calls_ratio_se"] = pd.Series([r.se for r in ratio.values()], at, dtype=float)
+        out["calls_runs"] = pd.Series([r.runs for r in ratio.values()], at, dtype=float)  # NaN: not simulated here
     return out.reset_index()
 
 

@@ -41,5 +41,10 @@ def run_ratios(steps: pd.DataFrame) -> pd.Series:
 
 def calls_ratio(steps: pd.DataFrame) -> CallsRatio:
     """:class:`CallsRatio` of the per-run ratios of :func:`run_ratios` (``steps``: as there)."""
-    ratio = run_ratios(steps)
-    return CallsRatio(float(ratio.mean()), standard_error(ratio), int(ratio.size))
+    return summarise(run_ratios(steps))
+
+
+def summarise(ratios: pd.Series) -> CallsRatio:
+    """:class:`CallsRatio` of per-run ratios sum_t N_t / sum_t E[N_t] (float Series, one value per run, >= 1 value;
+    e.g. the run rows of table2, :func:`privtest.experiments.table2.run_rows`)."""
+    return CallsRatio(float(ratios.mean()), standard_error(ratios), int(ratios.size))

@@ -24,7 +24,7 @@ import numpy as np
 import pandas as pd
 
 from privtest import data
-from privtest.co.calls import calls_ratio
+from privtest.co.calls import run_ratios
 from privtest.co.frames import METHOD, covered, plotted
 from privtest.co.kcut import CardinalityCut
 from privtest.co.maxcut import top_users_stream
@@ -94,9 +94,9 @@ def simulate_approx(
     with k = ``approx.cut_k`` and the partition matroid ``approx.cut_matroid``.
 
     Returns:
-        (lines, runs): per row, the lines of :func:`privtest.experiments._co.table_rows` with ``C_beta``, ``delta``,
-        ``delta_budget`` (Lemma 38's worst case, :meth:`BatchToCOParams.privacy_budget`) and the calls summary of
-        :func:`calls_summary`; and its runs (:func:`run_rows` with the checkpoint and ledger columns).
+        (lines, runs): per row, the lines of :func:`privtest.experiments._co.table_rows` with ``C_beta``, ``delta``
+        and ``delta_budget`` (Lemma 38's worst case, :meth:`BatchToCOParams.privacy_budget`); and its runs
+        (:func:`run_rows` with the checkpoint, ledger and calls columns).
     """
     ap, fac = cfg["approx"], cfg["facility"]
     problems = []
@@ -125,23 +125,9 @@ def simulate_approx(
         part = _co.table_rows(raw, ap, ROWS[row].algorithm, f"Table 2 row {row}", exact_only=exact)
         part = part.assign(C_beta=float(ap["C_beta"]), delta=float(ap["delta"]))
         part["delta_budget"] = [_co.co_params(ap, e).privacy_budget()["delta_total"] for e in part.eps]
-        lines.append(part.merge(calls_summary(raw), on="eps", how="left", validate="one_to_one"))
+        lines.append(part)
         runs.append(run_rows(raw, f"Table 2 row {row}", exact, process=True))
     return lines, runs
-
-
-def calls_summary(raw: pd.DataFrame) -> pd.DataFrame:
-    """Per eps of one stream's BatchToCO rows, Theorem 42(3)'s calls against their expectation over t >= 2
-    (:func:`privtest.co.calls.calls_ratio`): ``calls_ratio_mean``, ``calls_ratio_se``, ``calls_runs``.
-
-    Computed here, on the runs in memory, rather than by the analysis from per-run ratios in the raw table: the raw
-    CSV keeps 10 significant digits, and a mean and standard error of ratios rounded there would differ from these in
-    their last printed digits."""
-    rows = []
-    for eps, g in raw[raw.method == METHOD].groupby("eps", sort=True):
-        r = calls_ratio(g[g.t >= 2])
-        rows.append(dict(eps=eps, calls_ratio_mean=r.mean, calls_ratio_se=r.se, calls_runs=r.runs))
-    return pd.DataFrame(rows)
 
 
 def run_rows(raw: pd.DataFrame, application: str, exact_only: bool = True, process: bool = False) -> pd.DataFrame:
@@ -155,11 +141,12 @@ def run_rows(raw: pd.DataFrame, application: str, exact_only: bool = True, proce
     Theorem 42(2) guarantee at V_hi (V_lo) minus f(X_t, Y_t) (> 0: the run falls below the guarantee at some step;
     NaN where no covered step has a guarantee there). With ``process`` (the lines simulated here), at the run's last
     step T: ``l39_margin`` (its largest Lemma 39(2) margin over its checkpoints, > 0 violates Lemma 39(2)), ``ell``
-    (ell(T)) and ``delta_loss`` (its realised delta ledger, Lemma 38).
+    (ell(T)) and ``delta_loss`` (its realised delta ledger, Lemma 38); and over its steps t >= 2 (where a GTM step
+    runs) ``calls_ratio``, sum_t N_t / sum_t E[N_t] (Theorem 42(3), :func:`privtest.co.calls.run_ratios`).
 
     Returns:
         DataFrame with columns application, stream, eps, run, utility_margin_va_hi, utility_margin_va_lo (and with
-        ``process`` l39_margin, ell, delta_loss).
+        ``process`` l39_margin, ell, delta_loss, calls_ratio).
     """
     keys = ["stream", "eps", "run"]
     runs = plotted(raw if "source" not in raw else raw[raw.source == "run"])
@@ -174,4 +161,7 @@ def run_rows(raw: pd.DataFrame, application: str, exact_only: bool = True, proce
     if process:
         last = b[b.t == b.groupby(["stream", "eps"]).t.transform("max")].set_index(keys)
         out = out.join(last[["l39_margin", "ell"]]).join(b.groupby(keys).delta_loss.max())
+        steps = b[b.t >= 2].groupby(["stream", "eps"])
+        calls = pd.concat({key: run_ratios(g) for key, g in steps}, names=["stream", "eps"])
+        out = out.join(calls.rename("calls_ratio"))
     return out.reset_index().assign(application=application)
