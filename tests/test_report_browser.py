@@ -7,7 +7,9 @@ visible text of the caption and of the job's parameters shows no LaTeX or RST so
 ````` `` `````, ``:raw-html:``).
 
 Skipped only where ``/usr/bin/chromium`` is absent (``apt-get install chromium chromium-driver``; .ci/run installs
-both). Marker ``browser``; the test uses the quick build, so it runs in the workflow tier of ``make test``.
+both). Marker ``browser``; the test uses the quick build, so it runs in the workflow tier of ``make test``. Driven
+by selenium rather than playwright: selenium is a pure-Python wheel that talks to Debian's chromedriver, built for
+Debian's chromium, while playwright bundles a Node.js driver and by default downloads browser builds of its own.
 """
 
 import re
@@ -16,7 +18,6 @@ from pathlib import Path
 import pytest
 from privtest_workflow import captions, catalogue
 
-ROOT = Path(__file__).resolve().parents[1]
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMEDRIVER = Path("/usr/bin/chromedriver")
 #: Headless, no sandbox (CI runs as root) and nothing that reaches the network: without the background-networking
