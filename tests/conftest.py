@@ -17,7 +17,7 @@ for _var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
 
 import numpy as np  # noqa: E402
 import pytest  # noqa: E402
-from repo_copies import build_quick, clone_built  # noqa: E402
+from repo_copies import QUICK, build_quick, clone_built, run  # noqa: E402
 from scipy import stats  # noqa: E402
 
 #: False-failure probability of every statistical test in this suite.
@@ -75,3 +75,12 @@ def quick_build(tmp_path_factory):
     if failed.exists():
         pytest.fail(f"the shared quick build failed (on another worker):\n{failed.read_text()[-4000:]}")
     return clone_built(shared / "repo", tmp_path_factory.mktemp("quick") / "repo")
+
+
+@pytest.fixture(scope="session")
+def quick_report(quick_build):
+    """``make report`` of the quick build (``snakemake --report figures/report.html`` with config/quick.yaml),
+    written once per worker into its ``quick_build``: the Path of the HTML file. Read by the report tests of
+    tests/test_workflow.py and, in headless Chromium, tests/test_report_browser.py."""
+    run(quick_build, "--report", "figures/report.html", *QUICK)
+    return quick_build / "figures/report.html"
