@@ -841,3 +841,12 @@ def _co_tables_stub() -> dict[str, pd.DataFrame]:
     return {name: pd.DataFrame(columns=cols) for name, cols in zip(
         ("privacy", "checkpoints", "calls", "utility"), (_co.PRIVACY, _co.CHECKPOINTS, _co.CALLS, _co.UTILITY),
         strict=True)}  # fmt: skip
+
+
+def test_co_calls_ratio_summary_skips_runs_without_a_gtm_step():
+    from privtest.co.calls import summarise
+
+    r = summarise(pd.Series([1.0, np.nan, 1.2]))  # the middle run has no step t >= 2: 0 / 0
+    assert (r.mean, r.runs) == (pytest.approx(1.1), 2) and r.se == pytest.approx(0.1)
+    none = summarise(pd.Series([np.nan]))
+    assert np.isnan(none.mean) and np.isnan(none.se) and none.runs == 0

@@ -344,3 +344,45 @@ def test_audit_claims_follow_the_claims_policy():
     v = to_frame(claims(raw, cfg), "fig_privacy_audit", 0.05 / 22).set_index("claim_id")
     assert v.verdict["audit.below_exact[GTM]"] == "FAIL" and "Holm" in v.note["audit.below_exact[GTM]"]
     assert v.verdict["audit.flags_broken[SVT alg3]"] == "PASS"
+
+
+def test_audit_results_are_pinned_to_the_audit_before_its_verdict_was_factored_out():
+    # Regression pin: the values below were printed by privtest.audit as it was before :func:`verdict` existed (the
+    # verdict computed inline in audit()), on the same seeds: an SVT witness search (alg3, broken) and a one-pair
+    # audit at delta > 0 whose carried witnesses tie in pairs ("== 3" and ">= 3" count the same outputs).
+    res = audit(
+        SVTVariant("alg3", 1.0, c=1).run, witness_pairs(4), CODINGS, 2000, np.random.default_rng(7), 0.95,
+        pilot=500, candidates=4,
+    )  # fmt: skip
+    assert (res.eps_lower, res.eps_hat) == (0.7865416082922174, 1.3551290481552536)
+    assert (res.event, res.direction, res.witness, res.coding) == (
+        "bottoms >= 3 & min_value <= 5", "a/b", "one below rest above (last)", "bottoms and released value"
+    )  # fmt: skip
+    assert (res.k_a, res.k_b, res.n_a, res.n_b, res.alpha) == (83, 22, 1985, 2040, pytest.approx(0.0125))
+    assert [(c["k_a"], c["k_b"]) for c in res.cells] == [(83, 22), (55, 13), (74, 22), (63, 19)]
+    res = estimate_epsilon(
+        lambda k, r: r.binomial(3, 0.6, k), lambda k, r: r.binomial(3, 0.4, k), 3000, np.random.default_rng(3), 0.9,
+        delta=0.01,
+    )  # fmt: skip
+    assert (res.eps_lower, res.eps_hat, res.event, res.k_a, res.k_b) == (
+        0.9554571508040526, 1.1920462953142066, "== 3", 669, 194
+    )  # fmt: skip
+    assert [(c["k_a"], c["k_b"]) for c in res.cells] == [(669, 194), (669, 194), (654, 204), (654, 204)]
+
+
+@pytest.mark.parametrize(
+    "cell, match",
+    [
+        (dict(k_a=11, n_a=10), r"k_a must be in \[0, n_a\]"),
+        (dict(k_b=-1), "cells.0..k_b must be an integer >= 0"),
+        (dict(n_a=2.5), "cells.0..n_a must be an integer"),
+        (dict(k_a=None), "cells.0..k_a"),
+    ],
+)
+def test_verdict_refuses_counts_that_are_not_counts(cell, match):
+    from privtest.audit import verdict
+
+    good = dict(rank=0, k_a=3, k_b=1, n_a=10, n_b=10)
+    assert verdict([good], 0.95).eps_lower < math.inf
+    with pytest.raises(ValueError, match=match):
+        verdict([good | cell], 0.95)

@@ -125,12 +125,18 @@ def verdict(cells: Sequence[Mapping], confidence: float, delta: float = 0.0) -> 
         :class:`Verdict`: the best witness is the first in pilot order among those with the largest bound.
 
     Raises:
-        ValueError: on no cells, ranks that are not distinct, confidence outside (0, 1) or delta outside [0, 1).
+        ValueError: on no cells, counts that are not integers 0 <= k_a <= n_a, 0 <= k_b <= n_b, ranks that are not
+            distinct, confidence outside (0, 1) or delta outside [0, 1).
     """
     _validate.open_unit("confidence", confidence)
     _validate.delta_range("delta", delta)
     if not cells:
         raise ValueError("cells must be non-empty: the verdict needs at least one carried witness.")
+    for i, c in enumerate(cells):
+        for k, n in (("k_a", "n_a"), ("k_b", "n_b")):
+            n_i = _validate.integer(f"cells[{i}].{n}", c[n], 0)
+            if not 0 <= _validate.integer(f"cells[{i}].{k}", c[k], 0) <= n_i:
+                raise ValueError(f"cells[{i}]: {k} must be in [0, {n}]. Found {k} = {c[k]}, {n} = {n_i}.")
     ranked = sorted(cells, key=lambda c: c["rank"])
     ranks = [c["rank"] for c in ranked]
     if len(set(ranks)) != len(ranks):

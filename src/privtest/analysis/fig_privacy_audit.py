@@ -10,7 +10,7 @@ function :func:`privtest.audit.audit` itself uses.
 
 * ``summary``: the judged columns (mechanism, claimed_eps, delta, actual_eps, eps_lower, eps_hat, n, event, inputs,
   eps_exact, k_a, k_b, n_a, n_b, alpha, searched, cells; eps in nats) with ``expected`` ("broken" where actual_eps >
-  claimed_eps, else "private"), ``flagged`` (eps_lower > claimed_eps: the audit's verdict at its own confidence) and
+  claimed_eps, else "private"), ``flagged`` (eps_lower > claimed_eps: the verdict at ``cfg["confidence"]``) and
   ``runs_to_flag`` (for a broken mechanism that is not flagged, NaN otherwise: the runs per input at which the
   chosen witness's observed rates would flag it at the audit's level alpha, :func:`privtest.audit.runs_to_flag`), in
   the figure data's column order; plus, for the broken variants (NaN otherwise), ``eps_lower_pass`` (the largest
@@ -154,10 +154,5 @@ def flag_at_pass_level(row) -> tuple[float, float]:
     ``confidence``: the largest carried witness's bound at level (1 - PASS_CONFIDENCE) / (number of carried
     witnesses) (the audit's union bound), and the runs per input at which the chosen witness's observed rates would
     push that bound above the claimed eps (:func:`privtest.audit.runs_to_flag`)."""
-    cells = json.loads(row.cells)
-    alpha = (1.0 - PASS_CONFIDENCE) / max(1, len(cells))
-    lower = max(
-        (audit.bound(c["k_a"], c["k_b"], c["n_a"], alpha, row.delta, c["n_b"]) for c in cells), default=-math.inf
-    )
-    runs = audit.runs_to_flag(row.k_a, row.k_b, row.n, row.claimed_eps, alpha, row.delta)
-    return lower, runs
+    v = audit.verdict([{**c, "rank": i} for i, c in enumerate(json.loads(row.cells))], PASS_CONFIDENCE, row.delta)
+    return v.eps_lower, audit.runs_to_flag(row.k_a, row.k_b, row.n, row.claimed_eps, v.alpha, row.delta)

@@ -21,7 +21,7 @@ def claims(raw: pd.DataFrame, cfg: dict, analysis: dict[str, pd.DataFrame] | Non
     if analysis is None:
         analysis = fig_co_densest.analyse(raw, cfg)
     cor35 = analysis["cor35"]
-    worst = cor35.loc[cor35.log_Lambda_t.idxmax()]
+    worst = cor35.loc[cor35.log_Lambda_t.idxmax()]  # the first (i, t) of the table's order if several tie
     erratum = exact(
         claim_id="co.cor35_erratum",
         source="Alg 3 vs Cor 35",

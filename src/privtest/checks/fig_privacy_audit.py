@@ -36,7 +36,7 @@ def claims(raw: pd.DataFrame, cfg: dict, analysis: dict[str, pd.DataFrame] | Non
         ]
 
     out = []
-    conf = int(round(cfg["confidence"] * 100))
+    conf = f"{100 * cfg['confidence']:g}"  # 95 at 0.95, 99.9 at 0.999
     pass_conf = f"{PASS_CONFIDENCE:.1%}"
     for row in analysis["summary"].itertuples():
         measured = (

@@ -45,6 +45,10 @@ def calls_ratio(steps: pd.DataFrame) -> CallsRatio:
 
 
 def summarise(ratios: pd.Series) -> CallsRatio:
-    """:class:`CallsRatio` of per-run ratios sum_t N_t / sum_t E[N_t] (float Series, one value per run, >= 1 value;
-    e.g. the run rows of table2, :func:`privtest.experiments.table2.run_rows`)."""
+    """:class:`CallsRatio` of per-run ratios sum_t N_t / sum_t E[N_t] (float Series, one value per run; e.g. the run
+    rows of table2, :func:`privtest.experiments.table2.run_rows`). A NaN (a run with no GTM step, 0 / 0) is no run:
+    mean, standard error and ``runs`` are over the others (NaN mean and se, 0 runs, if there are none)."""
+    ratios = ratios.dropna()
+    if ratios.empty:
+        return CallsRatio(float("nan"), float("nan"), 0)
     return CallsRatio(float(ratios.mean()), standard_error(ratios), int(ratios.size))
