@@ -334,7 +334,7 @@ def make_test(save: bool = False, slurm: bool = False) -> None:
                     "quick workflow through the SLURM profile on the single-node test cluster",
                     " ".join(slurm_cmd),
                     slurm_wall,
-                    "fresh clone, after make test",
+                    "fresh clone (after make test)",
                     load_slurm,
                     _commit(),
                 )
