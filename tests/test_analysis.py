@@ -20,6 +20,7 @@ import pytest
 import yaml
 from privtest_workflow import catalogue, configuration
 from privtest_workflow.deps import ImportGraph
+from scipy import stats
 
 from privtest import analysis
 
@@ -364,17 +365,17 @@ def test_fig_random_dropping_analysis_rates_and_intervals():
 
 def test_fig_privacy_audit_analysis_cells_and_pass_level_flags():
     from privtest.analysis import fig_privacy_audit
+    from privtest.experiments.fig_privacy_audit import raw_row
 
-    cells = [{"k_a": 30, "k_b": 10, "n_a": 100, "n_b": 100}, {"k_a": 0, "k_b": 0, "n_a": 100, "n_b": 100}]
-    base = dict(delta=0.0, eps_hat=1.1, k_a=30, k_b=10, n=100, n_a=100, n_b=100, alpha=0.05, cells=json.dumps(cells))
-    base |= dict(event="e", inputs="i", searched=1)
+    witness = dict(witness="", coding="output", event="== 1", direction="a/b", n_a=100, n_b=100)
+    carried = [witness | dict(k_a=30, k_b=10), witness | dict(k_a=0, k_b=0)]
     raw = pd.DataFrame(
         [
-            dict(base, mechanism="GTM", claimed_eps=1.0, actual_eps=1.0, eps_lower=0.2, eps_exact=0.5),
-            dict(base, mechanism="SVT 3", claimed_eps=0.1, actual_eps=2.0, eps_lower=0.05, eps_exact=np.nan),
+            raw_row("GTM", 1.0, 0.0, 1.0, carried, 100, 1, "i", eps_exact=0.5),
+            raw_row("SVT 3", 0.5, 0.0, 2.0, carried, 100, 1, "i"),
         ]
     )
-    out = fig_privacy_audit.analyse(raw, {})
+    out = fig_privacy_audit.analyse(raw, {"confidence": 0.95})
     c = out["cells"]
     # the witness whose event was never seen is no cell; GTM is tested at its claim and at its exact loss
     assert c[["mechanism", "against", "cell"]].values.tolist() == [
@@ -383,13 +384,17 @@ def test_fig_privacy_audit_analysis_cells_and_pass_level_flags():
         ["SVT 3", "claimed", 1],
     ]
     assert (c.k == 30).all() and (c.n == 40).all()
-    assert c.bound.tolist() == pytest.approx([math.exp(e) / (1 + math.exp(e)) for e in (1.0, 0.5, 0.1)])
+    assert c.bound.tolist() == pytest.approx([math.exp(e) / (1 + math.exp(e)) for e in (1.0, 0.5, 0.5)])
     s = out["summary"]
     assert list(s.columns[:-2]) == fig_privacy_audit.COLUMNS  # the figure data, then the pass-level columns
     assert s.expected.tolist() == ["private", "broken"] and not s.flagged.any()
     assert np.isnan(s.runs_to_flag[0]) and s.runs_to_flag[1] > 0  # the broken, unflagged variant: the audit's power
     assert np.isnan(s.eps_lower_pass[0]) and np.isnan(s.runs_to_flag_pass[0])  # private: no pass-level flag
-    assert 0 < s.eps_lower_pass[1] < math.log(3)  # below the plug-in estimate ln(30/10)
+    # 30 of 40 at the level 0.05 / 2 (two carried witnesses): below ln 3 (the plug-in estimate) and the claim 0.5
+    assert s.eps_lower[0] == pytest.approx(
+        math.log(stats.beta.ppf(0.025, 30, 11) / (1 - stats.beta.ppf(0.025, 30, 11)))
+    )
+    assert 0 < s.eps_lower_pass[1] < s.eps_lower[1] < 0.5 < math.log(3)  # the pass level is stricter
 
 
 def _real_audits(confidence: float) -> dict:

@@ -212,63 +212,46 @@ def test_every_broken_variant_is_flagged_at_every_allowed_cutoff(cutoff):
         assert (res.eps_lower > cfg["eps"]) == broken, (variant, res)
 
 
-def _row(**over) -> pd.DataFrame:
-    base = dict(
-        mechanism="SVT alg3",
-        claimed_eps=1.0,
-        delta=0.0,
-        actual_eps=3.3,
-        expected="broken",
-        eps_lower=0.8,
-        eps_hat=1.4,
-        n=1000,
-        flagged=False,
-        event="bottoms >= 12 & min_value <= 0 (a/b)",
-        inputs="all below; bottoms and released value",
-        eps_exact=np.nan,
-        k_a=40,
-        k_b=10,
-        n_a=1000,
-        n_b=1000,
-        alpha=0.0125,
-        searched=30,
-        runs_to_flag=4200.0,
-        cells='[{"k_a": 40, "k_b": 10, "n_a": 1000, "n_b": 1000}]',
-    )
-    return pd.DataFrame([{**base, **over}])
+def _svt_row(mechanism: str, actual_eps: float, k_a: int, k_b: int) -> pd.DataFrame:
+    """A raw row (the simulation's schema) of an SVT witness search with claimed eps 1 and one carried witness of
+    1000 runs per input; the analysis judges it at the config's confidence (one witness: alpha = 1 - confidence)."""
+    from privtest.experiments.fig_privacy_audit import raw_row
+
+    witness = dict(witness="all below", coding="bottoms and released value", event="bottoms >= 12", direction="a/b")
+    carried = [witness | dict(k_a=k_a, k_b=k_b, n_a=1000, n_b=1000)]
+    return pd.DataFrame([raw_row(mechanism, 1.0, 0.0, actual_eps, carried, 1000, 30)])
 
 
 def test_an_undetected_violation_is_inconclusive_with_the_audits_power():
     from privtest import audit
     from privtest.checks.fig_privacy_audit import claims
 
-    # the power is at the claims policy's PASS level, 97.5% one-sided over the one carried witness
-    # (alpha = 0.025), not at the audit's own 95%: runs_to_flag(40, 10, 1000, 1, 0.025) = 3327 -> "3400"
+    cfg = {"confidence": 0.95, "queries": 20, "cutoff": 3}
+    # 40 vs 10: the 95% bound 0.77 is below the claim 1, so the broken variant is not flagged; the power is at the
+    # claims policy's PASS level, 97.5% one-sided over the one carried witness (alpha = 0.025), not at the audit's
+    # own 95%: runs_to_flag(40, 10, 1000, 1, 0.025) = 3327 -> "3400"
+    assert audit.bound(40, 10, 1000, 0.05) < 1.0
     assert audit.runs_to_flag(40, 10, 1000, 1.0, 0.025) == pytest.approx(3327, rel=0.01)
-    (claim,) = claims(_row(), {"confidence": 0.95, "queries": 20, "cutoff": 3})
+    (claim,) = claims(_svt_row("SVT alg3", 3.3, 40, 10), cfg)
     assert claim.verdict == "INCONCLUSIVE" and "3400 runs would resolve" in claim.note, claim
-    flagged = dict(
-        flagged=True, eps_lower=1.2, k_a=400, k_b=40, cells='[{"k_a": 400, "k_b": 40, "n_a": 1000, "n_b": 1000}]'
-    )
-    (claim,) = claims(_row(**flagged), {"confidence": 0.95, "queries": 20, "cutoff": 3})
+    (claim,) = claims(_svt_row("SVT alg3", 3.3, 400, 40), cfg)  # bound 2.0 > 1 at both levels: flagged
     assert claim.verdict == "PASS"
 
 
 def test_a_flagged_private_mechanism_fails_only_at_the_family_wise_level():
+    from privtest import audit
     from privtest.checks.fig_privacy_audit import claims
     from privtest.claims import decide
 
     cfg = {"confidence": 0.95, "queries": 20, "cutoff": 1}
-    private = dict(mechanism="SVT alg1", expected="private", actual_eps=1.0, flagged=True, eps_lower=1.1)
-    strong = claims(_row(**private, cells='[{"k_a": 900, "k_b": 100, "n_a": 1e5, "n_b": 1e5}]'), cfg)
-    weak = claims(_row(**private, cells='[{"k_a": 40, "k_b": 10, "n_a": 1000, "n_b": 1000}]'), cfg)
-    clear = claims(_row(**private, cells='[{"k_a": 500, "k_b": 480, "n_a": 1e5, "n_b": 1e5}]'), cfg)
     alpha = 0.05 / 22
-    assert decide(strong, alpha)[0].verdict == "FAIL"  # share 0.9 >> e/(1+e) = 0.73
-    assert decide(weak, alpha)[0].verdict == "INCONCLUSIVE"  # share 0.8 of 50: not at 0.05/22
-    assert decide(clear, alpha)[0].verdict == "PASS"
-    (unflagged,) = claims(_row(**{**private, "flagged": False, "eps_lower": 0.9}), cfg)
-    assert unflagged.verdict == "PASS"  # the audit finds no violation
+    # share k_a / (k_a + k_b) against e/(1+e) = 0.73: 900 of 1000 refutes the claim at any level; 85 of 100 is
+    # flagged at the audit's 95% (bound 1.26 > 1) but its binomial p-value 0.0035 is above 0.05/22: not a FAIL;
+    # 500 vs 480 is not flagged (the audit finds no violation)
+    assert audit.bound(85, 15, 1000, 0.05) > 1.0
+    assert decide(claims(_svt_row("SVT alg1", 1.0, 900, 100), cfg), alpha)[0].verdict == "FAIL"
+    assert decide(claims(_svt_row("SVT alg1", 1.0, 85, 15), cfg), alpha)[0].verdict == "INCONCLUSIVE"
+    assert decide(claims(_svt_row("SVT alg1", 1.0, 500, 480), cfg), alpha)[0].verdict == "PASS"
 
 
 @pytest.mark.parametrize("m", [2, 5, 20])
@@ -291,34 +274,12 @@ def test_algorithm_3_is_broken_iff_the_queries_outnumber_twice_the_cutoff():
 
 
 def _audit_row(mechanism, expected, k_a, k_b, eps_exact=float("nan")) -> dict:
-    import json
+    """A raw row (the simulation's schema) of a one-pair audit with one carried witness of n = 40000 runs per input."""
+    from privtest.experiments.fig_privacy_audit import raw_row
 
-    from privtest import audit
-
-    cells = [dict(k_a=k_a, k_b=k_b, n_a=40000, n_b=40000)]
-    lower = audit.bound(k_a, k_b, 40000, 0.05)  # the audit's own 95% bound with one carried witness
-    return dict(
-        mechanism=mechanism,
-        claimed_eps=1.0,
-        delta=0.0,
-        actual_eps=2.0 if expected == "broken" else 1.0,
-        expected=expected,
-        eps_lower=lower,
-        eps_hat=math.log(k_a / k_b),
-        n=40000,
-        flagged=lower > 1.0,
-        event="== 0 (a/b)",
-        inputs="pair",
-        eps_exact=eps_exact,
-        k_a=k_a,
-        k_b=k_b,
-        n_a=40000,
-        n_b=40000,
-        alpha=0.05,
-        searched=1,
-        runs_to_flag=float("nan"),
-        cells=json.dumps(cells),
-    )
+    witness = dict(witness="", coding="output", event="== 0", direction="a/b", k_a=k_a, k_b=k_b, n_a=40000, n_b=40000)
+    actual = 2.0 if expected == "broken" else 1.0
+    return raw_row(mechanism, 1.0, 0.0, actual, [witness], 40000, 1, "pair", eps_exact)
 
 
 def test_audit_claims_follow_the_claims_policy():
@@ -333,8 +294,11 @@ def test_audit_claims_follow_the_claims_policy():
     # does not refute Pr_a[E] <= e^(1/3) Pr_b[E] at a family-wise level: not a FAIL (was an exact FAIL).
     # SVT-like broken variant: 336 vs 100 has bound 1.020 > 1 at 95% but 0.986 < 1 at the policy's 97.5%: not a
     # PASS (was PASS at the audit's 95%), INCONCLUSIVE with the runs that would flag it.
+    from privtest import audit
+
     raw = pd.DataFrame([_audit_row("GTM", "private", 6400, 4400, 1 / 3), _audit_row("SVT alg3", "broken", 336, 100)])
-    assert raw.eps_lower[0] > 1 / 3 and raw.eps_lower[1] > 1.0
+    # the audit's own 95% bounds (one carried witness: alpha = 0.05)
+    assert audit.bound(6400, 4400, 40000, 0.05) > 1 / 3 and audit.bound(336, 100, 40000, 0.05) > 1.0
     v = to_frame(claims(raw, cfg), "fig_privacy_audit", 0.05 / 22).set_index("claim_id")
     assert v.verdict["audit.below_exact[GTM]"] == "INCONCLUSIVE", v.note["audit.below_exact[GTM]"]
     assert v.verdict["audit.flags_broken[SVT alg3]"] == "INCONCLUSIVE"

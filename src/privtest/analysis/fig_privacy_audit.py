@@ -49,15 +49,14 @@ def analyse(raw: pd.DataFrame, cfg: dict) -> dict[str, pd.DataFrame]:
     """The tables ``summary`` and ``cells`` (module docstring).
 
     Args:
-        raw: the simulation's rows (with the column ``carried``: judged at ``cfg["confidence"]``, :func:`judge`), or
-            rows that already carry the verdict columns (eps_lower, eps_hat, event, inputs, k_a, k_b, n_a, n_b, alpha,
-            cells: taken as they are, e.g. hand-built rows; ``cfg`` is then not needed).
-        cfg: the config section (``confidence`` in (0, 1) when ``raw`` has ``carried``).
+        raw: the simulation's rows (:func:`privtest.experiments.fig_privacy_audit.raw_row`), judged at
+            ``cfg["confidence"]`` (:func:`judge`).
+        cfg: the config section (``confidence`` in (0, 1)).
 
     Raises:
-        KeyError: if ``raw`` has ``carried`` and ``cfg`` no ``confidence``.
+        KeyError: if ``cfg`` has no ``confidence``. ValueError: as :func:`judge`.
     """
-    judged = judge(raw, cfg["confidence"]) if "carried" in raw else raw
+    judged = judge(raw, cfg["confidence"])
     summary = audit_verdicts(judged)
     lower = np.full(len(judged), np.nan)
     runs = np.full(len(judged), np.nan)

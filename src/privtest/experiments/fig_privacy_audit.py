@@ -48,19 +48,42 @@ CARRIED_KEYS = ("witness", "coding", "event", "direction", "k_a", "k_b", "n_a", 
 
 
 def _row(name, claimed, delta, actual, res: AuditResult, inputs: str = "", eps_exact=np.nan) -> dict:
-    """The raw row of one audit: what does not depend on the confidence level; ``carried`` lists the carried
-    witnesses in pilot order (``res.cells`` sorted by rank)."""
-    carried = [{k: c[k] for k in CARRIED_KEYS} for c in sorted(res.cells, key=lambda c: c["rank"])]
+    """The raw row of one audit (:func:`raw_row`), its carried witnesses ``res.cells`` put back in pilot order."""
+    carried = sorted(res.cells, key=lambda c: c["rank"])
+    return raw_row(name, claimed, delta, actual, carried, res.n, res.searched, inputs, eps_exact)
+
+
+def raw_row(
+    name: str,
+    claimed: float,
+    delta: float,
+    actual: float,
+    carried: list[dict],
+    n: int,
+    searched: int,
+    inputs: str = "",
+    eps_exact: float = np.nan,
+) -> dict:
+    """One raw row: what an audit drew, which does not depend on the confidence level.
+
+    Args:
+        name: the mechanism. claimed, actual: its claimed and actual eps (nats). delta: its claimed delta.
+        carried: the carried witnesses in pilot order, dicts with at least the keys :data:`CARRIED_KEYS` (witness:
+            the input pair's label, "" for a one-pair audit; k_a, k_b: event counts of n_a, n_b main-sample runs).
+        n: the main sample size per input asked for. searched: the (pair, coding) combinations searched.
+        inputs: the audited input pair of a one-pair audit ("" for a witness search). eps_exact: the exact worst
+            loss of the pair (GTM cases; NaN otherwise).
+    """
     return dict(
         mechanism=name,
         claimed_eps=claimed,
         delta=delta,
         actual_eps=actual,
-        n=res.n,
+        n=n,
         inputs=inputs,
         eps_exact=eps_exact,
-        searched=res.searched,
-        carried=json.dumps(carried),
+        searched=searched,
+        carried=json.dumps([{k: c[k] for k in CARRIED_KEYS} for c in carried]),
     )
 
 
