@@ -28,11 +28,11 @@ recorded under key ``slurm`` (the test alone; starting the cluster, which instal
 time, is printed, not recorded).
 
 ``--record`` also writes the measurement into ``benchmarks/reproduction_time.json`` (the committed file the README's
-and ARTIFACT-APPENDIX.md's run-time tables are rendered from, ``privtest.docs.runtime_table``): one entry per run key
+and ARTIFACT-APPENDIX.md's run-time tables are rendered from, ``privtest_artifact.docs.runtime_table``): one entry per run key
 (``workflow`` or ``quick``; ``install``, ``test`` and ``quick`` for ``--make-test``), replaced when measured again,
 with the commit and the load average; keys sorted and no timestamps, so only the measured values change between runs.
 For the whole catalogue on the default config (no targets, no ``--quick``) it also rewrites the per-job record
-``benchmarks/job_times.csv`` (``privtest.docs.JOB_TIMES``, the run times of the result pages docs/results/<id>.md)
+``benchmarks/job_times.csv`` (``privtest_artifact.docs.JOB_TIMES``, the run times of the result pages docs/results/<id>.md)
 from the scratch run's ``results/benchmarks/<rule>/<id>.tsv``, each row saying where it was measured (commit,
 cores, idle or shared machine). This is the only writer of both records: ``make reproduce`` reads them, never
 rewrites them, so its generated documents are the same bytes on every machine.
@@ -135,11 +135,11 @@ def machine_state(load: float, cores: int | None = None) -> str:
 
 def record_jobs(repo: Path, how: str, load: float) -> None:
     """Rewrite ``benchmarks/job_times.csv`` from the per-job benchmark files of the scratch run in ``repo``
-    (outputs in catalogue order, jobs in ``privtest.docs.TIMED_RULES`` order, seconds to 0.1 s)."""
+    (outputs in catalogue order, jobs in ``privtest_artifact.docs.TIMED_RULES`` order, seconds to 0.1 s)."""
     sys.path.insert(0, str(ROOT / "workflow" / "lib"))
     from privtest_workflow import catalogue
 
-    from privtest import docs
+    from privtest_artifact import docs
 
     runtimes = docs.read_runtimes(repo / "results" / "benchmarks", list(catalogue.load(ROOT)))
     target = ROOT / docs.JOB_TIMES
@@ -175,7 +175,7 @@ def record(
 
 #: A job's header line in Snakemake's log (``rule simulate:`` or ``localrule all:``).
 JOB_LINE = re.compile(r"^(?:local)?rule (\w+):$", re.MULTILINE)
-#: The verdicts a claim can have (privtest.checks), in the order the records list them.
+#: The verdicts a claim can have (privtest_artifact.outputs), in the order the records list them.
 VERDICTS = ("PASS", "FAIL", "INCONCLUSIVE", "VACUOUS", "ERRATUM")
 
 

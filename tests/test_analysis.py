@@ -1,5 +1,5 @@
-"""The analysis stage: privtest.analysis.<id>.analyse(raw, cfg) -> named tables, written and read
-back by privtest.analysis.write/read; the analysis keys of the config, which only judge or display (x-stage:
+"""The analysis stage: privtest_artifact.outputs.<id>.analyse(raw, cfg) -> named tables, written and read
+back by privtest_artifact.outputs.write/read; the analysis keys of the config, which only judge or display (x-stage:
 analysis), never reach a simulation; the checks and notebooks of the outputs with an analysis import no experiment
 module.
 
@@ -81,8 +81,8 @@ def test_check_and_notebook_of_an_analysed_output_import_no_experiment_module(oi
     for what, files in (("check", check), ("notebook", notebook), ("analysis", analysis_code)):
         bad = [f for f in files if f.startswith(experiments)]
         assert not bad, f"{oid}: the {what} imports {bad}"
-    # the notebook reads the tables: it depends on privtest.analysis' __init__, not on the output's analysis code
-    assert str(ROOT / f"src/privtest/analysis/{oid}.py") not in notebook
+    # the notebook reads the tables: it depends on privtest_artifact.outputs' __init__, not on the output's analysis code
+    assert str(ROOT / f"src/privtest_artifact/outputs/{oid}.py") not in notebook
 
 
 def test_analysis_keys_follow_refs_and_allof():
@@ -178,7 +178,7 @@ def test_a_check_reads_the_analysis_iff_its_claims_take_it(tmp_path):
 
 
 def test_fig_sample_complexity_summary_is_the_last_step_and_the_worst_mean_to_bound():
-    from privtest.analysis import fig_sample_complexity as mod
+    from privtest_artifact.outputs import fig_sample_complexity as mod
 
     rows = [("GTM", 1, 2.0, 4.0, 0, 0.05), ("GTM", 10, 3.0, 4.0, 3, 0.05), ("Cohen", 1, 5.0, 5.0, 0, 0.0)]
     raw = pd.DataFrame(
@@ -209,7 +209,7 @@ def test_fig_sample_complexity_summary_is_the_last_step_and_the_worst_mean_to_bo
 
 
 def test_fig_amortized_samples_summary_keeps_the_finite_bounds_at_budget_beta_over_2():
-    from privtest.analysis import fig_amortized_samples as mod
+    from privtest_artifact.outputs import fig_amortized_samples as mod
 
     raw = pd.DataFrame(
         [
@@ -236,8 +236,8 @@ def test_fig_amortized_samples_summary_keeps_the_finite_bounds_at_budget_beta_ov
 
 
 def test_fig_expost_steps_and_rates():
-    from privtest.analysis import fig_expost as mod
     from privtest.schedule import beta_t
+    from privtest_artifact.outputs import fig_expost as mod
 
     mc = dict(
         kind="mc",
@@ -264,8 +264,8 @@ def test_fig_expost_steps_and_rates():
 
 
 def test_fig_purification_shift_steps_and_rates():
-    from privtest.analysis import fig_purification as mod
     from privtest.schedule import beta_t
+    from privtest_artifact.outputs import fig_purification as mod
 
     sm = dict(kind="smoothing", delta=0.001, phi=0.02, p=0.25, p_tilde=0.26, plus=27, n=100)
     g = dict(kind="gtm", delta=0.001, phi=0.02, t=3, pstar=0.5, pbar=0.1, p_halt=0.52, p_continue=0.08,
@@ -280,8 +280,8 @@ def test_fig_purification_shift_steps_and_rates():
 
 
 def test_fig_rejection_threshold_measured_rates_intervals_and_error_bars():
-    from privtest.analysis import fig_rejection_threshold as mod
-    from privtest.stats import clopper_pearson
+    from privtest_artifact.outputs import fig_rejection_threshold as mod
+    from privtest_artifact.stats import clopper_pearson
 
     th = dict(kind="theory", curve="GTM (max)", method="GTM", pstar=0.5, pbar=0.1)
     me = dict(kind="measured", curve="GTM", method="GTM", pstar=0.5, pbar=0.2, pbar_upper=0.15, pbar_theory=0.1,
@@ -298,7 +298,7 @@ def test_fig_noise_penalty_margins_and_capped_curves():
     import math
 
     from privtest import bounds
-    from privtest.analysis import fig_noise_penalty as mod
+    from privtest_artifact.outputs import fig_noise_penalty as mod
 
     cfg = {"eps": 1.0, "eps_ratio": 0.1, "beta": 0.05}
     lb = [bounds.lower_bound_log_noise_penalty(t, 1.0, 0.1, 0.05) / math.log(10) for t in (2, 50)]
@@ -316,7 +316,7 @@ def test_fig_noise_penalty_margins_and_capped_curves():
 
 
 def test_fig_lower_bounds_margins_standard_errors_and_thm29_sums():
-    from privtest.analysis import fig_lower_bounds as mod
+    from privtest_artifact.outputs import fig_lower_bounds as mod
 
     a = [
         dict(panel="a", kind="theory", method=m, beta=0.1, T=T, x=0.0, y=y)
@@ -348,8 +348,8 @@ def _section(oid: str) -> dict:
 
 
 def test_fig_random_dropping_analysis_rates_and_intervals():
-    from privtest.analysis import fig_random_dropping
-    from privtest.stats import clopper_pearson
+    from privtest_artifact.outputs import fig_random_dropping
+    from privtest_artifact.stats import clopper_pearson
 
     raw = pd.DataFrame(
         dict(method=["Cohen", "GTM"], T=[10, 10], events=[10, 0], runs=[100, 50], bound=[0.05, np.nan])
@@ -364,8 +364,8 @@ def test_fig_random_dropping_analysis_rates_and_intervals():
 
 
 def test_fig_privacy_audit_analysis_cells_and_pass_level_flags():
-    from privtest.analysis import fig_privacy_audit
-    from privtest.experiments.fig_privacy_audit import raw_row
+    from privtest_artifact.outputs import fig_privacy_audit
+    from privtest_artifact.outputs.fig_privacy_audit import raw_row
 
     witness = dict(witness="", coding="output", event="== 1", direction="a/b", n_a=100, n_b=100)
     carried = [witness | dict(k_a=30, k_b=10), witness | dict(k_a=0, k_b=0)]
@@ -419,8 +419,8 @@ def test_fig_privacy_audit_analysis_reproduces_the_audits_own_verdict(confidence
     # gives exactly what privtest.audit.audit returned (through a CSV round trip, as the workflow reads the raw)
     import io
 
-    from privtest.analysis import fig_privacy_audit
-    from privtest.experiments.fig_privacy_audit import _row
+    from privtest_artifact.outputs import fig_privacy_audit
+    from privtest_artifact.outputs.fig_privacy_audit import _row
 
     res = _real_audits(confidence)
     assert len(res["SVT alg3"].cells) == 2 and len(res["RR"].cells) == 4  # carried witnesses: 2 (audit), 4 (one pair)
@@ -444,8 +444,8 @@ def test_fig_privacy_audit_analysis_reproduces_the_audits_own_verdict(confidence
 def test_fig_privacy_audit_confidence_judges_the_same_counts():
     # the counts drawn do not depend on the confidence (same seeds): only the verdict does, and the analysis
     # judging the 95% audit's raw at 80% gives the 80% audit's verdict
-    from privtest.analysis import fig_privacy_audit
-    from privtest.experiments.fig_privacy_audit import _row
+    from privtest_artifact.outputs import fig_privacy_audit
+    from privtest_artifact.outputs.fig_privacy_audit import _row
 
     high, low = _real_audits(0.95), _real_audits(0.8)
     delta = {"SVT alg3": 0.0, "RR": 1e-3}
@@ -460,8 +460,8 @@ def test_fig_privacy_audit_confidence_judges_the_same_counts():
 
 
 def test_fig_calibration_analysis_budgets_rows_and_maxima():
-    from privtest.analysis import fig_calibration
     from privtest.schedule import beta_t
+    from privtest_artifact.outputs import fig_calibration
 
     def row(cal, pstar, error_type, samples, error):
         return dict(
@@ -494,8 +494,8 @@ def test_fig_calibration_analysis_budgets_rows_and_maxima():
 
 
 def test_fig_co_checkpoints_analysis_bounds_and_ratios_over_steps_from_two():
-    from privtest.analysis import fig_co_checkpoints
     from privtest.co.params import BatchToCOParams, calls_bound, lemma40_max_checkpoints
+    from privtest_artifact.outputs import fig_co_checkpoints
 
     cfg = _section("fig_co_checkpoints")
     raw = pd.DataFrame(
@@ -523,8 +523,8 @@ def test_fig_co_checkpoints_analysis_bounds_and_ratios_over_steps_from_two():
 
 def test_table1_analysis_judges_with_the_recorded_guarantees():
     from privtest import bounds
-    from privtest.analysis import table1
-    from privtest.stats import clopper_pearson
+    from privtest_artifact.outputs import table1
+    from privtest_artifact.stats import clopper_pearson
 
     cfg = _section("table1")
     eps, beta, r, T, pstar = cfg["eps"], cfg["beta"], 0.1, 100, 0.2
@@ -556,7 +556,7 @@ def test_table1_analysis_judges_with_the_recorded_guarantees():
 
 
 def test_table2_analysis_evaluates_row_2_against_row_1():
-    from privtest.analysis import table2
+    from privtest_artifact.outputs import table2
 
     cfg = _section("table2")
     raw = pd.DataFrame(
@@ -575,9 +575,9 @@ def test_table2_analysis_evaluates_row_2_against_row_1():
 
 
 def test_fig_oc_curves_select_pstar_and_pbar_rows_with_theorem_21_bounds(tmp_path):
-    from privtest.analysis import fig_oc as mod
-    from privtest.checks import fig_oc as check
     from privtest.schedule import beta_t
+    from privtest_artifact.outputs import fig_oc as check
+    from privtest_artifact.outputs import fig_oc as mod
 
     beta = 0.05
     common = dict(eps_ratio=0.5, variant="direct", runs=1000, beta_II=0.001)
@@ -617,7 +617,7 @@ def test_fig_privacy_exact_results_do_not_depend_on_the_search_path():
     """Where a privacy bound is attained the maximum is flat: which maximiser Nelder-Mead reaches, after how many
     evaluations, and the loss's last bits (~1e-13) differ between CPUs. Two such raw tables give the same analysis
     table and the same claims; a real difference in the loss still shows."""
-    from privtest.checks import fig_privacy_exact as check
+    from privtest_artifact.outputs import fig_privacy_exact as check
 
     cfg = dict(quadrature_tol=1e-9, detect_margin=1e-3)
     row = dict(variant="direct", calibration="global", expected="private", eps_ratio=0.1, kind="halt", worst_t=3)
@@ -639,7 +639,7 @@ def _co_runs() -> pd.DataFrame:
     """Three BatchToCO runs of one (stream, eps), t = 1..3, checkpoint at t = 1 (t = 2, 3 covered): per run N_t over
     E[N_t] = 10 gives sum N / sum E[N] = 1.0, 1.1, 0.9; the Lemma 39(2) margins at T are -0.5, 0.2, -inf (one
     violating run); f falls below the guarantee at V_hi (4) in runs 1 and 2, below the one at V_lo (2) in run 2."""
-    from privtest.co.frames import METHOD
+    from privtest_artifact.outputs._co import METHOD
 
     t = np.tile([1, 2, 3], 3)
     run = np.repeat([0, 1, 2], 3)
@@ -656,9 +656,9 @@ def _co_runs() -> pd.DataFrame:
 
 
 def test_co_analysis_counts_violating_runs_and_the_calls_ratio():
-    from privtest.analysis import _co
-    from privtest.co.frames import CHECKPOINT_RUNS
     from privtest.co.params import BatchToCOParams
+    from privtest_artifact.outputs import _co
+    from privtest_artifact.outputs._co import CHECKPOINT_RUNS
 
     cfg = _section("fig_co_densest")
     raw = _co_runs()
@@ -695,7 +695,7 @@ def test_co_analysis_counts_violating_runs_and_the_calls_ratio():
 
 
 def test_co_calls_ratio_per_run_mean_and_standard_error():
-    from privtest.co.calls import calls_ratio, run_ratios
+    from privtest_artifact.outputs._co import calls_ratio, run_ratios
 
     steps = pd.DataFrame(dict(run=[0, 0, 1, 1], gtm_calls=[3, 5, 6, 6], expected_calls=[4.0, 4.0, 4.0, 4.0]))
     assert run_ratios(steps).tolist() == [1.0, 1.5]
@@ -706,7 +706,7 @@ def test_co_calls_ratio_per_run_mean_and_standard_error():
 
 
 def test_fig_co_crossover_long_run_tables_keep_the_raw_order_and_count_steps_over_the_bound():
-    from privtest.analysis import fig_co_crossover
+    from privtest_artifact.outputs import fig_co_crossover
 
     a = _co_runs().assign(source="run", calls_bound=11.0, ell_bound=7)
     b = a.assign(stream="b", calls_bound=9.0)  # E[N_t] = 10 > 9: every recorded step t >= 2 is over the bound
@@ -724,7 +724,7 @@ def test_fig_co_crossover_long_run_tables_keep_the_raw_order_and_count_steps_ove
 
 
 def test_table2_analysis_counts_the_run_rows_into_their_lines():
-    from privtest.analysis import table2
+    from privtest_artifact.outputs import table2
 
     cfg = _section("table2")
     line = dict(algorithm="x", stream="s", eps=2.0, runs=3, C_beta=1 / 3, delta=1e-6, delta_budget=5e-7)
@@ -788,8 +788,8 @@ def test_hpo_claim_tables_by_hand():
     """The claim tables of fig_hpo on a hand-made frame: no definite error (p* = 0.99 is never surely reached and no
     halt is at a p_t surely <= pbar_t); pbar ratios 0.4/0.2, 0.6/0.3; one of two peer searches releases nothing;
     the mean p of the outputs (0 for none) and trainings against the reference tester."""
-    from privtest.analysis import fig_hpo
-    from privtest.stats import clopper_pearson
+    from privtest_artifact.outputs import fig_hpo
+    from privtest_artifact.stats import clopper_pearson
 
     raw = _hpo_raw()
     err = fig_hpo.error_table(raw, 0.05)
@@ -818,9 +818,9 @@ def test_fig_co_densest_cor35_table_and_its_erratum_claim():
     """Algorithm 3's printed eps(i, t) against Corollary 35 (ERRATA.md): the table tries every checkpoint i in 2..11
     at the steps t >= i of (2, 3, 5, 10, 30, 100) (6 + 5 + 4 + 4 + 5 * 3 + 2 = 36 rows) against ln Lambda =
     1/C_1 + 2/C_H = 1/2 + 2/2; the claim is ERRATUM at the worst row, and PASS on a table that meets the bound."""
-    from privtest.analysis.fig_co_densest import cor35
-    from privtest.checks import fig_co_densest
-    from privtest.claims import decide
+    from privtest_artifact.claims import decide
+    from privtest_artifact.outputs import fig_co_densest
+    from privtest_artifact.outputs.fig_co_densest import cor35
 
     cfg = _section("fig_co_densest")
     table = cor35(cfg)
@@ -841,7 +841,7 @@ def test_fig_co_densest_cor35_table_and_its_erratum_claim():
 
 def _co_tables_stub() -> dict[str, pd.DataFrame]:
     """Empty CO long-run tables (no stream, no eps): the shared CO claims then build nothing."""
-    from privtest.analysis import _co
+    from privtest_artifact.outputs import _co
 
     return {name: pd.DataFrame(columns=cols) for name, cols in zip(
         ("privacy", "checkpoints", "calls", "utility"), (_co.PRIVACY, _co.CHECKPOINTS, _co.CALLS, _co.UTILITY),
@@ -849,7 +849,7 @@ def _co_tables_stub() -> dict[str, pd.DataFrame]:
 
 
 def test_co_calls_ratio_summary_skips_runs_without_a_gtm_step():
-    from privtest.co.calls import summarise
+    from privtest_artifact.outputs._co import summarise
 
     r = summarise(pd.Series([1.0, np.nan, 1.2]))  # the middle run has no step t >= 2: 0 / 0
     assert (r.mean, r.runs) == (pytest.approx(1.1), 2) and r.se == pytest.approx(0.1)

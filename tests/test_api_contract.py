@@ -40,8 +40,8 @@ from privtest.co import (
 )
 from privtest.co import baselines as co_baselines
 from privtest.exact import Stream, step_log_halt, transcript_log_probs
-from privtest.hpo import private_selection
 from privtest.testers import GTMTester, bernoulli_stream
+from privtest_artifact.hpo import private_selection
 
 NAN, INF = math.nan, math.inf
 #: Bad values by kind of parameter.
@@ -294,7 +294,7 @@ def test_transcript_log_probs_refuses_non_streams():
         transcript_log_probs(None)
 
 
-# --- rng: every function taking ``rng`` accepts what numpy.random.default_rng accepts (privtest.co, privtest.hpo) ---
+# --- rng: every function taking ``rng`` accepts what numpy.random.default_rng accepts (privtest.co, privtest_artifact.hpo) ---
 @functools.cache
 def _co():
     """Tiny instances of every CO problem (built once, on first use)."""
@@ -324,7 +324,7 @@ def _co():
 
 @functools.cache
 def _hpo():
-    from privtest import hpo
+    from privtest_artifact import hpo
 
     split = hpo.load_split("breast_cancer", 0.4, 0)
     mech = hpo.DPNaiveBayesMechanism(split, hpo.Hyper(3, 0.1), eps_t=1.0, target=0.9)
@@ -346,7 +346,7 @@ def _problem_rows():
     return [(f"co.{n}.{m}", _problem_call(n, m)) for n in names for m in ("sample", "scores", "sample_scored")]
 
 
-#: (row id, call(rng)): every public function or method of privtest.co and privtest.hpo that takes ``rng``, and the
+#: (row id, call(rng)): every public function or method of privtest.co and privtest_artifact.hpo that takes ``rng``, and the
 #: baselines' public draws (the testers' run / critical_p / halts_at_step are rows of TABLE).
 RNG_ROWS = [
     *_problem_rows(),

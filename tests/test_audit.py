@@ -173,10 +173,8 @@ def _audit_section(**override) -> dict:
 
 @pytest.mark.slow
 def test_cutoff_3_flags_algorithm_3_and_no_claim_fails():
-    from privtest.analysis.fig_privacy_audit import analyse
-    from privtest.checks.fig_privacy_audit import claims
-    from privtest.experiments.fig_privacy_audit import simulate
-    from privtest.io import job_rng
+    from privtest_artifact.io import job_rng
+    from privtest_artifact.outputs.fig_privacy_audit import analyse, claims, simulate
 
     cfg, seed = _audit_section(cutoff=3)  # `fig_privacy_audit: {cutoff: 3}`
     raw = simulate(cfg, job_rng(seed, "fig_privacy_audit"), {})
@@ -199,9 +197,9 @@ def _allowed_cutoffs() -> list[int]:
 @pytest.mark.slow
 @pytest.mark.parametrize("cutoff", [c for c in _allowed_cutoffs() if c != 3])  # 3: the issue's test above
 def test_every_broken_variant_is_flagged_at_every_allowed_cutoff(cutoff):
-    from privtest.experiments.fig_privacy_audit import svt_audit
-    from privtest.io import job_rng
     from privtest.svt_variants import actual_epsilon
+    from privtest_artifact.io import job_rng
+    from privtest_artifact.outputs.fig_privacy_audit import svt_audit
 
     cfg, seed = _audit_section(cutoff=cutoff)
     rng = job_rng(seed, "fig_privacy_audit", cutoff)
@@ -215,7 +213,7 @@ def test_every_broken_variant_is_flagged_at_every_allowed_cutoff(cutoff):
 def _svt_row(mechanism: str, actual_eps: float, k_a: int, k_b: int) -> pd.DataFrame:
     """A raw row (the simulation's schema) of an SVT witness search with claimed eps 1 and one carried witness of
     1000 runs per input; the analysis judges it at the config's confidence (one witness: alpha = 1 - confidence)."""
-    from privtest.experiments.fig_privacy_audit import raw_row
+    from privtest_artifact.outputs.fig_privacy_audit import raw_row
 
     witness = dict(witness="all below", coding="bottoms and released value", event="bottoms >= 12", direction="a/b")
     carried = [witness | dict(k_a=k_a, k_b=k_b, n_a=1000, n_b=1000)]
@@ -224,7 +222,7 @@ def _svt_row(mechanism: str, actual_eps: float, k_a: int, k_b: int) -> pd.DataFr
 
 def test_an_undetected_violation_is_inconclusive_with_the_audits_power():
     from privtest import audit
-    from privtest.checks.fig_privacy_audit import claims
+    from privtest_artifact.outputs.fig_privacy_audit import claims
 
     cfg = {"confidence": 0.95, "queries": 20, "cutoff": 3}
     # 40 vs 10: the 95% bound 0.77 is below the claim 1, so the broken variant is not flagged; the power is at the
@@ -240,8 +238,8 @@ def test_an_undetected_violation_is_inconclusive_with_the_audits_power():
 
 def test_a_flagged_private_mechanism_fails_only_at_the_family_wise_level():
     from privtest import audit
-    from privtest.checks.fig_privacy_audit import claims
-    from privtest.claims import decide
+    from privtest_artifact.claims import decide
+    from privtest_artifact.outputs.fig_privacy_audit import claims
 
     cfg = {"confidence": 0.95, "queries": 20, "cutoff": 1}
     alpha = 0.05 / 22
@@ -275,7 +273,7 @@ def test_algorithm_3_is_broken_iff_the_queries_outnumber_twice_the_cutoff():
 
 def _audit_row(mechanism, expected, k_a, k_b, eps_exact=float("nan")) -> dict:
     """A raw row (the simulation's schema) of a one-pair audit with one carried witness of n = 40000 runs per input."""
-    from privtest.experiments.fig_privacy_audit import raw_row
+    from privtest_artifact.outputs.fig_privacy_audit import raw_row
 
     witness = dict(witness="", coding="output", event="== 0", direction="a/b", k_a=k_a, k_b=k_b, n_a=40000, n_b=40000)
     actual = 2.0 if expected == "broken" else 1.0
@@ -285,8 +283,8 @@ def _audit_row(mechanism, expected, k_a, k_b, eps_exact=float("nan")) -> dict:
 def test_audit_claims_follow_the_claims_policy():
     import pandas as pd
 
-    from privtest.checks.fig_privacy_audit import claims
-    from privtest.claims import to_frame
+    from privtest_artifact.claims import to_frame
+    from privtest_artifact.outputs.fig_privacy_audit import claims
 
     cfg = dict(confidence=0.95, queries=10, cutoff=1)
     # GTM-like pair with exact loss 1/3: 6400 vs 4400 gives eps_lower 0.342 > 1/3 at the audit's 95% (a random

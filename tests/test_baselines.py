@@ -13,8 +13,8 @@ from privtest.baselines import AboveThreshold, CohenTester, GhaziSelection, LiuT
 from privtest.baselines.cohen import first_success_position
 from privtest.measure import CriticalP, logit_grid, measured_pbar
 from privtest.mechanisms import BernoulliMechanism
-from privtest.registry import FACTORIES, make_tester
 from privtest.testers import bernoulli_stream
+from privtest_artifact.registry import FACTORIES, make_tester
 
 CFG = dict(eps=1.0, beta=0.05, theta=1.0, gamma=1.5)
 
@@ -194,7 +194,7 @@ def test_random_dropping_gtm_claim_stays_inside_theorem_21():
     # rate at pbar is only reported, as an observation beyond the theorem.
     import pandas as pd
 
-    from privtest.checks.fig_random_dropping import claims
+    from privtest_artifact.outputs.fig_random_dropping import claims
 
     row = dict(method="GTM", T=10000, G=1, events=60, runs=1000, bound=np.nan, pbar_max=0.0001931)
     row.update(events_at_pbar_max=3, event="false-halt", source="Thm 21", rate=0.06, ci_low=0.046, ci_high=0.077)

@@ -140,10 +140,8 @@ def test_fig_calibration_checks_lemma_20_conditional_type_ii_for_both_calibratio
     # Pr[no halt at p* | eta_1 <= mu1] (exact, privtest.exact.step_log_probs) is claimed at Lemma 20's beta_t/4.
     import math
 
-    from privtest.analysis.fig_calibration import analyse
-    from privtest.checks.fig_calibration import claims
     from privtest.exact import step_log_probs
-    from privtest.experiments.fig_calibration import simulate
+    from privtest_artifact.outputs.fig_calibration import analyse, claims, simulate
 
     cfg = dict(eps=1.0, beta=0.05, theta=1.0, gamma=1.5, eps_ratio=[0.1], pstar=[0.2], t=[1, 100])
     cfg.update(certify_T=3, certify_eps_ratio=0.1, certify_pstar=0.5, certify_tol=0.5)

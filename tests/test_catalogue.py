@@ -207,7 +207,7 @@ def test_lazy_exports_and_computed_imports(tmp_path):
 def test_real_jobs_plotting_only_in_notebooks(cat):
     # The property the workflow relies on: no simulation, analysis or check imports plotting; figure notebooks do.
     g = ImportGraph(ROOT / "src")
-    plotting = str(ROOT / "src/privtest/plotting.py")
+    plotting = str(ROOT / "src/privtest_artifact/plotting.py")
     names = ("simulate.py", "analyse.py", "check.py", "run_notebook.py")
     scripts = {s: g.of_script(ROOT / "workflow/scripts" / s) for s in names}
     for o in cat.values():
@@ -223,7 +223,7 @@ def test_real_jobs_plotting_only_in_notebooks(cat):
 @pytest.mark.slow  # seconds: run by make test, not test-fast
 def test_plotting_mathtext_renders_data_labels():
     # curve/scenario names from the data are drawn in mathtext, not plain "theta", "p*"
-    from privtest.plotting import mathtext
+    from privtest_artifact.plotting import mathtext
 
     assert mathtext("GTM theta=1") == r"GTM $\theta$=1"
     assert mathtext("eps=20, target 0.9, p*=0.5") == r"$\varepsilon$=20, target 0.9, $p^*$=0.5"

@@ -1,4 +1,4 @@
-"""The verdict kinds and the error policy of privtest.claims: note contents enforced, builders, Holm's family-wise
+"""The verdict kinds and the error policy of privtest_artifact.claims: note contents enforced, builders, Holm's family-wise
 control simulated at the bound (seeded; tolerances from Clopper-Pearson intervals at ALPHA), PASS at its per-claim
 level, the runs an INCONCLUSIVE note asks for, and the ERRATA.md entries the checks name."""
 
@@ -12,8 +12,8 @@ import numpy as np
 import pytest
 from conftest import binom_interval
 
-import privtest.checks
-from privtest import claims as C
+import privtest_artifact.outputs
+from privtest_artifact import claims as C
 
 ROOT = Path(__file__).resolve().parents[1]
 TEXT = dict(claim_id="x.y", source="Thm 0", statement="s", measured="m", bound="b")
@@ -168,8 +168,8 @@ def test_every_named_erratum_is_an_errata_entry():
     the paper's text file (a clone does not have it)."""
     headings = _errata_headings()
     named = []
-    for info in pkgutil.iter_modules(privtest.checks.__path__):
-        mod = importlib.import_module(f"privtest.checks.{info.name}")
+    for info in pkgutil.iter_modules(privtest_artifact.outputs.__path__):
+        mod = importlib.import_module(f"privtest_artifact.outputs.{info.name}")
         named += [v for k, v in vars(mod).items() if k.startswith("ERRATUM_")]
         named += list(getattr(mod, "KNOWN_ERRATA", {}).values())
     assert len(named) >= 3

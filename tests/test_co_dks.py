@@ -11,14 +11,14 @@ import pytest
 from conftest import ALPHA, binom_interval, mean_interval
 from scipy import integrate, stats
 
-from privtest.checks import fig_co_dks as check_co_dks
-from privtest.checks import table3 as check_table3
-from privtest.claims import decide
 from privtest.co import dks, graphs
 from privtest.co.batch_to_co import batch_to_co
-from privtest.co.frames import covered
 from privtest.co.params import BatchToCOParams
-from privtest.experiments import _co, table3
+from privtest_artifact.claims import decide
+from privtest_artifact.outputs import _co, table3
+from privtest_artifact.outputs import fig_co_dks as check_co_dks
+from privtest_artifact.outputs import table3 as check_table3
+from privtest_artifact.outputs._co import covered
 
 
 def enumerate_opt(n, pairs, w, k):

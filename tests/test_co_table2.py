@@ -18,8 +18,8 @@ from privtest.co.kcut import CardinalityCut
 from privtest.co.maxcut import MaxCut
 from privtest.co.mechanisms import TestMechanism
 from privtest.co.params import BatchToCOParams, delta_ledger, purification_phi_array
-from privtest.co.table2 import ROWS, rafiey_yoshida_error
 from privtest.mechanisms import Purified, purification_phi
+from privtest_artifact.outputs.table2 import ROWS, rafiey_yoshida_error
 
 
 def params(**kw):

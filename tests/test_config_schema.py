@@ -18,7 +18,7 @@ from privtest_workflow import catalogue, configuration
 from privtest_workflow.configuration import ConfigError, path_str
 from snakemake.utils import update_config
 
-from privtest.registry import FACTORIES
+from privtest_artifact.registry import FACTORIES
 
 ROOT = Path(__file__).resolve().parents[1]
 SCHEMA = yaml.safe_load((ROOT / configuration.SCHEMA).read_text())

@@ -1,4 +1,4 @@
-"""Generated documentation (privtest.docs, rule docs): the renderers, rendering is a pure function of the tracked
+"""Generated documentation (privtest_artifact.docs, rule docs): the renderers, rendering is a pure function of the tracked
 inputs (not of the run's benchmark files, the clock or the machine's paths), and the committed documents equal their
 rendering from the committed inputs (docs/results/claims.csv, benchmarks/job_times.csv,
 benchmarks/reproduction_time.json, the notebooks' title cells, the catalogue)."""
@@ -12,8 +12,8 @@ import pytest
 from privtest_workflow import catalogue
 from privtest_workflow.captions import title_cell
 
-from privtest import docs
-from privtest.claims import COLUMNS, VERDICTS
+from privtest_artifact import docs
+from privtest_artifact.claims import COLUMNS, VERDICTS
 
 ROOT = Path(__file__).resolve().parents[1]
 #: The documents with generated blocks (workflow/rules/docs.smk: DOCUMENTS).
@@ -248,7 +248,7 @@ def _outputs() -> list[docs.OutputInfo]:
 
 
 def test_committed_documents_equal_their_rendering():
-    """The generated blocks of README.md, ARTIFACT-APPENDIX.md and docs/findings.md are what privtest.docs renders
+    """The generated blocks of README.md, ARTIFACT-APPENDIX.md and docs/findings.md are what privtest_artifact.docs renders
     from the committed inputs: the run-time blocks from benchmarks/reproduction_time.json (the pages' run times
     from benchmarks/job_times.csv); the claims blocks from
     the snapshot of the run that wrote them (docs/results/claims.csv) or, while none is committed, the PENDING
@@ -272,7 +272,7 @@ def test_committed_documents_equal_their_rendering():
     tables = {
         o.id: (ROOT / f"figures/{o.id}.md").read_text() for o in outputs if (ROOT / f"figures/{o.id}.md").exists()
     }
-    from privtest.analysis import read
+    from privtest_artifact.io import read_analysis
 
     analyses = {d.name: read(d) for d in sorted((ROOT / "results/analysis").iterdir()) if d.is_dir()}
     data = {o.id: docs.read_output_data(ROOT, o) for o in outputs}

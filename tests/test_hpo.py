@@ -1,4 +1,4 @@
-"""fig_hpo's learner (privtest.hpo): agreement with diffprivlib's GaussianNB, privacy accounting, the mechanism
+"""fig_hpo's learner (privtest_artifact.hpo): agreement with diffprivlib's GaussianNB, privacy accounting, the mechanism
 interface, and the error classification of the experiment.
 
 Statistical tests use a fixed seed and reject at the suite's ALPHA (conftest.py); each also checks its power by
@@ -15,10 +15,10 @@ from conftest import ALPHA
 from scipy import stats
 
 from privtest import GlobalCalibration, hpo
-from privtest.analysis import fig_hpo as analysis_hpo
-from privtest.checks import fig_hpo as check_hpo
-from privtest.claims import decide
-from privtest.experiments import fig_hpo
+from privtest_artifact.claims import decide
+from privtest_artifact.outputs import fig_hpo
+from privtest_artifact.outputs import fig_hpo as analysis_hpo
+from privtest_artifact.outputs import fig_hpo as check_hpo
 
 
 @pytest.fixture(scope="module")

@@ -1,10 +1,10 @@
 """The library's layout rules, checked statically (ast) and by import:
 
 * no module under src imports another module's private (underscore) name, by ``from x import _y`` or ``x._y``
-  (private *modules* such as ``privtest._validate`` or ``privtest.experiments._co`` may be imported);
+  (private *modules* such as ``privtest._validate`` or ``privtest_artifact.outputs._co`` may be imported);
 * the static import graph of privtest is acyclic (no circular imports, not even lazy ones inside functions);
-* one module per output in ``privtest.experiments`` (``simulate(cfg, rng, inputs)``, no ``claims``) and in
-  ``privtest.checks`` (``claims(raw, cfg)``, or ``claims(raw, cfg, analysis)`` where ``privtest.analysis`` has a
+* one module per output in ``privtest_artifact.outputs`` (``simulate(cfg, rng, inputs)``, no ``claims``) and in
+  ``privtest_artifact.outputs`` (``claims(raw, cfg)``, or ``claims(raw, cfg, analysis)`` where ``privtest_artifact.outputs`` has a
   module for the output), for the same outputs;
 * no ``hasattr``/``getattr`` probing anywhere in the library, and no ``importlib`` tester loading;
 * every entry of Table 1 evaluates (``bounds.Entry.evaluate``) at one common set of parameters.
@@ -109,20 +109,20 @@ def test_one_experiment_and_one_check_module_per_output():
     experiments, checks = _outputs("experiments"), _outputs("checks")
     assert experiments == checks and len(experiments) >= 22
     for out in sorted(experiments):
-        exp = importlib.import_module(f"privtest.experiments.{out}")
-        assert not hasattr(exp, "claims"), f"privtest.experiments.{out} must not define claims"
+        exp = importlib.import_module(f"privtest_artifact.outputs.{out}")
+        assert not hasattr(exp, "claims"), f"privtest_artifact.outputs.{out} must not define claims"
         assert list(inspect.signature(exp.simulate).parameters) == ["cfg", "rng", "inputs"], out
-        check = importlib.import_module(f"privtest.checks.{out}")
+        check = importlib.import_module(f"privtest_artifact.outputs.{out}")
         params = list(inspect.signature(check.claims).parameters)
-        # an output with an analysis (privtest.analysis.<id>) may pass its tables to the check
+        # an output with an analysis (privtest_artifact.outputs.<id>) may pass its tables to the check
         assert params in (["raw", "cfg"], ["raw", "cfg", "analysis"]), out
     assert _outputs("analysis") <= experiments
 
 
 def test_notebook_facing_summaries_have_one_name():
     for out in sorted(_outputs("experiments")):
-        exp = importlib.import_module(f"privtest.experiments.{out}")
-        assert not hasattr(exp, "summary"), f"privtest.experiments.{out}: the job is called summarize"
+        exp = importlib.import_module(f"privtest_artifact.outputs.{out}")
+        assert not hasattr(exp, "summary"), f"privtest_artifact.outputs.{out}: the job is called summarize"
 
 
 def test_no_attribute_probing_or_dynamic_loading_in_the_library():

@@ -1,4 +1,4 @@
-"""The shared figure style (privtest.plotting): method colours, the continual-observation axis label, and where
+"""The shared figure style (privtest_artifact.plotting): method colours, the continual-observation axis label, and where
 co_crossover draws its crossover markers (inside the panel, clear of the spines and of the data)."""
 
 import matplotlib
@@ -10,8 +10,8 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 from matplotlib.mathtext import MathTextParser  # noqa: E402
 
-from privtest import plotting  # noqa: E402
-from privtest.hpo import PEER, PEER_RELEASED  # noqa: E402
+from privtest_artifact import plotting  # noqa: E402
+from privtest_artifact.hpo import PEER, PEER_RELEASED  # noqa: E402
 
 HPO_METHODS = ("GTM (constant p*)", "GTM (adaptive p*)", "Cohen", PEER, PEER_RELEASED)
 

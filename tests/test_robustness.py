@@ -83,7 +83,7 @@ def test_failing_simulation_keeps_its_traceback(tmp_path):
         output={"raw": str(tmp_path / "results/raw/fig_noise_penalty.csv")},
         params={
             "cfg": section("fig_noise_penalty", eps_ratio=float("nan")),
-            "module": "privtest.experiments.fig_noise_penalty",
+            "module": "privtest_artifact.outputs.fig_noise_penalty",
             "seed": CONFIG["seed"],
         },
         wildcards={"id": "fig_noise_penalty"},
@@ -98,7 +98,7 @@ def test_failing_simulation_keeps_its_traceback(tmp_path):
 
 def test_failing_library_import_keeps_its_traceback(tmp_path):
     # an error raised while importing privtest reaches the log too (it is opened before the import)
-    # a privtest package whose modules are the real ones except privtest.provenance (imported by simulate.py only)
+    # a privtest package whose modules are the real ones except privtest_artifact.provenance (imported by simulate.py only)
     broken = tmp_path / "broken/privtest"
     broken.mkdir(parents=True)
     real = Path(privtest.__file__).parent
@@ -115,7 +115,7 @@ def test_failing_library_import_keeps_its_traceback(tmp_path):
         env={"PYTHONPATH": str(broken.parent)},
         input={},
         output={"raw": str(tmp_path / "results/raw/fig_oc.csv")},
-        params={"cfg": {}, "module": "privtest.experiments.fig_oc", "seed": CONFIG["seed"]},
+        params={"cfg": {}, "module": "privtest_artifact.outputs.fig_oc", "seed": CONFIG["seed"]},
         wildcards={"id": "fig_oc"},
     )
     assert proc.returncode != 0
@@ -133,7 +133,11 @@ def test_failing_check_keeps_its_traceback(tmp_path):
         log=str(log),
         input={"raw": str(raw)},
         output={"claims": str(tmp_path / "claims.csv")},
-        params={"cfg": section("fig_oc"), "module": "privtest.checks.fig_oc", "n_outputs": len(catalogue.load(ROOT))},
+        params={
+            "cfg": section("fig_oc"),
+            "module": "privtest_artifact.outputs.fig_oc",
+            "n_outputs": len(catalogue.load(ROOT)),
+        },
         wildcards={"id": "fig_oc"},
     )
     assert proc.returncode != 0
@@ -191,7 +195,7 @@ def test_failing_jobs_in_a_snakemake_run_keep_their_tracebacks_and_the_previous_
     repo = clone_built(quick_build, tmp_path / "fail")
     raw = repo / "results/raw/fig_noise_penalty.csv"
     before = raw.read_bytes()
-    module = repo / "src/privtest/experiments/fig_noise_penalty.py"
+    module = repo / "src/privtest_artifact/outputs/fig_noise_penalty.py"
     original = module.read_text()
     module.write_text(original + '\n\ndef simulate(cfg, rng, inputs):\n    raise ValueError("injected failure")\n')
     proc = run(repo, "figures/fig_noise_penalty.pdf", "--cores", "1", *QUICK, check=False)
@@ -360,7 +364,7 @@ def test_figure_provenance_records_the_simulation_code(quick_build, tmp_path):
     sidecar = repo / "figures/fig_noise_penalty.provenance.json"
     first = json.loads(sidecar.read_text())
     code = first["simulation"]["code_sha256"]
-    module = "src/privtest/experiments/fig_noise_penalty.py"
+    module = "src/privtest_artifact/outputs/fig_noise_penalty.py"
     assert code[module] == hashlib.sha256((repo / module).read_bytes()).hexdigest()
     assert "workflow/scripts/simulate.py" in code and "src/privtest/gtm.py" in code
     assert first["simulation"] == json.loads((repo / "results/raw/fig_noise_penalty.provenance.json").read_text())

@@ -1,10 +1,10 @@
-"""privtest.stats: the standard error of a mean against hand-computed values."""
+"""privtest_artifact.stats: the standard error of a mean against hand-computed values."""
 
 import math
 
 import pytest
 
-from privtest.stats import standard_error, standard_error_from_sd
+from privtest_artifact.stats import standard_error, standard_error_from_sd
 
 
 def test_standard_error_by_hand():

@@ -7,19 +7,20 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from privtest import bounds, tables
-from privtest.analysis import fig_random_dropping as analysis_random_dropping
-from privtest.checks import fig_lower_bounds as check_lower_bounds
-from privtest.checks import fig_rejection_threshold as check_rejection_threshold
-from privtest.checks import table1 as check_table1
-from privtest.claims import decide
-from privtest.experiments import (
+from privtest import bounds
+from privtest_artifact import tables
+from privtest_artifact.claims import decide
+from privtest_artifact.outputs import (
     fig_lower_bounds,
     fig_noise_penalty,
     fig_random_dropping,
     fig_rejection_threshold,
     table1,
 )
+from privtest_artifact.outputs import fig_lower_bounds as check_lower_bounds
+from privtest_artifact.outputs import fig_random_dropping as analysis_random_dropping
+from privtest_artifact.outputs import fig_rejection_threshold as check_rejection_threshold
+from privtest_artifact.outputs import table1 as check_table1
 
 GTM = dict(eps=1.0, beta=0.05, theta=1.0, gamma=1.5)
 REQUIRED = [
@@ -42,7 +43,7 @@ REQUIRED = [
     "runs",
 ]
 
-ALPHA_OUT = 0.05 / 22  # the family-wise level of one output (privtest.claims.family_alpha)
+ALPHA_OUT = 0.05 / 22  # the family-wise level of one output (privtest_artifact.claims.family_alpha)
 
 
 def _tiny_table(ratios=(0.1, 0.5)):
@@ -75,7 +76,7 @@ def test_table1_columns_and_reasons():
     assert lb.pbar_measured.isna().all() and lb.note.str.contains("not a tester").all()
     assert lb[lb.pstar > 0.5].note.str.contains("p\\* <= 1/2").all()
     # Measured thresholds are real numbers below p* and never below the guaranteed ones by construction of the
-    # claims (checked in privtest.checks.table1), and the theoretical columns match privtest.bounds exactly.
+    # claims (checked in privtest_artifact.outputs.table1), and the theoretical columns match privtest.bounds exactly.
     g = df[(df.method == "GTM") & (df.eps_ratio == 0.1) & (df.pstar == 0.2)].iloc[0]
     assert g.pbar_theory == bounds.gtm_rejection_threshold(20, 0.2, 1.0, 0.1, 0.05, 1.0, 1.5)
     assert 0 < g.pbar_measured < 0.2
@@ -166,7 +167,7 @@ def test_liu_talwar_penalty_from_halting_is_table1_form(t):
 
 
 def test_table1_factor_is_the_printed_gtm_over_cohen_threshold():
-    from privtest.analysis import table1 as analysis_table1
+    from privtest_artifact.outputs import table1 as analysis_table1
 
     # beta = 1/4, theta = 2, gamma = 2, eps_1/eps = 1/4, T = 4, p* = 1/2: GTM's printed pbar 1/128 over Cohen's 1/64
     cfg = {"beta": 0.25, "theta": 2.0, "gamma": 2.0}

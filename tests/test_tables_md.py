@@ -1,11 +1,13 @@
-"""Readable Markdown tables (src/privtest/tables.py): at most MAX_MD_COLUMNS columns per table, wide tables split
+"""Readable Markdown tables (src/privtest_artifact/tables.py): at most MAX_MD_COLUMNS columns per table, wide tables split
 or pivoted with their key columns repeated (the full table stays in the .csv)."""
 
 import pandas as pd
 import pytest
 
-from privtest import bounds, tables
+from privtest import bounds
 from privtest.co import tables as co_tables
+from privtest_artifact import tables
+from privtest_artifact.tables import co_table_markdown
 
 
 def test_wide_table_is_split_with_its_keys_repeated():
@@ -53,4 +55,4 @@ def test_table1_and_co_tables_markdown_within_the_cap():
     assert len(counts) == 3 and max(counts) <= tables.MAX_MD_COLUMNS
     assert len(bounds.TABLE1_METHODS) + 1 <= tables.MAX_MD_COLUMNS
     for rows in (co_tables.SUBMODULAR_ROWS,):
-        assert max(tables.markdown_column_counts(co_tables.to_markdown(rows, "t"))) <= tables.MAX_MD_COLUMNS
+        assert max(tables.markdown_column_counts(co_table_markdown(rows, "t"))) <= tables.MAX_MD_COLUMNS

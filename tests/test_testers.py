@@ -20,9 +20,9 @@ from privtest.bounds import Privacy
 from privtest.calibration import ExactTailCalibration
 from privtest.gtm import ExPostCalibration, GlobalCalibration
 from privtest.measure import CriticalP
-from privtest.registry import FACTORIES, make_tester
 from privtest.schedule import beta_t
 from privtest.testers import GTMTester, StationaryTester, Tester, bernoulli_stream
+from privtest_artifact.registry import FACTORIES, make_tester
 
 CFG = dict(eps=1.0, beta=0.05, theta=1.0, gamma=1.5, C_H=2.0, delta=1e-6, eps0="auto", certify_tol=0.2)
 T, PSTAR, RATIO = 10, 0.5, 0.1

@@ -33,9 +33,9 @@ from privtest.baselines.ghazi import GhaziSelection
 from privtest.baselines.liu_talwar import LiuTalwarTester
 from privtest.calibration import ExactTailCalibration
 from privtest.co.params import BatchToCOParams
-from privtest.registry import FACTORIES
 from privtest.svt_variants import SVTVariant
 from privtest.testers import GTMTester
+from privtest_artifact.registry import FACTORIES
 
 
 def test_calibration_refuses_strings_and_arrays_and_takes_numpy_numbers():
@@ -149,7 +149,7 @@ def test_vectorized_functions_still_take_arrays():
 
 @functools.cache
 def _testers():
-    from privtest.registry import make_tester
+    from privtest_artifact.registry import make_tester
 
     cfg = {"eps": 1.0, "beta": 0.05, "theta": 1.0, "gamma": 1.5, "C_H": 2.0}
     out = {name: make_tester(name, cfg, 0.5, 0.1, 5) for name in FACTORIES}

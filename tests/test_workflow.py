@@ -19,7 +19,7 @@ from privtest_workflow import catalogue
 from privtest_workflow.deps import ImportGraph
 from repo_copies import QUICK, ROOT, clone_built, copy_repo, planned_jobs, run
 
-from privtest.claims import VERDICTS
+from privtest_artifact.claims import VERDICTS
 
 __all__ = ["QUICK", "copy_repo", "run"]  # also imported from here by tests/test_robustness.py
 
@@ -195,10 +195,10 @@ def test_replot_reruns_no_simulation_and_no_check(quick_build, tmp_path):
 def test_plotting_edit_plans_only_the_notebooks_importing_it(quick_build):
     a = quick_build
     graph = ImportGraph(a / "src")
-    plotting = str(a / "src/privtest/plotting.py")
+    plotting = str(a / "src/privtest_artifact/plotting.py")
     importers = {i for i in catalogue.load(a) if plotting in graph.of_notebook(a / f"notebooks/{i}.ipynb")}
     assert importers
-    with edited(a / "src/privtest/plotting.py", "# a comment\n"):
+    with edited(a / "src/privtest_artifact/plotting.py", "# a comment\n"):
         jobs = planned(a)
     assert "simulate" not in jobs and "check" not in jobs, jobs
     assert notebooks_planned(jobs, a) == importers
@@ -224,7 +224,7 @@ def test_data_and_collection_rules_depend_on_their_library_code(quick_build):
     with edited(a / "src/privtest/co/graphs.py", "# a comment\n"):
         jobs = planned(a)
     assert "co_opt" in jobs, jobs
-    with edited(a / "src/privtest/claims.py", "# a comment\n"):
+    with edited(a / "src/privtest_artifact/claims.py", "# a comment\n"):
         jobs = planned(a)
     assert "claims" in jobs and "simulate" not in jobs, jobs
 
@@ -289,7 +289,7 @@ def simulate(cfg, rng, inputs):
 '''
 CHECK = '''"""Claims of fig_tmp."""
 
-from privtest.claims import Claim
+from privtest_artifact.claims import Claim
 
 
 def claims(raw, cfg):
@@ -307,8 +307,8 @@ def claims(raw, cfg):
 NOTEBOOK = [
     "# fig_tmp: a throw-away figure",
     '# Parameters (papermill injects the real values)\nraw = ""\ncfg = {}\npdf = ""\npng = ""\ndata = ""',
-    "import matplotlib.pyplot as plt\nimport pandas as pd\n\nfrom privtest import plotting\n"
-    "from privtest.io import write_csv_atomic\n\nplotting.setup()\ndf = pd.read_csv(raw)\nwrite_csv_atomic(df, data)\n"
+    "import matplotlib.pyplot as plt\nimport pandas as pd\n\nfrom privtest_artifact import plotting\n"
+    "from privtest_artifact.io import write_csv_atomic\n\nplotting.setup()\ndf = pd.read_csv(raw)\nwrite_csv_atomic(df, data)\n"
     "fig, ax = plt.subplots()\nax.plot(df.x, df.y)\nplotting.save(fig, pdf, png)",
 ]
 
@@ -350,7 +350,7 @@ def test_new_output_needs_only_its_own_files(tmp_path):
 
 def test_every_markdown_table_is_readable(quick_build):
     # a Markdown table meant for reading has at most MAX_MD_COLUMNS columns (the full table is the .csv)
-    from privtest.tables import MAX_MD_COLUMNS, markdown_column_counts
+    from privtest_artifact.tables import MAX_MD_COLUMNS, markdown_column_counts
 
     a = quick_build
     tables_md = sorted((a / "figures").glob("table*.md"))
@@ -378,7 +378,7 @@ def test_quick_run_writes_its_docs_beside_the_committed_ones(quick_build):
     copy stay as they were."""
     import json
 
-    from privtest import docs
+    from privtest_artifact import docs
 
     a = quick_build
     out = a / "results/quick-docs"

@@ -13,7 +13,6 @@ import numpy as np
 
 from privtest import _validate
 from privtest.gtm import StepParams, run_step
-from privtest.io import progress
 from privtest.mechanisms import BernoulliMechanism, Mechanism
 
 
@@ -65,7 +64,7 @@ def run_streams(
     halt_step = np.zeros(runs, dtype=np.int64)
     samples = np.zeros((runs, T), dtype=np.int64)
     params = []
-    for t in progress(range(1, T + 1), desc=f"GTM stream ({runs} runs)"):
+    for t in range(1, T + 1):
         m = get(t - 1) if get else mechanisms(t)
         st = calibration.step(t, m.eps, float(pstars[t - 1]))
         params.append(st)

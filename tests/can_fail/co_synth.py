@@ -14,9 +14,9 @@ import yaml
 from privtest_workflow import catalogue, configuration
 from snakemake.utils import update_config
 
-from privtest.claims import Claim, decide, family_alpha
 from privtest.co.batch_to_co import BASELINES
-from privtest.co.frames import CHECKPOINT_RUNS, METHOD, METHOD_L40
+from privtest_artifact.claims import Claim, decide, family_alpha
+from privtest_artifact.outputs._co import CHECKPOINT_RUNS, METHOD, METHOD_L40
 
 ROOT = Path(__file__).resolve().parents[2]
 

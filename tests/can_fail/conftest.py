@@ -8,9 +8,9 @@ The helpers are fixtures (no ``import conftest``: ``tests/conftest.py`` owns tha
 - ``output_cfg(id, configfile="config/quick.yaml", **override)``: the output's resolved config section, as the
   workflow passes it to the check (config/config.yaml, then the config file on top, then ``override`` on the output's
   section; validated, inherited keys resolved, the catalogue's extra keys merged in).
-- ``run_check(id, raw, cfg)``: the check rule's path (``privtest.checks.<id>.claims`` then
-  :func:`privtest.claims.to_frame` at the output's family-wise level) -> the claims DataFrame
-  (:data:`privtest.claims.COLUMNS`).
+- ``run_check(id, raw, cfg)``: the check rule's path (``privtest_artifact.outputs.<id>.claims`` then
+  :func:`privtest_artifact.claims.to_frame` at the output's family-wise level) -> the claims DataFrame
+  (:data:`privtest_artifact.claims.COLUMNS`).
 - ``verdicts(frame, prefix="")``: claim_id -> verdict of the rows whose claim_id starts with ``prefix``; raises
   AssertionError if there is none (a test must not pass on an empty selection).
 
@@ -29,7 +29,7 @@ import pandas as pd
 import pytest
 import yaml
 
-from privtest.claims import family_alpha, to_frame
+from privtest_artifact.claims import family_alpha, to_frame
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "workflow/lib"))
@@ -74,7 +74,7 @@ def load_output_cfg(output_id: str, configfile: str = "config/quick.yaml", **ove
 
 def check_frame(output_id: str, raw: pd.DataFrame, cfg: dict) -> pd.DataFrame:
     """What workflow/scripts/check.py writes for ``raw`` (the raw table read back: columns as in the CSV)."""
-    module = importlib.import_module(f"privtest.checks.{output_id}")
+    module = importlib.import_module(f"privtest_artifact.outputs.{output_id}")
     claims = module.claims(raw, dict(cfg))
     return to_frame(claims, output_id, alpha=family_alpha(len(_catalogue_outputs())))
 

@@ -1,12 +1,12 @@
 """Can-fail tests of fig_co_checkpoints' check: synthetic rows in its raw schema whose exact E[N_t] exceed
-Theorem 42(3)'s explicit per-step bound (evaluated by privtest.analysis.fig_co_checkpoints) make the claim FAIL; rows
+Theorem 42(3)'s explicit per-step bound (evaluated by privtest_artifact.outputs.fig_co_checkpoints) make the claim FAIL; rows
 below it PASS."""
 
 import numpy as np
 import pandas as pd
 
-from privtest.analysis.fig_co_checkpoints import with_bounds
-from privtest.checks import fig_co_checkpoints as check
+from privtest_artifact.outputs import fig_co_checkpoints as check
+from privtest_artifact.outputs.fig_co_checkpoints import with_bounds
 
 from .co_synth import decided, section
 

@@ -3,8 +3,8 @@ BatchToCO's measured lead has the opposite sign of the predicted one, or the lon
 Theorem 42(2)-(3), make the claims FAIL; a lead as predicted makes none FAIL, and identical runs (standard error 0)
 are not a PASS unless the range bound resolves them."""
 
-from privtest.checks import fig_co_crossover as check
-from privtest.co.frames import METHOD
+from privtest_artifact.outputs import fig_co_crossover as check
+from privtest_artifact.outputs._co import METHOD
 
 from .co_synth import check_privacy_fail, crossover_raw, decided, section, verdicts
 

@@ -2,7 +2,7 @@
 plainly contradict Lemma 40 and Theorem 42(2)-(3) make its claims FAIL; tables on the bounds' safe side make none
 FAIL."""
 
-from privtest.checks import fig_co_densest as check
+from privtest_artifact.outputs import fig_co_densest as check
 
 from .co_synth import check_co_fail, check_co_safe, check_privacy_fail
 

@@ -1,18 +1,18 @@
 """fig_privacy_audit's check can fail: a private mechanism whose witnesses plainly exceed its claimed (and exact) eps is
 FAIL. ``audit.flags_broken`` cannot be FAIL by design (the auditor's power, not the paper, is tested): its claims
-say so (privtest.claims.CANNOT_FAIL)."""
+say so (privtest_artifact.claims.CANNOT_FAIL)."""
 
 import math
 
 import pandas as pd
 
-from privtest.claims import CANNOT_FAIL
-from privtest.experiments.fig_privacy_audit import raw_row
+from privtest_artifact.claims import CANNOT_FAIL
+from privtest_artifact.outputs.fig_privacy_audit import raw_row
 
 
 def _row(mechanism, expected, k_a, k_b, eps_exact=math.nan, n=200_000, claimed=1.0) -> dict:
     """One audited mechanism in fig_privacy_audit's raw schema (delta = 0, one carried witness of n runs per input);
-    privtest.analysis.fig_privacy_audit judges it (eps_lower, flagged) at the config's confidence."""
+    privtest_artifact.outputs.fig_privacy_audit judges it (eps_lower, flagged) at the config's confidence."""
     witness = dict(witness="", coding="output", event="E1", direction="a/b", k_a=k_a, k_b=k_b, n_a=n, n_b=n)
     actual = math.inf if expected == "broken" else claimed
     return raw_row(mechanism, claimed, 0.0, actual, [witness], n, 10, "([0], [1])", eps_exact)

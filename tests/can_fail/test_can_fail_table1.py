@@ -1,13 +1,13 @@
 """table1's check can fail: a tester halting in every run at its own pbar_T, never halting at its guaranteed threshold,
 making half Theorem 31's evaluations, or claiming a pbar_T above Corollary 30's is FAIL. The GTM-vs-Cohen ratio
-claims rest on brackets and cannot be FAIL by design (their note says why: privtest.claims.CANNOT_FAIL)."""
+claims rest on brackets and cannot be FAIL by design (their note says why: privtest_artifact.claims.CANNOT_FAIL)."""
 
 import pandas as pd
 import pytest
 
 from privtest import bounds
-from privtest.claims import CANNOT_FAIL
-from privtest.registry import make_tester
+from privtest_artifact.claims import CANNOT_FAIL
+from privtest_artifact.registry import make_tester
 
 T, PSTAR, RATIO = 100, 0.2, 0.1
 

@@ -1,14 +1,14 @@
 """Can-fail tests of table2's check: Theorem 42(2) allows a run below its guarantee with probability (C_beta + 3)
-beta; synthetic table2 rows (the table ``rows`` of :func:`privtest.analysis.table2.analyse`, or raw tables of
-:func:`privtest.experiments.table2.simulate` built from CO raw tables) in which every run falls below the guarantee at
+beta; synthetic table2 rows (the table ``rows`` of :func:`privtest_artifact.outputs.table2.analyse`, or raw tables of
+:func:`privtest_artifact.outputs.table2.simulate` built from CO raw tables) in which every run falls below the guarantee at
 V_lo make the row FAIL, rows with no violating run establish it."""
 
 import numpy as np
 import pandas as pd
 
-from privtest.analysis.table2 import analyse
-from privtest.checks import table2 as check
-from privtest.experiments import table2
+from privtest_artifact.outputs import table2
+from privtest_artifact.outputs import table2 as check
+from privtest_artifact.outputs.table2 import analyse
 
 from .co_synth import bco_runs, decided, section
 
@@ -168,7 +168,7 @@ def test_safe_checkpoints_and_calls():
 
 
 def raw_with_runs(l39_margin: float, delta_loss: float, runs: int = 240, calls_ratio=1.0) -> pd.DataFrame:
-    """A table2 raw table (:func:`privtest.experiments.table2.simulate`'s schema): one line of Table 2 row 3 and its
+    """A table2 raw table (:func:`privtest_artifact.outputs.table2.simulate`'s schema): one line of Table 2 row 3 and its
     ``runs`` run rows, every run with the given Lemma 39(2) margin, delta ledger and calls ratio sum N / sum E[N]
     (a float or one per run; f above the guarantee)."""
     line = process_rows(violating=0, ratio=1.0, runs=runs).iloc[[1]]

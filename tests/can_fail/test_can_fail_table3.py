@@ -4,7 +4,7 @@ the recorded erratum row); rows that meet the substitution and the ledger PASS."
 
 import pandas as pd
 
-from privtest.checks import table3 as check
+from privtest_artifact.outputs import table3 as check
 
 from .co_synth import decided, section
 

@@ -1,14 +1,12 @@
-# Claims: each output's checks of the paper's statements on its analysis tables and raw results ->
-# results/claims/<id>.csv (check), and every output's claims in one table, figures/claims.csv and figures/claims.md
-# (claims). A check depends on its analysis (where the output has one), its raw results and the library files its
-# module imports, never on a notebook.
+# Claims: each output's checks of the paper's statements on its analysis tables -> results/claims/<id>.csv (check),
+# and every output's claims in one table, figures/claims.csv and figures/claims.md (claims). A check depends on its
+# analysis tables and the code files its module imports, never on the raw results or a notebook.
 
 
 rule check:
     input:
-        unpack(check_analysis_input),
-        raw="results/raw/{id}.csv",
-        library=library("check.py", catalogue.CHECK_MODULE),
+        analysis=catalogue.ANALYSIS.format("{id}"),
+        library=library("check.py", catalogue.OUTPUT_MODULE),
     output:
         claims="results/claims/{id}.csv",
     log:
@@ -23,8 +21,8 @@ rule check:
         runtime=15,
     params:
         cfg=output_cfg,
-        module=lambda wc: catalogue.CHECK_MODULE.format(wc.id),
-        # the error policy's Bonferroni split of the file's 5% over the outputs (privtest.claims.family_alpha)
+        module=lambda wc: catalogue.OUTPUT_MODULE.format(wc.id),
+        # the error policy's Bonferroni split of the file's 5% over the outputs (privtest_artifact.claims.family_alpha)
         n_outputs=len(ids()),
     script:
         "../scripts/check.py"

@@ -15,6 +15,11 @@ configfile: "config/config.yaml"
 
 
 sys.path.insert(0, str(Path(workflow.basedir, "workflow", "lib")))
+# The artifact package (src/privtest_artifact, not installed with the library) runs from this checkout: every job
+# (scripts, notebook kernels, cluster jobs) finds this checkout's src first.
+os.environ["PYTHONPATH"] = os.pathsep.join(
+    p for p in (str(Path(workflow.basedir, "src")), os.environ.get("PYTHONPATH")) if p
+)
 from privtest_workflow import captions, catalogue, configuration, deps  # noqa: E402
 
 # Validated against workflow/schemas/catalogue.schema.yaml; then every output's config section and inputs must exist.
@@ -28,7 +33,7 @@ if FAULT:
 config.clear()
 config.update(RESOLVED)
 catalogue.check_config(CATALOGUE, config)
-LIBRARY = deps.ImportGraph("src", "privtest")
+LIBRARY = deps.ImportGraph("src", ("privtest", "privtest_artifact"))
 ENV = "../envs/privtest.yaml"
 # Section -> its analysis keys, those that only judge or display (schema annotation x-stage: analysis): not passed to the simulation.
 ANALYSIS_KEYS = configuration.load_analysis_keys(workflow.basedir)
@@ -45,37 +50,6 @@ def simulation_cfg(wildcards):
     workflow/schemas/config.schema.yaml), so that changing one reruns the analysis and what reads it, never the
     simulation."""
     return CATALOGUE[wildcards.id].cfg(config, drop=ANALYSIS_KEYS.get(wildcards.id, ()))
-
-
-def analysed(oid):
-    """Whether output ``oid`` has an analysis module (privtest.analysis.<id>): its check and notebook then read the
-    tables of the analyse rule."""
-    return LIBRARY.module_file(catalogue.ANALYSE_MODULE.format(oid)) is not None
-
-
-def analysis_input(wildcards):
-    """The output's analysis tables (results/analysis/<id>/), if it has an analysis."""
-    if analysed(wildcards.id):
-        return {"analysis": catalogue.ANALYSIS.format(wildcards.id)}
-    return {}
-
-
-def check_analysis_input(wildcards):
-    """The output's analysis tables for its check, if it has an analysis and its claims take them (`claims(raw, cfg,
-    analysis=None)`; a check deciding on the raw counts alone does not read them)."""
-    claims_file = LIBRARY.module_file(catalogue.CHECK_MODULE.format(wildcards.id))
-    if catalogue.takes_parameter(claims_file, "claims", "analysis"):
-        return analysis_input(wildcards)
-    return {}
-
-
-def notebook_analysis_input(wildcards):
-    """The output's analysis tables for its notebook, if it has an analysis and the notebook's parameters cell
-    declares `analysis` (a notebook drawing only raw values does not read them).
-    """
-    if catalogue.declares_parameter(f"notebooks/{wildcards.id}.ipynb", "analysis"):
-        return analysis_input(wildcards)
-    return {}
 
 
 def data_inputs(wildcards):
@@ -171,11 +145,6 @@ def document_outputs():
     the job, restored after a failure) when the root is the repository."""
     flag = update if os.path.normpath(DOCS_ROOT) == "." else (lambda f: f)
     return [flag(docs_path(d)) for d in DOCUMENTS]
-
-
-def analysis_inputs(wildcards):
-    """The analysis directories (results/analysis/<id>/) of the outputs with an analysis stage, for rule docs."""
-    return [catalogue.ANALYSIS.format(i) for i in ids() if analysed(i)]
 
 
 def docs_targets():

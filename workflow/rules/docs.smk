@@ -1,6 +1,6 @@
 # Generated documentation: docs/results/<id>.md for every output of the catalogue, their index, and the generated
 # blocks of the hand-written documents (README.md, ARTIFACT-APPENDIX.md, docs/*.md: claim counts, claims map, run
-# times), all rendered by privtest.docs.render_repository (workflow/scripts/render_docs.py) from tracked inputs only:
+# times), all rendered by privtest_artifact.docs.render_repository (workflow/scripts/render_docs.py) from tracked inputs only:
 # the run's claims, tables and analysis, and the committed measurement records benchmarks/reproduction_time.json and
 # benchmarks/job_times.csv (written only by python benchmarks/reproduction_time.py --record, never by a run), so a
 # reproduction rewrites them byte for byte. The config's
@@ -13,7 +13,7 @@ rule docs:
         claims="figures/claims.csv",
         outputs=catalogue_outputs(),
         notebooks=[f"notebooks/{i}.ipynb" for i in ids()],
-        analysis=analysis_inputs,
+        analysis=[catalogue.ANALYSIS.format(i) for i in ids()],
         measurement="benchmarks/reproduction_time.json",
         job_times="benchmarks/job_times.csv",
         library=library("render_docs.py"),

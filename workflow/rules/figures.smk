@@ -1,5 +1,5 @@
-# Figures and tables: papermill runs notebooks/<id>.ipynb on results/raw/<id>.csv (and the output's analysis tables,
-# results/analysis/<id>/, where it has an analysis and the notebook declares the parameter `analysis`) and writes the output's files (by
+# Figures and tables: papermill runs notebooks/<id>.ipynb on the output's analysis tables (results/analysis/<id>/,
+# and its claims where the catalogue says renders_claims) and writes the output's files (by
 # kind, catalogue.FILES: a figure's .pdf, .png and plotted data, a table's .tex, .md and .csv), the executed copy
 # (results/notebooks/) and a provenance sidecar. One rule definition, instantiated once per kind of output (rules
 # `figure` and `table`) because the two kinds write differently named files, and once more per set of extra data
@@ -13,9 +13,8 @@ for job, (kind, extra, job_ids) in catalogue.notebook_jobs(CATALOGUE).items():
             job
         input:
             unpack(rendered_claims),
-            unpack(notebook_analysis_input),
             notebook="notebooks/{id}.ipynb",
-            raw=catalogue.RAW.format("{id}"),
+            analysis=catalogue.ANALYSIS.format("{id}"),
             simulation=catalogue.RAW_PROVENANCE.format("{id}"),
             library=library("run_notebook.py", notebook="notebooks/{}.ipynb"),
         output:

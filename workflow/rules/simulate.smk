@@ -1,15 +1,15 @@
 # Simulations: module.simulate(cfg, rng, inputs) -> results/raw/<id>.csv, for every output of the catalogue, with
-# module = privtest.experiments.<id> and inputs = the data inputs its catalogue entry declares (other outputs' raw
+# module = privtest_artifact.outputs.<id> and inputs = the data inputs its catalogue entry declares (other outputs' raw
 # tables, data wheels, OPT references). Expensive and cached; the check and notebook rules only read these files.
 
 
 rule simulate:
     input:
         unpack(data_inputs),
-        library=library("simulate.py", catalogue.SIMULATE_MODULE),
+        library=library("simulate.py", catalogue.OUTPUT_MODULE),
     output:
         # update(): Snakemake neither deletes the previous raw table before the job nor after a failure (it restores
-        # it); the script replaces it atomically (privtest.io) only once the new table is complete.
+        # it); the script replaces it atomically (privtest_artifact.io) only once the new table is complete.
         raw=update(catalogue.RAW.format("{id}")),
         # the commit and SHA-256 of every file the job executed; the notebook job copies it into its sidecar
         provenance=catalogue.RAW_PROVENANCE.format("{id}"),
@@ -26,7 +26,7 @@ rule simulate:
     params:
         # without the analysis keys (x-stage: analysis): changing one reruns no simulation
         cfg=simulation_cfg,
-        module=lambda wc: catalogue.SIMULATE_MODULE.format(wc.id),
+        module=lambda wc: catalogue.OUTPUT_MODULE.format(wc.id),
         seed=config["seed"],
     script:
         "../scripts/simulate.py"

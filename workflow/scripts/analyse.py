@@ -1,8 +1,8 @@
 """Snakemake script: run ``<module>.analyse(raw, cfg)`` for one output and write its results tables.
 
-``module`` is ``privtest.analysis.<id>``; ``raw`` is ``results/raw/<id>.csv`` read with ``pandas.read_csv`` (what was
+``module`` is ``privtest_artifact.outputs.<id>``; ``raw`` is ``results/raw/<id>.csv`` read with ``pandas.read_csv`` (what was
 drawn) and ``cfg`` the output's whole config section, analysis keys (``x-stage: analysis``) included. The tables go to
-``results/analysis/<id>/<name>.csv`` (:func:`privtest.analysis.write`, each file atomically), which the check, the
+``results/analysis/<id>/<name>.csv`` (:func:`privtest_artifact.io.write_analysis`, each file atomically), which the check, the
 notebook and the generated documentation read. A failing analysis leaves its full traceback in the rule's log
 (``privtest_workflow.joblog``).
 """
@@ -20,12 +20,12 @@ from privtest_workflow.joblog import open_log  # noqa: E402
 sm = snakemake  # noqa: F821  (injected by Snakemake)
 log = open_log(sm)  # opened before the library is imported: an import error is logged too
 
-from privtest.analysis import write  # noqa: E402
+from privtest_artifact.io import write_analysis  # noqa: E402
 
 exp = sm.wildcards.id
 start = time.perf_counter()
 module = importlib.import_module(sm.params.module)
 tables = module.analyse(pd.read_csv(sm.input.raw), dict(sm.params.cfg))
-write(tables, sm.output.analysis)
+write_analysis(tables, sm.output.analysis)
 rows = ", ".join(f"{name} {len(frame)} rows" for name, frame in tables.items())
 print(f"{exp}: {rows} in {time.perf_counter() - start:.1f} s", file=log)

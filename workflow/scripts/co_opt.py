@@ -11,8 +11,9 @@ from privtest_workflow.joblog import open_log  # noqa: E402
 sm = snakemake  # noqa: F821  (injected by Snakemake)
 log = open_log(sm)  # a failure leaves its traceback in the rule's log
 
-from privtest.co.graphs import densest_subgraph_opt, load_stream  # noqa: E402
-from privtest.io import write_csv_atomic  # noqa: E402
+from privtest.co.graphs import densest_subgraph_opt  # noqa: E402
+from privtest_artifact.data import load_stream  # noqa: E402
+from privtest_artifact.io import write_csv_atomic  # noqa: E402
 
 stream = load_stream(sm.wildcards.stream, sm.input.wheel, sm.params.T_max)
 opt, kind = densest_subgraph_opt(stream, sm.params.stride)

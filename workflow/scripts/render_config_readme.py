@@ -10,7 +10,7 @@ ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "workflow" / "lib"))
 from privtest_workflow import configdoc  # noqa: E402
 
-from privtest import docs  # noqa: E402
+from privtest_artifact import docs  # noqa: E402
 
 
 def main() -> int:

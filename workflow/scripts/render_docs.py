@@ -1,4 +1,4 @@
-"""Snakemake script: the generated documentation of a run (privtest.docs), under the config's docs root.
+"""Snakemake script: the generated documentation of a run (privtest_artifact.docs), under the config's docs root.
 
 Writes docs/results/<id>.md for every output and docs/results/README.md from figures/claims.csv, the committed
 per-job measurement record benchmarks/job_times.csv (never this run's results/benchmarks/), the tables'
@@ -7,7 +7,7 @@ that only repeat an output's data, figures/data/<id>*.csv or a table's figures/<
 snapshot they are rendered from
 (docs/results/claims.csv, so that tests/test_docs.py can render them again from committed files); and each document
 of DOCUMENTS (docs.smk) with its generated blocks rendered from the same claims and benchmarks/reproduction_time.json.
-All of it is privtest.docs.render_repository: a pure function of those tracked inputs.
+All of it is privtest_artifact.docs.render_repository: a pure function of those tracked inputs.
 """
 
 import sys
@@ -21,8 +21,8 @@ log = open_log(sm)  # a failure leaves its traceback in the rule's log
 
 from privtest_workflow.captions import title_cell  # noqa: E402
 
-from privtest import docs  # noqa: E402
-from privtest.io import write_text_atomic  # noqa: E402
+from privtest_artifact import docs  # noqa: E402
+from privtest_artifact.io import write_text_atomic  # noqa: E402
 
 outputs = [
     docs.OutputInfo(o["id"], o["kind"], o["section"], title_cell(f"notebooks/{o['id']}.ipynb"))

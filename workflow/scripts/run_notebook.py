@@ -28,8 +28,8 @@ from privtest_workflow.kernel import port_collision, socket_base  # noqa: E402
 sm = snakemake  # noqa: F821  (injected by Snakemake)
 log = open_log(sm)  # the kernel subprocess inherits fd 2: its messages go to the rule's log too
 
-from privtest import provenance  # noqa: E402
-from privtest.io import write_text_atomic  # noqa: E402
+from privtest_artifact import provenance  # noqa: E402
+from privtest_artifact.io import write_text_atomic  # noqa: E402
 
 # Kept outside the declared outputs (Snakemake deletes those when the job fails).
 failed = Path(sm.log[0]).parent.parent / "notebooks" / f"{sm.wildcards.id}.failed.ipynb"
@@ -53,9 +53,9 @@ with tempfile.TemporaryDirectory(prefix="privtest-kernel-") as tmp:
     ipc, short = socket_base(tmp, getattr(zmq, "IPC_PATH_MAX_LEN", 0) or 103)
     if ipc is None:
         print("No short directory for IPC sockets: the kernel uses TCP (retried on a port collision).", file=log)
-    # raw, cfg, the output's files (pdf/png/data or tex/md/csv), the directory of its analysis tables (analysis)
-    # where it has an analysis, and, where the catalogue says so, its claims.
-    parameters = {"raw": str(Path(sm.input.raw).resolve()), "cfg": dict(sm.params.cfg)}
+    # cfg, the output's files (pdf/png/data or tex/md/csv), the directory of its analysis tables (analysis) and,
+    # where the catalogue says so, its claims: what the notebook reads, nothing else.
+    parameters = {"cfg": dict(sm.params.cfg)}
     parameters.update({k: str(Path(v).resolve()) for k, v in sm.input.items() if k in ("claims", "analysis")})
     parameters.update({k: str(Path(v).resolve()) for k, v in sm.output.items() if k not in ("executed", "provenance")})
     executed = Path(sm.output.executed).resolve()

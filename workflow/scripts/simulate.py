@@ -1,9 +1,9 @@
 """Snakemake script: run ``<module>.simulate(cfg, rng, inputs)`` for one output and write its raw results atomically.
 
-``module`` is ``privtest.experiments.<id>`` and ``inputs`` maps the data input names its catalogue entry declares
+``module`` is ``privtest_artifact.outputs.<id>`` and ``inputs`` maps the data input names its catalogue entry declares
 (``raw_<id>``, ``wheel_<source>``, ``opt_<stream>``) to file paths; empty for most outputs. Progress bars, warnings
 and, if it fails, the full traceback go to the rule's log (``privtest_workflow.joblog``). Next to the raw table it
-writes ``results/raw/<id>.provenance.json`` (:func:`privtest.provenance.simulation_record`: commit and SHA-256 of
+writes ``results/raw/<id>.provenance.json`` (:func:`privtest_artifact.provenance.simulation_record`: commit and SHA-256 of
 the script and library files it executed), which the notebook job copies into the output's sidecar.
 """
 
@@ -19,8 +19,8 @@ from privtest_workflow.joblog import open_log  # noqa: E402
 sm = snakemake  # noqa: F821  (injected by Snakemake)
 log = open_log(sm)  # opened before the library is imported: an import error is logged too
 
-from privtest import provenance  # noqa: E402
-from privtest.io import enable_progress, job_rng, write_csv_atomic, write_text_atomic  # noqa: E402
+from privtest_artifact import provenance  # noqa: E402
+from privtest_artifact.io import enable_progress, job_rng, write_csv_atomic, write_text_atomic  # noqa: E402
 
 enable_progress()
 exp = sm.wildcards.id

@@ -11,7 +11,7 @@ from privtest_workflow.joblog import open_log  # noqa: E402
 sm = snakemake  # noqa: F821  (injected by Snakemake)
 log = open_log(sm)  # a failure leaves its traceback in the rule's log
 
-from privtest.io import write_text_atomic  # noqa: E402
+from privtest_artifact.io import write_text_atomic  # noqa: E402
 
 rows = []
 for tsv in sorted(Path("results/benchmarks").rglob("*.tsv")):

@@ -247,7 +247,7 @@ class LiuTalwarTester(StationaryTester):
 
 
 def liu_talwar_tester(cfg: dict, pstar: float, eps_ratio: float, T: int) -> LiuTalwarTester:
-    """Factory for :data:`privtest.registry.FACTORIES`. cfg keys: ``eps``, ``beta``, and optionally ``delta``
+    """Factory for :data:`privtest_artifact.registry.FACTORIES`. cfg keys: ``eps``, ``beta``, and optionally ``delta``
     (output delta, default 1e-6) and ``eps0`` (auxiliary eps_0 in (0, 1), or "auto" (default): the value minimising
     N, :func:`optimal_eps0`). theta and gamma are ignored."""
     eps, beta = cfg["eps"], cfg["beta"]

@@ -20,7 +20,7 @@ import numpy as np
 import pandas as pd
 from scipy import optimize, sparse
 
-from privtest import _validate, data
+from privtest import _validate
 
 #: Bound on the rejection sampling of an absent pair (each draw succeeds with probability >= 1/2 in practice).
 _MAX_REJECTIONS = 10**6
@@ -503,23 +503,3 @@ def truncate(stream: EdgeStream, T_max: int | None) -> EdgeStream:
         stream.ins_w[:end],
         stream.labels[:T_max],
     )
-
-
-#: Streams read from data wheels: name -> (wheel source, builder).
-STREAMS = {
-    "collegemsg": ("collegemsg", lambda w: collegemsg_stream(data.collegemsg(w))),
-    "primary_school": ("primary_school", lambda w: primary_school_stream(data.primary_school(w))),
-    "collegemsg_messages": ("collegemsg", lambda w: collegemsg_messages_stream(data.collegemsg(w))),
-    "primary_school_contacts": ("primary_school", lambda w: primary_school_contacts_stream(data.primary_school(w))),
-}
-
-
-def load_stream(name: str, wheel=None, T_max: int | None = None) -> EdgeStream:
-    """A stream of :data:`STREAMS` from its data wheel (see :mod:`privtest.data`), truncated to T_max.
-
-    Raises:
-        ValueError: for a name not in :data:`STREAMS`.
-    """
-    if name not in STREAMS:
-        raise ValueError(f"stream must be one of {sorted(STREAMS)}. Found {name!r}.")
-    return truncate(STREAMS[name][1](wheel), T_max)

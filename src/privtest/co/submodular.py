@@ -61,7 +61,7 @@ class FacilityLocation:
     """Facility-location stream (see module docstring). Solutions are index arrays of shape (k,) (batch (B, k)).
 
     Args:
-        stops: DataFrame with ``time`` (tz-aware), ``lat``, ``long`` (from :func:`privtest.data.mpls_stops`).
+        stops: DataFrame with ``time`` (tz-aware), ``lat``, ``long`` (from :func:`privtest_artifact.data.mpls_stops`).
         k: cardinality (number of chosen candidates).
         grid: candidates per side (grid x grid public candidates).
         radius_km: r of sim.

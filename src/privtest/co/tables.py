@@ -1,12 +1,11 @@
 """The paper's Tables 2 and 3 (Section 1.3 and Section 8.1: Theorem 42 applied to batch DP submodular maximisation)
-as code objects, rendered to Markdown and LaTeX with the shared writers of :mod:`privtest.tables`. The two tables have
-the same rows in the paper."""
+as data: one :class:`TableRow` per batch algorithm with its batch and continual-observation guarantees as LaTeX math,
+as printed in the paper. The two tables have the same rows in the paper. The reproduction renders them
+(``privtest_artifact.tables.co_table_markdown`` and ``co_table_latex``)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-
-from privtest.tables import latex_tabular, markdown_lines
 
 # ruff: noqa: E501  (LaTeX formulas of the paper's table cells are kept on one line each)
 
@@ -66,19 +65,3 @@ CAPTION = (
     "optimum at time t; k: cardinality or matroid rank; kappa, eta > 0: user parameters; beta: failure "
     "probability. Monotone refers to argument-monotonicity; the framework also needs data-monotonicity."
 )
-
-
-def to_markdown(rows: list[TableRow], title: str) -> str:
-    """The table as Markdown: title, caption, one line per row (:func:`privtest.tables.markdown_lines`)."""
-    header = ["Work", "Setting", "Batch guarantee", "CO guarantee (Theorem 42)"]
-    body = [[r.work, r.setting, r.batch, r.co] for r in rows]
-    return "\n".join([f"# {title}", "", CAPTION, ""] + markdown_lines(header, body)) + "\n"
-
-
-def to_latex(rows: list[TableRow], label: str) -> str:
-    """The table as a LaTeX ``table`` environment with caption and ``label`` (:func:`privtest.tables.latex_tabular`)."""
-    header = ["Work, setting", "Batch guarantee", "CO guarantee (ours)"]
-    body = [[f"{r.work}, {r.setting}", r.batch, r.co] for r in rows]
-    tabular = latex_tabular("p{4.2cm}p{4.8cm}p{5.6cm}", header, body)
-    head = ["\\begin{table}[t]", "\\centering", f"\\caption{{{CAPTION}}}\\label{{{label}}}", "\\small"]
-    return "\n".join(head + tabular + ["\\end{table}"]) + "\n"

@@ -35,16 +35,16 @@ SIDECARS = {"executed": "results/notebooks/{}.ipynb", "provenance": "figures/{}.
 #: Raw results of the simulate rule (and the provenance of the code that produced them), claims of the check rule.
 RAW = "results/raw/{}.csv"
 RAW_PROVENANCE = "results/raw/{}.provenance.json"
-#: Results tables of the analyse rule: ``results/analysis/<id>/<name>.csv`` (:func:`privtest.analysis.write`).
+#: Results tables of the analyse rule: ``results/analysis/<id>/<name>.csv`` (:func:`privtest_artifact.outputs.write`).
 ANALYSIS = "results/analysis/{}"
 CLAIMS = "results/claims/{}.csv"
 #: Data inputs of a simulation by kind: the input named ``<kind>_<name>`` is the file ``INPUTS[kind].format(name)``.
 INPUTS = {"raw": RAW, "wheel": "resources/wheels/{}.whl", "opt": "results/co/opt_{}.csv"}
 
 #: The library module each job runs ({} = output id).
-SIMULATE_MODULE = "privtest.experiments.{}"
-ANALYSE_MODULE = "privtest.analysis.{}"
-CHECK_MODULE = "privtest.checks.{}"
+SIMULATE_MODULE = "privtest_artifact.outputs.{}"
+ANALYSE_MODULE = "privtest_artifact.outputs.{}"
+CHECK_MODULE = "privtest_artifact.outputs.{}"
 
 
 @dataclass(frozen=True)
@@ -123,27 +123,6 @@ class Output:
             for name in names:
                 out[f"{kind}_{name}"] = INPUTS[kind].format(name)
         return out
-
-
-def declares_parameter(notebook: str | Path, name: str) -> bool:
-    """Whether the notebook's ``parameters`` cell assigns ``name`` (the parameters a notebook reads)."""
-    cells = json.loads(Path(notebook).read_text())["cells"]
-    pattern = re.compile(rf"^{re.escape(name)}\s*=", re.MULTILINE)
-    return any(
-        "parameters" in c.get("metadata", {}).get("tags", []) and pattern.search("".join(c["source"]))
-        for c in cells
-        if c["cell_type"] == "code"
-    )
-
-
-def takes_parameter(module_file: str | Path, function: str, name: str) -> bool:
-    """Whether the module's top-level ``function`` has a parameter ``name`` (read statically with :mod:`ast`: a check
-    ``claims(raw, cfg, analysis=None)`` reads the output's analysis tables)."""
-    for node in ast.parse(Path(module_file).read_text()).body:
-        if isinstance(node, ast.FunctionDef) and node.name == function:
-            args = node.args
-            return name in [a.arg for a in (*args.posonlyargs, *args.args, *args.kwonlyargs)]
-    return False
 
 
 def _canonical(value):

@@ -31,7 +31,7 @@ import jsonschema
 import yaml
 
 SCHEMA = "workflow/schemas/config.schema.yaml"
-#: Schema annotation of a section whose simulation builds testers by name (privtest.registry): see check_testers.
+#: Schema annotation of a section whose simulation builds testers by name (privtest_artifact.registry): see check_testers.
 TESTERS = "x-testers"
 #: Schema annotation of an analysis key, one that only judges or displays (``x-stage: analysis``): see
 #: :func:`analysis_keys`.
@@ -387,14 +387,14 @@ def check_testers(config: dict, schema: dict) -> None:
     output uses: each must be finite, e.g. ``pbar``, which Ghazi et al.'s selection does not have; ``run`` and
     ``critical_p`` are simulated once on a tiny input, e.g. Cohen et al.'s N_t overflows as eps_ratio -> 1/2). Each
     method is
-    built with :func:`privtest.registry.make_tester` at every listed eps_ratio, with the section's first p* and
+    built with :func:`privtest_artifact.registry.make_tester` at every listed eps_ratio, with the section's first p* and
     largest T: the library's own range checks, interface and simulation decide, not a copy of them.
 
     Raises:
         ConfigError: naming the section, the key and the method, with the library's message.
     """
     try:
-        from privtest.registry import make_tester
+        from privtest_artifact.registry import make_tester
     except ImportError as e:  # Snakemake runs without the library: the jobs will check (and fail) instead
         import warnings
 

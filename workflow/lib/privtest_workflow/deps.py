@@ -2,7 +2,7 @@
 
 Snakemake reruns a job when one of its input files changes, but it does not follow Python imports. So each job
 declares as inputs the library files it would execute: the transitive closure, found statically with :mod:`ast`,
-of the ``privtest`` imports of the code the job runs (its library module, its Snakemake script, or a notebook's
+of the ``privtest`` and ``privtest_artifact`` imports of the code the job runs (its library module, its Snakemake script, or a notebook's
 code cells). Importing ``privtest.a.b`` executes ``privtest/__init__.py`` and ``privtest/a/__init__.py`` before
 ``privtest/a/b.py``, so those count too. Nothing is listed by hand: moving or splitting modules changes the result
 accordingly. Two conservative rules: imports inside functions count (they may run), and a string literal that is
@@ -63,16 +63,17 @@ def _dynamic_imports(tree: ast.AST) -> list[int]:
 
 
 class ImportGraph:
-    """Static import graph of one package under a source root.
+    """Static import graph of the packages under a source root.
 
     Args:
-        src: directory that holds the package (``src``); returned paths start with it (relative stays relative).
-        package: the top-level package whose files are tracked.
+        src: directory that holds the packages (``src``); returned paths start with it (relative stays relative).
+        packages: the top-level packages whose files are tracked (a name or a tuple of names: the library
+            ``privtest`` and the artifact ``privtest_artifact``).
     """
 
-    def __init__(self, src: str | Path = "src", package: str = "privtest"):
+    def __init__(self, src: str | Path = "src", packages: str | tuple[str, ...] = ("privtest", "privtest_artifact")):
         self.src = Path(src)
-        self.package = package
+        self.packages = (packages,) if isinstance(packages, str) else tuple(packages)
         self._imports: dict[Path, frozenset[str]] = {}
         self._exports: dict[str, dict[str, str]] = {}
 
@@ -86,7 +87,7 @@ class ImportGraph:
 
     def module_file(self, name: str) -> Path | None:
         """The file executed when module ``name`` is imported (``a/b.py`` or ``a/b/__init__.py``), or None."""
-        if name.split(".")[0] != self.package:
+        if name.split(".")[0] not in self.packages:
             return None
         base = self.src.joinpath(*name.split("."))
         for path in (base / "__init__.py", base.with_suffix(".py")):
@@ -112,7 +113,7 @@ class ImportGraph:
             if isinstance(node, ast.Import):
                 names.update(alias.name for alias in node.names)
                 for alias in node.names:  # `import pkg`: the code may use any lazily exported attribute
-                    if "." not in alias.name and alias.name == self.package:
+                    if "." not in alias.name and alias.name in self.packages:
                         names.update(self.exports(alias.name).values())
             elif isinstance(node, ast.ImportFrom):
                 if node.level:
@@ -125,13 +126,13 @@ class ImportGraph:
                     base = node.module
                 names.add(base)
                 names.update(f"{base}.{alias.name}" for alias in node.names if alias.name != "*")
-                if base is not None and base.split(".")[0] == self.package:
+                if base is not None and base.split(".")[0] in self.packages:
                     lazy = self.exports(base)
                     star = any(alias.name == "*" for alias in node.names)
                     names.update(m for n, m in lazy.items() if star or n in {a.name for a in node.names})
             elif isinstance(node, ast.Constant) and isinstance(node.value, str) and _MODULE_STRING.match(node.value):
                 names.add(node.value.split(":")[0])
-        return {n for n in names if n.split(".")[0] == self.package}
+        return {n for n in names if n.split(".")[0] in self.packages}
 
     def _imports_of_file(self, path: Path) -> frozenset[str]:
         if path not in self._imports:

@@ -1,0 +1,789 @@
+"""Generated documentation: every number a reader reads is rendered from a run's files, never typed.
+
+Two kinds of output:
+
+- a page per output of the catalogue, ``docs/results/<id>.md`` (:func:`result_page`): what the output shows (its
+  caption, the title cell of its notebook) and the paper section it tests, the figure, its claims with their
+  verdicts and measured values (``results/claims/<id>.csv``) and a link to what the verdicts mean (docs/claims.md),
+  a preview of its table (``figures/<id>.md``) and of its analysis tables (``results/analysis/<id>/<name>.csv``;
+  those that only repeat the plotted data are linked, not drawn), and its jobs' wall times from the
+  committed measurement record ``benchmarks/job_times.csv`` (:data:`JOB_TIMES`, written only by
+  ``python benchmarks/reproduction_time.py --record``; never from the rendering run's own ``benchmark:`` files);
+- *generated blocks* in hand-written Markdown (README.md, ARTIFACT-APPENDIX.md, docs/*.md): the text between
+  ``<!-- BEGIN generated:<name> -->`` and ``<!-- END generated:<name> -->`` is rewritten by :func:`replace_block`
+  from the claims (:func:`claim_counts`, :func:`claims_map`) or a committed run-time measurement
+  (:func:`runtime_table`, ``benchmarks/reproduction_time.json``); everything outside the markers is left alone.
+
+Rendering is a pure function of the tracked inputs (claims, tables, analysis results, the committed measurement
+records): no clock, no path of the machine, no time of the rendering run, stable ordering and float formatting, so
+``make reproduce`` on a fresh clone rewrites every generated file byte for byte (:func:`render_repository`;
+docs/reproduction.md).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import pandas as pd
+
+from privtest_artifact.claims import VERDICTS
+from privtest_artifact.tables import markdown_lines
+
+#: The markers of a generated block ``{}`` = its name (letters, digits, ``_``, ``-``, ``.``).
+BEGIN = "<!-- BEGIN generated:{} -->"
+END = "<!-- END generated:{} -->"
+_NAME = re.compile(r"^[A-Za-z0-9_.-]+$")
+_BLOCK = re.compile(r"<!-- BEGIN generated:([A-Za-z0-9_.-]+) -->")
+
+#: One line per verdict: what it means (the same words as figures/claims.md).
+MEANING = {
+    "PASS": "the statement holds (exact computation, or established by the data)",
+    "FAIL": "the statement is contradicted (exact computation, or refuted under the family-wise policy)",
+    "INCONCLUSIVE": "the sample is too small; the note says how many runs would resolve it, or why more runs cannot",
+    "VACUOUS": "the bound is not binding on this input (it cannot fail here); the note gives its value",
+    "ERRATUM": "the paper's statement as printed is contradicted; the note names the ERRATA.md entry",
+}
+
+#: The end of a caption's first sentence: a full stop and a capital, not an abbreviation ("et al. (2024)", "eq. (16)").
+_FIRST_SENTENCE = re.compile(
+    r"(?<!\bal)(?<!\be\.g)(?<!\bi\.e)(?<!\bcf)(?<!\beq)(?<!\bEq)(?<!\bSec)(?<!\bThm)(?<!\bCor)(?<!\bFig)(?<!\bAlg)"
+    r"\.\s+(?=[A-Z$(`*])"
+)
+
+#: Most rows of an analysis table, or of each Markdown table of a table output, shown on a result page (the full
+#: table stays in its .csv / .md).
+MAX_ANALYSIS_ROWS = 10
+#: Most key columns an analysis table repeats in each part when it is split (:func:`key_columns`).
+MAX_KEY_COLUMNS = 4
+#: The name of the analysis tables that hold a figure's plotted series: shown by name, size and link only.
+SERIES = "series"
+
+
+def block_names(text: str) -> list[str]:
+    """Names of the generated blocks of ``text``, in order of appearance."""
+    return _BLOCK.findall(text)
+
+
+def replace_block(text: str, name: str, body: str) -> str:
+    """``text`` with the content of its generated block ``name`` replaced by ``body``.
+
+    The markers stay; the content is ``body`` on its own lines between them (a trailing newline of ``body`` is not
+    doubled), so rendering twice gives the same text. An *inline* block (markers and content on one line, for a
+    number inside a sentence) stays on its line.
+
+    Raises:
+        ValueError: if ``name`` is not a block name (letters, digits, ``_-.``), ``text`` does not contain its two
+            markers exactly once each, in order, or an inline block's ``body`` has more than one line.
+    """
+    if not _NAME.match(name):
+        raise ValueError(f"name must be letters, digits, '_', '-' or '.', got {name!r}")
+    begin, end = BEGIN.format(name), END.format(name)
+    if text.count(begin) != 1 or text.count(end) != 1 or text.index(begin) > text.index(end):
+        raise ValueError(f"text must contain {begin!r} then {end!r}, once each")
+    head, rest = text.split(begin)
+    old, tail = rest.split(end)
+    if "\n" not in old:
+        if "\n" in body.strip():
+            raise ValueError(f"body of the inline block {name!r} must be one line, got {body!r}")
+        return f"{head}{begin}{body.strip()}{end}{tail}"
+    return f"{head}{begin}\n{body.rstrip()}\n{end}{tail}"
+
+
+def render_blocks(text: str, bodies: Mapping[str, str]) -> str:
+    """``text`` with every generated block it contains replaced by ``bodies[name]``.
+
+    Raises:
+        ValueError: if a block of ``text`` has no body in ``bodies`` (an unknown name would otherwise keep stale
+            numbers), or as :func:`replace_block`.
+    """
+    missing = [n for n in block_names(text) if n not in bodies]
+    if missing:
+        raise ValueError(f"bodies must render every block of the text, missing: {missing}")
+    for name in block_names(text):
+        text = replace_block(text, name, bodies[name])
+    return text
+
+
+def verdict_counts(claims: pd.DataFrame) -> dict[str, int]:
+    """Claims per verdict, every verdict of :data:`privtest_artifact.claims.VERDICTS` in order (0 where none).
+
+    Args:
+        claims: a claims table (``figures/claims.csv`` or ``results/claims/<id>.csv``) with a ``verdict`` column.
+
+    Raises:
+        ValueError: if ``claims`` has no ``verdict`` column or a verdict outside :data:`VERDICTS`.
+    """
+    if "verdict" not in claims:
+        raise ValueError("claims must have a 'verdict' column")
+    unknown = sorted(set(claims["verdict"]) - set(VERDICTS))
+    if unknown:
+        raise ValueError(f"claims' verdicts must be in {VERDICTS}, got {unknown}")
+    counts = claims["verdict"].value_counts()
+    return {v: int(counts.get(v, 0)) for v in VERDICTS}
+
+
+def counts_sentence(claims: pd.DataFrame) -> str:
+    """``"<n> claims: <k> PASS, <k> FAIL, ..."`` (:func:`verdict_counts`)."""
+    counts = verdict_counts(claims)
+    return f"{len(claims)} claims: " + ", ".join(f"{k} {v}" for v, k in counts.items())
+
+
+def claim_counts(claims: pd.DataFrame) -> str:
+    """Markdown: the counts per verdict (:func:`counts_sentence`) and a table verdict | claims | meaning."""
+    counts = verdict_counts(claims)
+    rows = [[f"**{v}**", str(k), MEANING[v]] for v, k in counts.items()]
+    return "\n".join([counts_sentence(claims) + ".", "", *markdown_lines(["verdict", "claims", "meaning"], rows)])
+
+
+def _sources(claims: pd.DataFrame) -> str:
+    """The distinct paper results a group of claims tests (``source`` column), in order of first appearance."""
+    return "; ".join(dict.fromkeys(str(s) for s in claims["source"] if str(s)))
+
+
+def claims_map(claims: pd.DataFrame, outputs: Sequence[str], link: str = "docs/results/{}.md") -> str:
+    """Markdown table of where each paper result is checked: one row per output, its paper results (the claims'
+    ``source``), its number of claims per verdict and a link to its result page.
+
+    Args:
+        claims: ``figures/claims.csv`` (columns ``experiment``, ``source``, ``verdict``).
+        outputs: the catalogue's output ids, in catalogue order (an output without claims gets a row of zeros).
+        link: the result page of an output, ``{}`` = its id, relative to the document the table goes in.
+
+    Raises:
+        ValueError: if ``claims`` names an output not in ``outputs``, or as :func:`verdict_counts`.
+    """
+    stray = sorted(set(claims["experiment"]) - set(outputs))
+    if stray:
+        raise ValueError(f"claims' experiments must be outputs of the catalogue, got {stray}")
+    header = ["output", "paper results checked", "claims", *VERDICTS]
+    rows = []
+    for out in outputs:
+        mine = claims[claims["experiment"] == out]
+        counts = verdict_counts(mine)
+        rows.append([f"[`{out}`]({link.format(out)})", _sources(mine), str(len(mine)), *map(str, counts.values())])
+    return "\n".join(markdown_lines(header, rows))
+
+
+def family(claim_id: str) -> str:
+    """The family of a claim id: the id without its bracketed cell (``co.crossover.lead[...]`` ->
+    ``co.crossover.lead``)."""
+    return str(claim_id).split("[", 1)[0]
+
+
+def non_pass(claims: pd.DataFrame) -> str:
+    """Markdown table of the claims that are not PASS, by output, claim family (:func:`family`) and verdict, with
+    their number: what a reviewer should expect besides PASS (each row's notes say why, in figures/claims.md).
+
+    Raises:
+        ValueError: as :func:`verdict_counts`.
+    """
+    verdict_counts(claims)  # validates the verdicts
+    rest = claims[claims["verdict"] != "PASS"]
+    if not len(rest):
+        return "Every claim is PASS."
+    keyed = rest.assign(family=rest["claim_id"].map(family))
+    order = {v: i for i, v in enumerate(VERDICTS)}
+    groups = keyed.groupby(["experiment", "family", "verdict"], sort=False).size().reset_index(name="n")
+    groups = groups.sort_values("verdict", key=lambda v: v.map(order), kind="stable")
+    rows = [[f"`{g.experiment}`", f"`{g.family}`", f"**{g.verdict}**", str(g.n)] for g in groups.itertuples()]
+    return "\n".join(markdown_lines(["output", "claim family", "verdict", "claims"], rows))
+
+
+def _minutes(seconds: float) -> str:
+    return f"{seconds / 60:.1f} min"
+
+
+#: The keys of a measured run in ``benchmarks/reproduction_time.json``.
+RUN_KEYS = ("key", "run", "command", "wall_s", "where")
+
+
+def runtime_table(measurement: Mapping) -> str:
+    """Markdown table of measured wall times (``benchmarks/reproduction_time.json``): run | command | wall time |
+    measured on, then the machine they were measured on.
+
+    Args:
+        measurement: ``{"machine": str, "runs": [{"key", "run", "command", "wall_s", "where", "notes"?}, ...]}``
+            (``key``: a short name, ``time.<key>`` blocks of :func:`standard_blocks`; ``where``: commit and how it
+            was measured).
+
+    Raises:
+        ValueError: if a run lacks one of those keys or its ``wall_s`` is not a positive finite number.
+    """
+    rows = []
+    for i, run in enumerate(measurement.get("runs", [])):
+        missing = [k for k in RUN_KEYS if k not in run]
+        if missing:
+            raise ValueError(f"runs[{i}] must have keys {', '.join(RUN_KEYS)}; missing {missing}")
+        wall = run["wall_s"]
+        if not isinstance(wall, int | float) or isinstance(wall, bool) or not math.isfinite(wall) or wall <= 0:
+            raise ValueError(f"runs[{i}].wall_s must be a positive finite number of seconds, got {wall!r}")
+        note = f"; {run['notes']}" if run.get("notes") else ""
+        rows.append([run["run"], f"`{run['command']}`", _minutes(wall), f"{run['where']}{note}"])
+    lines = markdown_lines(["run", "command", "wall time", "measured"], rows)
+    if measurement.get("machine"):
+        lines += ["", f"Machine: {measurement['machine']}."]
+    return "\n".join(lines)
+
+
+def runtime_of(measurement: Mapping, key: str) -> str:
+    """The wall time of the run with key ``key`` of ``measurement`` in minutes (``"6.5 min"``), for a sentence.
+
+    Raises:
+        ValueError: if ``measurement`` has no run with that key.
+    """
+    for r in measurement.get("runs", []):
+        if r.get("key") == key:
+            return _minutes(r["wall_s"])
+    raise ValueError(f"key must be one of {[r.get('key') for r in measurement.get('runs', [])]}, got {key!r}")
+
+
+@dataclass(frozen=True)
+class OutputInfo:
+    """What a result page says about an output besides its results.
+
+    Attributes:
+        id: the output id (catalogue key).
+        kind: ``"figure"`` or ``"table"``.
+        section: the paper section it tests (the catalogue's ``sections`` title).
+        caption: its notebook's title cell (Markdown, ``# <id>: ...``).
+    """
+
+    id: str
+    kind: str
+    section: str
+    caption: str
+
+
+def _caption_text(info: OutputInfo) -> str:
+    """The caption without its ``# <id>:`` heading prefix."""
+    text = re.sub(r"^#\s*", "", info.caption.strip())
+    return re.sub(rf"^`?{re.escape(info.id)}`?\s*:\s*", "", text).strip()
+
+
+def _cell(value) -> str:
+    if isinstance(value, float):
+        return "" if math.isnan(value) else f"{value:.4g}"
+    return str(value).replace("\n", " ")
+
+
+def key_columns(frame: pd.DataFrame, most: int = MAX_KEY_COLUMNS) -> list[str]:
+    """The columns that name a row of ``frame``, for repeating in each part of a split table: the shortest prefix
+    (at most ``most`` columns) of its non-constant columns that identifies every row; failing that, the shortest
+    such prefix of its non-constant non-float columns (labels, integer steps); failing that, its leading
+    non-constant non-float columns (at most ``most``; none if the first is a float).
+
+    Raises:
+        ValueError: if ``most`` < 0.
+    """
+    if most < 0:
+        raise ValueError(f"most must be >= 0, got {most}")
+    varying = [c for c in frame.columns if frame[c].nunique(dropna=False) > 1]
+    labels = [c for c in varying if frame[c].dtype.kind not in "fc"]
+    for candidates in (varying, labels):
+        for n in range(1, min(most, len(candidates)) + 1):
+            if not frame.duplicated(subset=candidates[:n]).any():
+                return candidates[:n]
+    lead = []
+    for c in varying[:most]:
+        if c not in labels:
+            break
+        lead.append(c)
+    return lead
+
+
+def analysis_table(analysis: pd.DataFrame, max_rows: int = MAX_ANALYSIS_ROWS) -> str:
+    """Markdown of an analysis table (``results/analysis/<id>/<name>.csv``): its first ``max_rows`` rows in
+    consecutive tables of at most :data:`privtest_artifact.tables.MAX_MD_COLUMNS` columns each, every part repeating the key
+    columns (:func:`key_columns`) and taking the next other columns in order, and how many rows are left out. In
+    a table of more than one row, the columns empty in every row are named instead of drawn, and so are those holding
+    the same value in every row (with the value).
+
+    Raises:
+        ValueError: if ``max_rows`` < 1.
+    """
+    from privtest_artifact.tables import MAX_MD_COLUMNS
+
+    if max_rows < 1:
+        raise ValueError(f"max_rows must be >= 1, got {max_rows}")
+    many = len(analysis) > 1
+    empty = [c for c in analysis.columns if many and analysis[c].isna().all()]
+    same = [c for c in analysis.columns if many and c not in empty and analysis[c].nunique(dropna=False) == 1]
+    full = analysis.drop(columns=empty + same)
+    shown = full.head(max_rows)
+    keys = key_columns(full)
+    rest = [c for c in shown.columns if c not in keys]
+    width = MAX_MD_COLUMNS - len(keys)
+    chunks = [rest[i : i + width] for i in range(0, len(rest), width)] or [[]]
+    parts = []
+    for i, chunk in enumerate(chunks):
+        cols = keys + chunk
+        rows = [[_cell(v) for v in row] for row in shown[cols].itertuples(index=False)]
+        head = [f"*Part {i + 1} of {len(chunks)}*", ""] if len(chunks) > 1 else []
+        parts.append("\n".join(head + markdown_lines(cols, rows)))
+    left = len(analysis) - len(shown)
+    notes = [f"{left} more rows in the .csv"] if left > 0 else []
+    if same:
+        notes.append("the same in every row: " + ", ".join(f"`{c}` = {_cell(analysis[c].iloc[0])}" for c in same))
+    if empty:
+        notes.append("empty in every row: " + ", ".join(f"`{c}`" for c in empty))
+    if notes:
+        parts.append(f"({'; '.join(notes)}.)")
+    return "\n\n".join(parts)
+
+
+def _canonical_rows(frame: pd.DataFrame, columns: Sequence[str]) -> set[tuple[str, ...]]:
+    """The rows of ``frame[columns]`` as tuples of text, numbers to 10 significant digits (how
+    :func:`privtest_artifact.io.write_csv_atomic` writes them) and missing values as "", so that a table and the same rows
+    read back from another CSV compare equal."""
+
+    def text(v) -> str:
+        if v is None or (isinstance(v, float) and math.isnan(v)):
+            return ""
+        if isinstance(v, bool | str):
+            return str(v)
+        try:
+            return f"{float(v):.10g}"
+        except (TypeError, ValueError):
+            return str(v)
+
+    return {tuple(text(v) for v in row) for row in frame[list(columns)].itertuples(index=False)}
+
+
+def repeats_data(frame: pd.DataFrame, data: Sequence[pd.DataFrame]) -> bool:
+    """Whether the analysis table ``frame`` is plotted data already written elsewhere: every column of it is a
+    column of one of the tables ``data`` (``figures/data/<id>*.csv``, a table's ``figures/<id>.csv``) and every row
+    of it is a row of that table (:func:`_canonical_rows`). An empty table repeats nothing."""
+    if not len(frame):
+        return False
+    for d in data:
+        cols = list(frame.columns)
+        if set(cols) <= set(d.columns) and _canonical_rows(frame, cols) <= _canonical_rows(d, cols):
+            return True
+    return False
+
+
+def _markdown_preview(text: str, max_rows: int, source: str) -> str:
+    """``text`` (Markdown) with every table in it cut to its first ``max_rows`` body rows, followed by how many rows
+    are left out and where they are (``source``); text outside the tables unchanged."""
+    out: list[str] = []
+    lines = text.splitlines()
+    i = 0
+    while i < len(lines):
+        if lines[i].startswith("|") and i + 1 < len(lines) and re.match(r"^\|[\s:|-]+\|\s*$", lines[i + 1]):
+            j = i + 2
+            while j < len(lines) and lines[j].startswith("|"):
+                j += 1
+            body = j - i - 2
+            out += lines[i : i + 2 + min(body, max_rows)]
+            if body > max_rows:
+                out += ["", f"({body - max_rows} more rows in {source}.)"]
+            i = j
+        else:
+            out.append(lines[i])
+            i += 1
+    return "\n".join(out)
+
+
+def result_page(
+    info: OutputInfo,
+    claims: pd.DataFrame,
+    runtimes: Mapping[str, float],
+    table_md: str | None = None,
+    analysis: Mapping[str, pd.DataFrame] | None = None,
+    root: str = "../..",
+    measured_where: str = "",
+    data: Sequence[pd.DataFrame] = (),
+) -> str:
+    """The Markdown page ``docs/results/<id>.md`` of one output.
+
+    Args:
+        info: the output (:class:`OutputInfo`).
+        claims: its claims (``results/claims/<id>.csv``, columns of :data:`privtest_artifact.claims.COLUMNS`).
+        runtimes: wall seconds of its jobs by rule (``{"simulate": 12.3, "analyse": 0.4, "check": 1.0, ...}``) from the
+            committed record (:data:`JOB_TIMES`); rules without a measurement are left out, none at all renders
+            "not measured yet".
+        table_md: a table's ``figures/<id>.md`` (its text is included, each Markdown table in it cut to its first
+            :data:`MAX_ANALYSIS_ROWS` rows with a link to the file), None for a figure.
+        analysis: its analysis tables by name (``results/analysis/<id>/<name>.csv``, :func:`privtest_artifact.io.read_analysis`)
+            when the output has an analysis stage, else None; each is shown with its size and its first
+            :data:`MAX_ANALYSIS_ROWS` rows (:func:`analysis_table`), except the tables named :data:`SERIES` and
+            those that repeat ``data`` (:func:`repeats_data`): their name, size and link only.
+        root: the repository's top directory relative to the page (links to ``figures/`` and ``results/``).
+        measured_where: where and how ``runtimes`` were measured, in the record's words (its ``where`` column).
+        data: the output's written data (a figure's ``figures/data/<id>*.csv``, a table's ``figures/<id>.csv``),
+            to recognise the analysis tables that only repeat them.
+
+    Returns:
+        The page's text, ending with a newline.
+
+    Raises:
+        ValueError: if ``claims`` holds claims of another output, or as :func:`verdict_counts`.
+    """
+    other = sorted(set(claims.get("experiment", pd.Series(dtype=str))) - {info.id})
+    if other:
+        raise ValueError(f"claims must be those of {info.id}, got claims of {other}")
+    lines = [
+        f"# `{info.id}`",
+        "",
+        "<!-- Generated by the workflow (rule docs, privtest_artifact.docs.result_page) from this output's results:",
+        "     edit the notebook's title cell, the claims module or the config, not this file. -->",
+        "",
+        f"**What it shows.** {_caption_text(info)}",
+        "",
+        f"**Paper section.** {info.section}.",
+    ]
+    sources = _sources(claims) if len(claims) else ""
+    if sources:
+        lines += ["", f"**Paper results tested.** {sources}."]
+    if info.kind == "figure":
+        # The committed thumbnail (docs/thumbnails/, workflow/scripts/make_thumbnails.py), linked to the figure a run
+        # writes (figures/*.png is not committed: an image carries no number the plotted data do not).
+        thumb = f"{root}/docs/thumbnails/{info.id}.png"
+        lines += ["", f"[![{info.id}]({thumb})]({root}/figures/{info.id}.png)", ""]
+        lines += [
+            f"Thumbnail of the default run's figure; a run writes the full figure: [`figures/{info.id}.png`]"
+            f"({root}/figures/{info.id}.png), [`figures/{info.id}.pdf`]({root}/figures/{info.id}.pdf), plotted data "
+            f"[`figures/data/{info.id}.csv`]({root}/figures/data/{info.id}.csv)."
+        ]
+    else:
+        lines += ["", f"Files: `figures/{info.id}.tex`, `.md`, `.csv`."]
+    lines += ["", "## Claims", ""]
+    meaning = f"What the verdicts mean and how each is decided: [`docs/claims.md`]({root}/docs/claims.md)."
+    if len(claims):
+        lines += [counts_sentence(claims) + f" (`results/claims/{info.id}.csv`). {meaning}", ""]
+        rows = [
+            [f"`{r.claim_id}`", r.source, r.measured, r.bound, f"**{r.verdict}**", r.note] for r in claims.itertuples()
+        ]
+        lines += markdown_lines(["claim", "source", "measured", "bound", "verdict", "note"], rows)
+    else:
+        lines.append("This output checks no claim.")
+    if table_md is not None:
+        body = re.sub(r"^# .*\n+", "", table_md.strip() + "\n")  # the page has its own title
+        md = f"[`figures/{info.id}.md`]({root}/figures/{info.id}.md)"
+        body = _markdown_preview(body.rstrip(), MAX_ANALYSIS_ROWS, md)
+        lines += ["", "## Table", "", body]
+    if analysis:
+        lines += ["", "## Analysis", ""]
+        lines.append(
+            f"Computed once from the raw results by `privtest_artifact.outputs.{info.id}` (rule analyse); the check and the "
+            "notebook read these tables."
+        )
+        for name, frame in analysis.items():
+            path = f"results/analysis/{info.id}/{name}.csv"
+            size = f"{len(frame)} rows, {len(frame.columns)} columns"
+            link = f"[`{path}`]({root}/{path}) ({size})"
+            if name == SERIES or repeats_data(frame, data):
+                written = f"figures/data/{info.id}.csv" if info.kind == "figure" else f"figures/{info.id}.csv"
+                lines += ["", f"### `{name}`", "", f"{link}: the output's data, its rows are in `{written}`."]
+            else:
+                lines += ["", f"### `{name}`", "", f"{link}:", "", analysis_table(frame)]
+    lines += ["", "## Run time", ""]
+    measured = {rule: s for rule, s in runtimes.items() if s is not None and math.isfinite(s)}
+    if measured:
+        where = f"measured: {measured_where.rstrip('.')}; " if measured_where else ""
+        lines += [
+            f"Wall time of this output's jobs from the committed record `{JOB_TIMES}` ({where}not the run that "
+            "wrote this page):",
+            "",
+            *markdown_lines(["job", "seconds"], [[rule, f"{s:.1f}"] for rule, s in measured.items()]),
+        ]
+    else:
+        lines.append(NOT_MEASURED)
+    return "\n".join(lines) + "\n"
+
+
+def index_page(outputs: Sequence[OutputInfo], claims: pd.DataFrame, job_times: pd.DataFrame | None = None) -> str:
+    """``docs/results/README.md``: the claim counts (:func:`claim_counts`), one line per output, grouped by
+    paper section, with links to the result pages, and where the pages' run times were measured (the distinct
+    ``where`` of ``job_times``, :func:`read_job_times`; "not measured yet" when it has no rows).
+
+    Raises:
+        ValueError: as :func:`verdict_counts`.
+    """
+    lines = [
+        "# Results of the run",
+        "",
+        "<!-- Generated by the workflow (rule docs, privtest_artifact.docs.index_page) from figures/claims.csv. -->",
+        "",
+        claim_counts(claims),
+    ]
+    for section in dict.fromkeys(o.section for o in outputs):
+        lines += ["", f"## {section}", ""]
+        for o in (o for o in outputs if o.section == section):
+            counts = verdict_counts(claims[claims["experiment"] == o.id])
+            summary = ", ".join(f"{k} {v}" for v, k in counts.items() if k)
+            first = _FIRST_SENTENCE.split(_caption_text(o), maxsplit=1)[0].rstrip(".")
+            lines.append(f"- [`{o.id}`]({o.id}.md): {first}" + (f" ({summary})" if summary else ""))
+    lines += ["", "## Run times", ""]
+    wheres = list(dict.fromkeys(job_times["where"])) if job_times is not None and len(job_times) else []
+    if wheres:
+        lines.append(
+            f"The run times on the result pages come from the committed record `{JOB_TIMES}` (written by "
+            f"`{RECORD_COMMAND}`, not by the run that wrote these pages), measured: " + "; ".join(wheres) + "."
+        )
+    else:
+        lines.append(NOT_MEASURED)
+    return "\n".join(lines) + "\n"
+
+
+#: The rules whose ``benchmark:`` files time an output's jobs (``results/benchmarks/<rule>/<id>.tsv``), in order.
+TIMED_RULES = ("simulate", "analyse", "check", "figure", "table")
+
+#: The committed per-job measurement record (repository-relative): columns :data:`JOB_TIME_COLUMNS`.
+JOB_TIMES = "benchmarks/job_times.csv"
+#: Its columns: output id, job (a rule of :data:`TIMED_RULES`), wall seconds (one decimal), where it was measured.
+JOB_TIME_COLUMNS = ("output", "job", "seconds", "where")
+#: The only command that writes :data:`JOB_TIMES` (a normal run reads it, never rewrites it).
+RECORD_COMMAND = "python benchmarks/reproduction_time.py --record"
+#: What a page says while the record has no time for its output (no number is ever typed in its place).
+NOT_MEASURED = f"Run time not measured yet: `{RECORD_COMMAND}` measures the default configuration and records it."
+
+
+def read_job_times(path: str | os.PathLike) -> pd.DataFrame:
+    """The committed per-job record (:data:`JOB_TIMES`): columns :data:`JOB_TIME_COLUMNS`, ``seconds`` float.
+
+    Raises:
+        ValueError: if the file's columns are not :data:`JOB_TIME_COLUMNS`, or a ``seconds`` is not a finite number
+            >= 0.
+    """
+    table = pd.read_csv(path, dtype={"output": str, "job": str, "where": str}, keep_default_na=False)
+    if tuple(table.columns) != JOB_TIME_COLUMNS:
+        raise ValueError(f"{path} must have columns {JOB_TIME_COLUMNS}, got {tuple(table.columns)}")
+    seconds = pd.to_numeric(table["seconds"], errors="coerce").astype(float)
+    if not (seconds.map(math.isfinite) & (seconds >= 0)).all():
+        raise ValueError(f"{path}: seconds must be finite numbers >= 0")
+    return table.assign(seconds=seconds)
+
+
+def job_times_csv(runtimes: pd.DataFrame, where: str) -> str:
+    """The text of the record :data:`JOB_TIMES` for :func:`read_runtimes`'s table measured ``where`` (rows in its
+    order, seconds with one decimal), for ``reproduction_time.py --record``.
+
+    Raises:
+        ValueError: if ``where`` is empty.
+    """
+    if not where.strip():
+        raise ValueError("where must say where and how the times were measured, got an empty string")
+    table = runtimes.assign(seconds=runtimes["seconds"].map(lambda s: f"{float(s):.1f}"), where=where.strip())
+    return table[list(JOB_TIME_COLUMNS)].to_csv(index=False, lineterminator="\n")
+
+
+def read_runtimes(benchmarks: str | os.PathLike, outputs: Sequence[str]) -> pd.DataFrame:
+    """Wall seconds of each output's jobs from Snakemake's ``benchmark:`` files.
+
+    Args:
+        benchmarks: the benchmark directory (``results/benchmarks``); ``<rule>/<id>.tsv`` under it.
+        outputs: output ids, in catalogue order.
+
+    Returns:
+        Columns ``output``, ``job`` (a rule of :data:`TIMED_RULES`), ``seconds`` (the file's last row, rounded to
+        0.1 s); outputs in order, jobs in :data:`TIMED_RULES` order, untimed jobs left out.
+    """
+    rows = []
+    for out in outputs:
+        for rule in TIMED_RULES:
+            tsv = Path(benchmarks, rule, f"{out}.tsv")
+            if tsv.exists():
+                s = float(pd.read_csv(tsv, sep="\t")["s"].iloc[-1])
+                rows.append({"output": out, "job": rule, "seconds": round(s, 1)})
+    return pd.DataFrame(rows, columns=["output", "job", "seconds"])
+
+
+def read_output_data(repo: str | os.PathLike, info: OutputInfo) -> list[pd.DataFrame]:
+    """The data an output writes, as tables: a figure's plotted data ``figures/data/<id>.csv`` and its extra data
+    tables ``figures/data/<id>_<name>.csv``, a table's ``figures/<id>.csv``; the files missing in ``repo`` are left
+    out."""
+    repo = Path(repo)
+    if info.kind == "figure":
+        paths = [repo / f"figures/data/{info.id}.csv", *sorted((repo / "figures/data").glob(f"{info.id}_*.csv"))]
+    else:
+        paths = [repo / f"figures/{info.id}.csv"]
+    return [pd.read_csv(p) for p in paths if p.exists()]
+
+
+def render_all(
+    outputs: Sequence[OutputInfo],
+    claims: pd.DataFrame,
+    runtimes: pd.DataFrame,
+    tables: Mapping[str, str] | None = None,
+    analyses: Mapping[str, Mapping[str, pd.DataFrame]] | None = None,
+    data: Mapping[str, Sequence[pd.DataFrame]] | None = None,
+) -> dict[str, str]:
+    """Every result page and the index, by path relative to the repository (``docs/results/<id>.md``,
+    ``docs/results/README.md``).
+
+    Args:
+        outputs: the catalogue's outputs, in order.
+        claims: ``figures/claims.csv``.
+        runtimes: the committed record (:func:`read_job_times`; a table without ``where`` is accepted too).
+        tables: a table output's ``figures/<id>.md`` by id (outputs missing here get no table section).
+        analyses: an output's analysis tables (name -> DataFrame, ``results/analysis/<id>/``) by id, for the outputs
+            with an analysis stage.
+        data: an output's written data (:func:`read_output_data`) by id.
+
+    Raises:
+        ValueError: as :func:`result_page`, :func:`index_page`.
+    """
+    tables, analyses, data = tables or {}, analyses or {}, data or {}
+    pages = {}
+    for o in outputs:
+        mine = runtimes[runtimes["output"] == o.id]
+        where = "; ".join(dict.fromkeys(mine["where"])) if "where" in mine else ""
+        page = result_page(
+            o,
+            claims[claims["experiment"] == o.id],
+            dict(zip(mine["job"], mine["seconds"].astype(float), strict=True)),
+            table_md=tables.get(o.id),
+            analysis=analyses.get(o.id),
+            measured_where=where,
+            data=data.get(o.id, ()),
+        )
+        pages[f"docs/results/{o.id}.md"] = page
+    pages["docs/results/README.md"] = index_page(outputs, claims, runtimes if "where" in runtimes else None)
+    return pages
+
+
+def render_repository(
+    repo: str | os.PathLike,
+    outputs: Sequence[OutputInfo],
+    documents: Sequence[str],
+    analyses: Sequence[str] = (),
+) -> dict[str, str]:
+    """Every file rule docs writes, by path relative to the docs root, rendered from the tracked inputs of the
+    repository ``repo`` only: ``figures/claims.csv``, the record :data:`JOB_TIMES`,
+    ``benchmarks/reproduction_time.json``, the tables' ``figures/<id>.md``, the analysis directories ``analyses``
+    (``results/analysis/<id>``, relative to ``repo``; the directory's name is the output id), the outputs' data
+    (:func:`read_output_data`: which analysis tables only repeat them) and the hand-written ``documents``. Nothing of
+    the rendering run itself (``results/benchmarks/``, the clock, ``repo``'s absolute path) enters, so the same
+    inputs give the same bytes.
+
+    Returns:
+        ``docs/results/<id>.md``, ``docs/results/README.md``, the snapshot ``docs/results/claims.csv`` (the claims
+        the pages were rendered from, for tests/test_docs.py) and each document with its blocks rendered.
+
+    Raises:
+        ValueError: as :func:`read_job_times`, :func:`render_all`, :func:`render_blocks`.
+        FileNotFoundError: if one of those inputs is missing.
+    """
+    repo = Path(repo)
+    ids = [o.id for o in outputs]
+    claims = pd.read_csv(repo / "figures/claims.csv", dtype=str, keep_default_na=False)
+    job_times = read_job_times(repo / JOB_TIMES)
+    tables = {o.id: (repo / f"figures/{o.id}.md").read_text() for o in outputs if o.kind == "table"}
+
+    from privtest_artifact.io import read_analysis
+
+    tables_of = {Path(p).name: read_analysis(repo / p) for p in sorted(analyses)}
+    data = {o.id: read_output_data(repo, o) for o in outputs}
+    files = render_all(outputs, claims, job_times, tables, tables_of, data)
+    files["docs/results/claims.csv"] = claims.to_csv(index=False, lineterminator="\n")
+    measurement = json.loads((repo / "benchmarks/reproduction_time.json").read_text())
+    bodies = standard_blocks(claims, measurement, ids)
+    for document in documents:
+        files[document] = render_blocks((repo / document).read_text(), bodies)
+    return files
+
+
+#: The body of a claims block before any run has rendered it (no number is ever typed in its place).
+PENDING = "(Rendered by `make reproduce` from the run's `figures/claims.csv`; no run has rendered it here yet.)"
+
+
+def claims_blocks(claims: pd.DataFrame | None, outputs: Sequence[str]) -> dict[str, str]:
+    """The bodies of the generated blocks that come from the claims, by name:
+
+    - ``claims``: :func:`claim_counts` of the run;
+    - ``claims-map``: :func:`claims_map` (links relative to the top directory);
+    - ``claims-map-docs``: the same, linked from ``docs/`` (``results/<id>.md``);
+    - ``non-pass``: :func:`non_pass`; ``claims.total``, ``claims.<VERDICT>``: the counts, for a sentence.
+
+    With ``claims`` None (no run yet) every block says so (:data:`PENDING`; ``?`` for the inline counts).
+
+    Raises:
+        ValueError: as the renderers.
+    """
+    names = ["claims", "claims-map", "claims-map-docs", "non-pass"]
+    if claims is None:
+        return dict.fromkeys(names, PENDING) | dict.fromkeys(["claims.total", *(f"claims.{v}" for v in VERDICTS)], "?")
+    bodies = {
+        "claims": claim_counts(claims),
+        "claims-map": claims_map(claims, outputs),
+        "claims-map-docs": claims_map(claims, outputs, link="results/{}.md"),
+        "non-pass": non_pass(claims),
+        "claims.total": str(len(claims)),
+    }
+    return bodies | {f"claims.{v}": str(k) for v, k in verdict_counts(claims).items()}
+
+
+def measurement_blocks(measurement: Mapping) -> dict[str, str]:
+    """The bodies of the generated blocks that come from ``benchmarks/reproduction_time.json``, by name:
+    ``runtimes`` (:func:`runtime_table`), ``long.summary`` (:func:`long_summary`) and ``time.<key>`` (the wall
+    time of one run, for a sentence).
+
+    Raises:
+        ValueError: as :func:`runtime_table`.
+    """
+    bodies = {"runtimes": runtime_table(measurement), "long.summary": long_summary(measurement)}
+    for run in measurement.get("runs", []):
+        bodies[f"time.{run['key']}"] = runtime_of(measurement, run["key"])
+    return bodies
+
+
+#: The body of the ``long.summary`` block while ``benchmarks/reproduction_time.json`` has no run of config/long.yaml.
+LONG_PENDING = (
+    "(Not measured yet: `python benchmarks/reproduction_time.py --long BUILT_DIR --record` runs config/long.yaml on "
+    "top of a built default run and records it.)"
+)
+#: The fields of a long run's ``long`` record (benchmarks/reproduction_time.py --long).
+LONG_KEYS = ("commit", "cores", "cpu_s", "jobs", "machine", "verdicts_default", "verdicts_long", "inconclusive_after")
+
+
+def long_summary(measurement: Mapping) -> str:
+    """The ``long.summary`` block: what the measured run of config/long.yaml on top of the default run took and
+    changed (from the run with key ``long`` of ``benchmarks/reproduction_time.json``, field ``long``), or
+    :data:`LONG_PENDING` if there is none.
+
+    Raises:
+        ValueError: if the record lacks one of :data:`LONG_KEYS` (named) or a verdict count is not an integer.
+    """
+    run = next((r for r in measurement.get("runs", []) if r.get("key") == "long"), None)
+    if run is None:
+        return LONG_PENDING
+    rec = run.get("long", {})
+    missing = [k for k in LONG_KEYS if k not in rec]
+    if missing:
+        raise ValueError(f"runs[key=long].long must have keys {', '.join(LONG_KEYS)}; missing {missing}")
+    for field in ("verdicts_default", "verdicts_long"):
+        bad = {v: n for v, n in rec[field].items() if not isinstance(n, int) or isinstance(n, bool)}
+        if bad:
+            raise ValueError(f"runs[key=long].long.{field} must map verdicts to integers, got {bad}")
+    jobs = ", ".join(f"{n} {rule}" for rule, n in rec["jobs"].items() if rule != "all")
+    rows = [[f"**{v}**", str(rec["verdicts_default"].get(v, 0)), str(rec["verdicts_long"].get(v, 0))] for v in VERDICTS]
+    after = rec["inconclusive_after"]
+    lines = [
+        f"Measured at commit `{rec['commit']}` on a {rec['machine']} with `--cores {rec['cores']}`: "
+        f"{_minutes(run['wall_s'])} wall time ({run.get('notes', '')}), {rec['cpu_s']:.0f} CPU seconds in the jobs "
+        f"that reran ({jobs}).",
+        "",
+        *markdown_lines(["verdict", "default run (same commit)", "with config/long.yaml"], rows),
+        "",
+        f"Of the default run's {sum(after.values())} INCONCLUSIVE claims, {after.get('pass', 0)} are PASS with "
+        f"config/long.yaml, {after.get('inconclusive', 0)} stay INCONCLUSIVE (their notes give the runs that would "
+        f"resolve them) and {after.get('other', 0) + after.get('missing', 0)} have another verdict or are missing.",
+    ]
+    return "\n".join(lines)
+
+
+def standard_blocks(claims: pd.DataFrame | None, measurement: Mapping, outputs: Sequence[str]) -> dict[str, str]:
+    """Every generated block of README.md, ARTIFACT-APPENDIX.md and docs/*.md, by name (:func:`claims_blocks` and
+    :func:`measurement_blocks`).
+
+    Raises:
+        ValueError: as the renderers.
+    """
+    return claims_blocks(claims, outputs) | measurement_blocks(measurement)
