@@ -442,14 +442,13 @@ def result_page(
     if sources:
         lines += ["", f"**Paper results tested.** {sources}."]
     if info.kind == "figure":
-        # The committed thumbnail (docs/thumbnails/, workflow/scripts/make_thumbnails.py), linked to the figure a run
-        # writes (figures/*.png is not committed: an image carries no number the plotted data do not).
-        thumb = f"{root}/docs/thumbnails/{info.id}.png"
-        lines += ["", f"[![{info.id}]({thumb})]({root}/figures/{info.id}.png)", ""]
+        # The figure a run writes (figures/*.png is not committed: an image carries no number the plotted data do
+        # not), shown once a run has made it.
+        lines += ["", f"![{info.id}]({root}/figures/{info.id}.png)", ""]
         lines += [
-            f"Thumbnail of the default run's figure; a run writes the full figure: [`figures/{info.id}.png`]"
+            f"The figure appears above once a run has written it: [`figures/{info.id}.png`]"
             f"({root}/figures/{info.id}.png), [`figures/{info.id}.pdf`]({root}/figures/{info.id}.pdf), plotted data "
-            f"[`figures/data/{info.id}.csv`]({root}/figures/data/{info.id}.csv)."
+            f"[`figures/data/{info.id}.csv`]({root}/figures/data/{info.id}.csv) (committed)."
         ]
     else:
         lines += ["", f"Files: `figures/{info.id}.tex`, `.md`, `.csv`."]

@@ -21,6 +21,7 @@ from scipy import sparse
 
 from privtest import _validate
 from privtest.co.graphs import EdgeStream, StreamState
+from privtest.co.mechanisms import COProblem
 
 
 def dks_value(n: int, pairs: np.ndarray, w: np.ndarray, S: np.ndarray) -> np.ndarray:
@@ -131,9 +132,10 @@ def dks_opt_bounds(stream: EdgeStream, k: int, density_opt=None) -> tuple[np.nda
     return up, lo, kind
 
 
-class DensestKSubgraph:
+class DensestKSubgraph(COProblem):
     """Densest-k-subgraph on an :class:`EdgeStream` with the noisy-degree top-k stand-in (module docstring), as a
-    :class:`privtest.co.mechanisms.COProblem`. Solutions: int (B, k) sorted node ids.
+    :class:`privtest.co.mechanisms.COProblem` (its ``upper`` reads ``opt``; A's score law is not known in closed form).
+    Solutions: int (B, k) sorted node ids.
 
     Args:
         stream: the graph stream.
@@ -161,6 +163,7 @@ class DensestKSubgraph:
         return st.w[self._order], st.deg
 
     def value(self, t: int, Y: np.ndarray) -> np.ndarray:
+        """f(X_t, S) = w_t(E(S)) of each k-set S (int (B, k)): float (B,)."""
         w_sorted, _ = self._graph(t)
         Y = np.sort(np.asarray(Y, dtype=np.int64), axis=1)
         q = Y[:, self._iu] * self.n + Y[:, self._ju]  # all C(k,2) pairs u < v of each set
@@ -168,6 +171,7 @@ class DensestKSubgraph:
         return np.where(self._keys[idx] == q, w_sorted[idx], 0.0).sum(axis=1)
 
     def sample(self, t: int, eps: float, delta: float, size: int, rng: np.random.Generator) -> np.ndarray:
+        """``size`` draws of the noisy-degree top-k A(X_t, eps) (``delta`` ignored): int (size, k), sorted."""
         rng = _validate.generator(rng)
         _, deg = self._graph(t)
         out = np.empty((size, self.k), dtype=np.int64)
@@ -175,20 +179,3 @@ class DensestKSubgraph:
             b = min(size, a + 512)
             out[a:b] = noisy_degree_topk(deg, self.k, eps, b - a, rng)
         return out
-
-    def scores(self, t: int, eps: float, delta: float, size: int, rng: np.random.Generator) -> np.ndarray:
-        """f(X_t, Y) of ``size`` draws Y of A(X_t, eps): float (size,)."""
-        rng = _validate.generator(rng)
-        return self.value(t, self.sample(t, eps, delta, size, rng))
-
-    def sample_scored(self, t: int, eps: float, delta: float, size: int, rng: np.random.Generator):
-        """(Y, f(X_t, Y)) of ``size`` draws of A(X_t, eps)."""
-        rng = _validate.generator(rng)
-        Y = self.sample(t, eps, delta, size, rng)
-        return Y, self.value(t, Y)
-
-    def upper(self, t: int) -> float:
-        return float(self.opt[t - 1])
-
-    def score_distribution(self, t, eps, delta):
-        return None

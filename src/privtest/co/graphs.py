@@ -21,6 +21,7 @@ import pandas as pd
 from scipy import optimize, sparse
 
 from privtest import _validate
+from privtest.co.mechanisms import COProblem
 
 #: Bound on the rejection sampling of an absent pair (each draw succeeds with probability >= 1/2 in practice).
 _MAX_REJECTIONS = 10**6
@@ -343,8 +344,9 @@ def _softmax_draw(logits: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     return np.minimum((c <= u).sum(axis=1), logits.shape[1] - 1)
 
 
-class DensestSubgraph:
-    r"""Densest subgraph on an :class:`EdgeStream` with the noisy-degree prefix algorithm (a stand-in).
+class DensestSubgraph(COProblem):
+    r"""Densest subgraph on an :class:`EdgeStream` with the noisy-degree prefix algorithm (a stand-in), a
+    :class:`privtest.co.mechanisms.COProblem` (its ``upper`` reads ``opt``; A's score law is not known in closed form).
 
     Objective f(X_t, S) = w_t(E(S))/|S| (0 for S empty): sensitivity 1 under one edge / contact, data-monotone.
 
@@ -380,6 +382,7 @@ class DensestSubgraph:
         return self.stream.pairs[: st.active], st.w[: st.active], st.deg
 
     def value(self, t: int, Y: np.ndarray) -> np.ndarray:
+        """f(X_t, S) = w_t(E(S))/|S| (0 for S empty) of each node set S (bool (B, n)): float (B,)."""
         p, w, _ = self._graph(t)
         Y = np.asarray(Y, dtype=bool)
         out = np.empty(Y.shape[0])
@@ -418,21 +421,14 @@ class DensestSubgraph:
         return self._draw(t, eps, size, rng, sets=True)[0]
 
     def scores(self, t: int, eps: float, delta: float, size: int, rng: np.random.Generator) -> np.ndarray:
-        """f(X_t, Y) of ``size`` draws Y of A(X_t, eps): float (size,) (the same law as ``value(t, sample(...))``,
-        without materialising the sets)."""
+        """Overrides the base: f read off A's own draw (w(E(S_k))/k of its prefix), no sets built: float (size,)."""
         rng = _validate.generator(rng)
         return self._draw(t, eps, size, rng, sets=False)[1]
 
     def sample_scored(self, t: int, eps: float, delta: float, size: int, rng: np.random.Generator):
-        """(Y, f(X_t, Y)) of ``size`` draws of A(X_t, eps): the sets and their values at once."""
+        """Overrides the base: (Y, f) with f as A's draw computes it (as in :meth:`scores`), not ``value(t, Y)``."""
         rng = _validate.generator(rng)
         return self._draw(t, eps, size, rng, sets=True)
-
-    def upper(self, t: int) -> float:
-        return float(self.opt[t - 1])
-
-    def score_distribution(self, t, eps, delta):
-        return None
 
 
 class DensestPair(DensestSubgraph):
@@ -455,6 +451,7 @@ class DensestPair(DensestSubgraph):
         return x - top, absent * np.exp(-top)  # present pairs' logits, total weight of the absent pairs
 
     def score_distribution(self, t, eps, delta):
+        """Overrides the base's None: A is an exponential mechanism over C(n, 2) pairs, so its score law is finite."""
         _validate.positive("eps", eps)
         _, w, _ = self._graph(t)
         logit, absent = self._logits(t, eps)

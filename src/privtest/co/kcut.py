@@ -35,10 +35,12 @@ import numpy as np
 
 from privtest import _validate
 from privtest.co.composition import per_round_eps
+from privtest.co.mechanisms import COProblem
 
 
-class CardinalityCut:
-    """Cut objective under a cardinality (or partition-matroid) constraint with private random greedy.
+class CardinalityCut(COProblem):
+    """Cut objective under a cardinality (or partition-matroid) constraint with private random greedy, a
+    :class:`privtest.co.mechanisms.COProblem` with exact ``opt`` (A's score law is not known in closed form).
 
     Solutions: int arrays (B, k) of picked elements, node ids 0..n-1 or dummies n..n+k-1 (which add nothing).
 
@@ -124,9 +126,6 @@ class CardinalityCut:
         """Exact OPT_t, t = 1..T (float (T,))."""
         return self._opt
 
-    def upper(self, t: int) -> float:
-        return float(self._opt[t - 1])
-
     # --- batch algorithm ------------------------------------------------------------------------------------------
     def round_eps(self, eps: float, delta: float) -> float:
         """eps_r, the privacy of each greedy round (:func:`privtest.co.composition.per_round_eps`)."""
@@ -174,15 +173,3 @@ class CardinalityCut:
     def sample(self, t: int, eps: float, delta: float, size: int, rng: np.random.Generator) -> np.ndarray:
         """``size`` independent draws of A(X_t, eps, delta): int (size, k)."""
         return self.greedy(t, eps, delta, size, rng)[0]
-
-    def scores(self, t: int, eps: float, delta: float, size: int, rng: np.random.Generator) -> np.ndarray:
-        """f(X_t, Y) of ``size`` draws Y of A(X_t, eps, delta): float (size,)."""
-        return self.value(t, self.sample(t, eps, delta, size, rng))
-
-    def sample_scored(self, t: int, eps: float, delta: float, size: int, rng: np.random.Generator):
-        """(Y, f(X_t, Y)) of ``size`` draws of A(X_t, eps, delta)."""
-        Y = self.sample(t, eps, delta, size, rng)
-        return Y, self.value(t, Y)
-
-    def score_distribution(self, t, eps, delta):
-        return None

@@ -18,6 +18,7 @@ import numpy as np
 import pandas as pd
 
 from privtest import _validate
+from privtest.co.mechanisms import COProblem
 
 
 def top_users_stream(df: pd.DataFrame, k: int):
@@ -34,9 +35,9 @@ def top_users_stream(df: pd.DataFrame, k: int):
     return k, np.stack([a[first], b[first]], axis=1)
 
 
-class MaxCut:
-    """Max-Cut stream with the exponential mechanism over all cuts. Solutions are cut ids (int, bit j = side of node
-    j + 1; node 0 on side 0).
+class MaxCut(COProblem):
+    """Max-Cut stream with the exponential mechanism over all cuts, a :class:`privtest.co.mechanisms.COProblem` with
+    exact ``opt`` and an exact score law. Solutions are cut ids (int, bit j = side of node j + 1; node 0 on side 0).
 
     Args:
         n: nodes (<= 22: 2^(n-1) cuts are enumerated).
@@ -68,6 +69,7 @@ class MaxCut:
         return self._cut
 
     def value(self, t: int, Y) -> np.ndarray:
+        """Cut value of each cut id in Y (int (B,)): float (B,)."""
         return self._cuts(t)[np.asarray(Y, dtype=np.int64)].astype(float)
 
     def _logits(self, t: int, eps: float) -> np.ndarray:
@@ -75,6 +77,7 @@ class MaxCut:
         return x - x.max()
 
     def sample(self, t: int, eps: float, delta: float, size: int, rng: np.random.Generator) -> np.ndarray:
+        """``size`` draws of the exponential mechanism over all cuts (``delta`` ignored): cut ids, int (size,)."""
         rng = _validate.generator(rng)
         _validate.positive("eps", eps)
         w = np.exp(self._logits(t, eps))
@@ -82,24 +85,11 @@ class MaxCut:
         return np.minimum(np.searchsorted(c, rng.random(size) * c[-1], side="right"), c.size - 1)
 
     def score_distribution(self, t: int, eps: float, delta: float):
+        """Overrides the base's None: A is the exponential mechanism over all cuts, so its score law is a histogram."""
         cut = self._cuts(t)
         values = np.arange(cut.max() + 1)
         w = np.bincount(cut, weights=np.exp(self._logits(t, eps)), minlength=values.size)
         return values.astype(float), w / w.sum()
-
-    def scores(self, t: int, eps: float, delta: float, size: int, rng: np.random.Generator) -> np.ndarray:
-        """f(X_t, Y) of ``size`` draws Y of A(X_t, eps): float (size,)."""
-        rng = _validate.generator(rng)
-        return self.value(t, self.sample(t, eps, delta, size, rng))
-
-    def sample_scored(self, t: int, eps: float, delta: float, size: int, rng: np.random.Generator):
-        """(Y, f(X_t, Y)) of ``size`` draws of A(X_t, eps)."""
-        rng = _validate.generator(rng)
-        Y = self.sample(t, eps, delta, size, rng)
-        return Y, self.value(t, Y)
-
-    def upper(self, t: int) -> float:
-        return float(self._opt[t - 1])
 
     @property
     def opt(self) -> np.ndarray:

@@ -1,8 +1,9 @@
 """The test and scored mechanisms of Definition 36, ThresholdSelect (Algorithm 2, Lemma 34), and the problem
 interface they evaluate.
 
-A :class:`COProblem` bundles one data stream X_1, X_2, ... with an objective f and a batch DP algorithm A; solutions
-are numpy arrays whose first axis indexes a batch (so B draws of A are one call). The test mechanism
+A :class:`COProblem` bundles one data stream X_1, X_2, ... with an objective f and a batch DP algorithm A (an abstract
+base class: a problem supplies f and A, the base class derives the rest); solutions are numpy arrays whose first axis
+indexes a batch (so B draws of A are one call). The test mechanism
 M_t^h(X_t) = sgn(f(X_t, A(X_t, eps_t/2, delta_t)) + Lap(2/eps_t) - h) is (eps_t, delta_t)-DP (Lemma 37(1)).
 
 Simulation shortcut (exact in distribution): each evaluation of M_t^h succeeds with probability
@@ -17,7 +18,7 @@ When A exposes the exact law of f(X_t, A(X_t)) (``score_distribution``), the cou
 from __future__ import annotations
 
 import math
-from typing import Protocol
+from abc import ABC, abstractmethod
 
 import numpy as np
 
@@ -25,35 +26,111 @@ from privtest import _validate
 from privtest.mechanisms import Mechanism, laplace_threshold_probability
 
 
-class COProblem(Protocol):
-    """A data stream with objective f (sensitivity <= 1, data-monotone) and a batch DP algorithm A.
+class COProblem(ABC):
+    """A data stream X_1, ..., X_T with an objective f (sensitivity <= 1, data-monotone) and a batch DP algorithm A:
+    what the test and scored mechanisms of Definition 36 evaluate and BatchToCO (Algorithm 3) runs on.
+
+    A problem supplies two hooks, :meth:`value` (f) and :meth:`sample` (A), and the reference ``opt``. From them this
+    class defines, once for every problem, :meth:`scores` and :meth:`sample_scored` (draws of A and their values, in
+    that order of random draws), :meth:`upper` (U_t = ``opt[t - 1]``) and :meth:`score_distribution` (None: A's score
+    law not known in closed form). A problem overrides one of these only where it genuinely differs, e.g. an exact
+    score law (:class:`privtest.co.maxcut.MaxCut`, :class:`privtest.co.graphs.DensestPair`) or scores computed
+    within A's draw (:class:`privtest.co.graphs.DensestSubgraph`).
 
     Attributes:
         T: number of time steps (t = 1..T).
         name: short label.
+        opt: float (T,): OPT_t = max_Y f(X_t, Y), or a certified upper bound U_t >= OPT_t, for t = 1..T (the
+            simulator's U_t and the reference of the CO claims; an attribute or a property of the problem).
+        opt_kind: "exact" / "upper bound" label of ``opt`` (one string, or an object array (T,) per step).
     """
 
     T: int
     name: str
+    opt: np.ndarray
+    opt_kind: str | np.ndarray
 
+    @abstractmethod
     def value(self, t: int, Y: np.ndarray) -> np.ndarray:
-        """f(X_t, Y_b) for a batch of solutions Y (first axis B): float array (B,)."""
+        """f(X_t, Y_b) for a batch of solutions.
 
+        Args:
+            t: time step (1..T).
+            Y: solutions in the problem's encoding, first axis B (one row per solution).
+
+        Returns:
+            float array (B,).
+        """
+
+    @abstractmethod
     def sample(self, t: int, eps: float, delta: float, size: int, rng: np.random.Generator) -> np.ndarray:
-        """``size`` independent draws of A(X_t, eps, delta): solutions with first axis ``size``."""
+        """``size`` independent draws of A(X_t, eps, delta).
+
+        Args:
+            t: time step (1..T).
+            eps: A's privacy, > 0.
+            delta: A's delta in [0, 1) (ignored by a pure-DP A).
+            size: number of draws.
+            rng: numpy Generator (or a seed, :func:`privtest._validate.generator`) supplying all randomness.
+
+        Returns:
+            solutions with first axis ``size``.
+        """
 
     def scores(self, t: int, eps: float, delta: float, size: int, rng: np.random.Generator) -> np.ndarray:
-        """f(X_t, Y) of ``size`` independent draws Y of A(X_t, eps, delta): float (size,) (the law of
-        ``value(t, sample(t, eps, delta, size, rng))``; may skip materialising the solutions)."""
+        """f(X_t, Y) of ``size`` independent draws Y of A(X_t, eps, delta): ``value(t, sample(t, eps, delta, size,
+        rng))``.
+
+        Args:
+            t, eps, delta, size, rng: as in :meth:`sample`.
+
+        Returns:
+            float array (size,).
+        """
+        rng = _validate.generator(rng)
+        return self.value(t, self.sample(t, eps, delta, size, rng))
 
     def sample_scored(self, t: int, eps: float, delta: float, size: int, rng: np.random.Generator):
-        """(Y, f(X_t, Y)) of ``size`` independent draws Y of A(X_t, eps, delta)."""
+        """(Y, f(X_t, Y)) of ``size`` independent draws Y of A(X_t, eps, delta): the scored mechanism's draw
+        (Definition 36(2)) before its Laplace noise.
+
+        Args:
+            t, eps, delta, size, rng: as in :meth:`sample`.
+
+        Returns:
+            (Y, values): the solutions (first axis ``size``) and their values, float array (size,).
+        """
+        rng = _validate.generator(rng)
+        Y = self.sample(t, eps, delta, size, rng)
+        return Y, self.value(t, Y)
 
     def upper(self, t: int) -> float:
-        """A certified upper bound U_t >= OPT_t = max_Y f(X_t, Y) (used only by the simulator)."""
+        """The certified upper bound U_t = ``opt[t - 1]`` >= OPT_t of the lazy simulation (module docstring); only the
+        simulator uses it, never the algorithm.
+
+        Args:
+            t: time step (1..T).
+
+        Returns:
+            U_t, a float.
+        """
+        return float(self.opt[t - 1])
 
     def score_distribution(self, t: int, eps: float, delta: float):
-        """(values, probs) of f(X_t, A(X_t, eps, delta)) if A's law is known exactly, else None."""
+        """The exact law of f(X_t, A(X_t, eps, delta)), or None (this default) when it is not known in closed form.
+
+        A problem whose A has a finite, computable score law overrides this; :class:`TestMechanism` then counts a
+        step's +1s with one binomial draw instead of simulating A.
+
+        Args:
+            t: time step (1..T).
+            eps: A's privacy, > 0.
+            delta: A's delta in [0, 1).
+
+        Returns:
+            (values, probs): float arrays of equal length, probs summing to 1; or None.
+        """
+        return None
 
 
 def laplace_tail(h, value, eps_t):

@@ -43,6 +43,7 @@ import pandas as pd
 
 from privtest import _validate
 from privtest.co.composition import per_round_eps
+from privtest.co.mechanisms import COProblem
 
 #: Public bounding box of Minneapolis (degrees) and grid resolution for snapping stops.
 BOX = (44.89, 45.06, -93.33, -93.19)
@@ -57,8 +58,10 @@ def _km(lat1, lon1, lat2, lon2):
     return k * np.hypot(lat1 - lat2, (lon1 - lon2) * np.cos(np.deg2rad(0.5 * (lat1 + lat2))))
 
 
-class FacilityLocation:
-    """Facility-location stream (see module docstring). Solutions are index arrays of shape (k,) (batch (B, k)).
+class FacilityLocation(COProblem):
+    """Facility-location stream (see module docstring), a :class:`privtest.co.mechanisms.COProblem` whose ``opt`` is
+    the greedy upper bound (:meth:`_upper_bound`; A's score law is not known in closed form). Solutions are index
+    arrays of shape (k,) (batch (B, k)).
 
     Args:
         stops: DataFrame with ``time`` (tz-aware), ``lat``, ``long`` (from :func:`privtest_artifact.data.mpls_stops`).
@@ -158,6 +161,7 @@ class FacilityLocation:
         self.opt = np.array([self._upper_bound(t) for t in range(1, T + 1)])
 
     def value(self, t: int, Y) -> np.ndarray:
+        """f(X_t, S) = sum_x max_{c in S} sim(x, c) of each candidate set S (int (B, k) or (k,)): float (B,)."""
         Y = np.atleast_2d(np.asarray(Y, dtype=np.int64))
         cover = self.sim[:, Y].max(axis=2)  # (cells, B)
         return self.C[t - 1] @ cover
@@ -215,7 +219,8 @@ class FacilityLocation:
         return out
 
     def _upper_bound(self, t: int) -> float:
-        """min over greedy prefixes S_i of f(S_i) + sum of the k largest marginal gains (monotone submodular)."""
+        """min over greedy prefixes S_i of f(S_i) + sum of the k largest marginal gains (monotone submodular): the
+        reference ``opt[t - 1]`` (so the base class's ``upper``), computed once in ``__init__``."""
         w = self.C[t - 1]
         cur = np.zeros((1, self.sim.shape[0]))
         best = np.inf
@@ -225,20 +230,3 @@ class FacilityLocation:
             c = int(np.argmax(g))
             cur = np.maximum(cur, self.sim[:, c][None, :])
         return best
-
-    def scores(self, t: int, eps: float, delta: float, size: int, rng: np.random.Generator) -> np.ndarray:
-        """f(X_t, Y) of ``size`` draws Y of A(X_t, eps): float (size,)."""
-        rng = _validate.generator(rng)
-        return self.value(t, self.sample(t, eps, delta, size, rng))
-
-    def sample_scored(self, t: int, eps: float, delta: float, size: int, rng: np.random.Generator):
-        """(Y, f(X_t, Y)) of ``size`` draws of A(X_t, eps)."""
-        rng = _validate.generator(rng)
-        Y = self.sample(t, eps, delta, size, rng)
-        return Y, self.value(t, Y)
-
-    def upper(self, t: int) -> float:
-        return float(self.opt[t - 1])
-
-    def score_distribution(self, t, eps, delta):
-        return None

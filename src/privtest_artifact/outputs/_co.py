@@ -63,10 +63,26 @@ from privtest_artifact.data import load_stream
 from privtest_artifact.stats import standard_error
 
 
-def co_params(cfg: dict, eps: float) -> BatchToCOParams:
-    """BatchToCO's parameters for one eps of a CO config section; its global delta is ``cfg["delta"]`` when the
-    section has one (Table 2's (eps, delta)-DP rows), else 0 (a pure-DP batch algorithm)."""
-    return BatchToCOParams.from_config(cfg, eps, delta=float(cfg.get("delta", 0.0)))
+def co_params(
+    cfg: dict, eps: float | None = None, *, kappa: float | None = None, delta: float | None = None
+) -> BatchToCOParams:
+    """BatchToCO's parameters (Algorithm 3, Corollary 35) for one eps of a CO config section: the one place every
+    stage of every CO output (simulation, analysis, claims) builds them.
+
+    Args:
+        cfg: the config section (the shared ``co`` block's keys: beta, pstar, kappa, gamma, C_1, C_H, C_beta,
+            log_beta; eps unless given).
+        eps: the total privacy budget (nats, > 0); None takes ``cfg["eps"]``.
+        kappa: None takes ``cfg["kappa"]`` (Table 3's scaling grid varies it).
+        delta: the global delta in [0, 1); None takes ``cfg["delta"]`` when the section has one (Table 2's
+            (eps, delta)-DP rows), else 0 (a pure-DP batch algorithm).
+
+    Raises:
+        KeyError: for a missing key. ValueError: on a value outside its range (:class:`BatchToCOParams`).
+    """
+    if delta is None:
+        delta = float(cfg.get("delta", 0.0))
+    return BatchToCOParams.from_config(cfg, eps, kappa=kappa, delta=delta)
 
 
 def expected_calls(params: BatchToCOParams, ell: np.ndarray, s: np.ndarray, t: np.ndarray) -> np.ndarray:
@@ -355,7 +371,7 @@ def tables(raw: pd.DataFrame, cfg: dict) -> dict[str, pd.DataFrame]:
     Args:
         raw: CO raw rows (:mod:`privtest_artifact.outputs._co`), BatchToCO's with columns ell, t_ell, gtm_calls,
             expected_calls, guarantee, guarantee_va_lo, guarantee_va_hi, halt_loss, l39_margin.
-        cfg: the output's config section (BatchToCO's constants, :meth:`BatchToCOParams.from_config`).
+        cfg: the output's config section (BatchToCO's constants, :func:`co_params`).
     """
     return {
         "privacy": privacy(raw, cfg),
@@ -378,7 +394,7 @@ def privacy(raw: pd.DataFrame, cfg: dict) -> pd.DataFrame:
     bco = raw[raw.method == METHOD]
     rows = []
     for eps in sorted(bco.eps.unique()):
-        params = BatchToCOParams.from_config(cfg, float(eps))
+        params = co_params(cfg, float(eps))
         led = params.privacy_budget()
         realised = bco[bco.eps == eps].groupby(["stream", "run"])["halt_loss"].first()
         rows.append(
@@ -517,7 +533,7 @@ def claims(tables: dict[str, pd.DataFrame], cfg: dict, prefix: str) -> list[Clai
     calls = tables["calls"].set_index(["stream", "eps"])
     utility = tables["utility"].set_index(["stream", "eps"])
     for r in tables["checkpoints"].itertuples():
-        params = BatchToCOParams.from_config(cfg, float(r.eps))
+        params = co_params(cfg, float(r.eps))
         tag = f"{r.stream},eps={r.eps}"
         out.append(checkpoint_claim(r, params, f"{prefix}.checkpoints[{tag}]"))
         out.append(calls_claim(calls.loc[(r.stream, r.eps)], f"{prefix}.calls_per_step[{tag}]"))

@@ -36,8 +36,9 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from privtest.co.params import BatchToCOParams, calls_bound, lemma40_max_checkpoints
+from privtest.co.params import calls_bound, lemma40_max_checkpoints
 from privtest_artifact.claims import Claim, exact, fmt
+from privtest_artifact.outputs import _co
 from privtest_artifact.outputs._co import METHOD
 
 
@@ -51,7 +52,7 @@ def simulate(cfg: dict, rng: np.random.Generator, inputs: dict[str, str]) -> pd.
         raw = raw[raw.source.isna() | (raw.source == "run")]
     rows = []
     for (stream, eps), g in raw.groupby(["stream", "eps"], sort=True):
-        params = BatchToCOParams.from_config(cfg, float(eps))
+        params = _co.co_params(cfg, float(eps))
         run = g[g.t >= 2]
         stepped = np.where(run.t == run.t_ell, run.ell, run.ell + 1)  # the instance that stepped at t
         if not np.allclose(run.eps_t, params.eps_it(stepped, run.t.to_numpy()), rtol=1e-9, atol=0):
@@ -80,7 +81,7 @@ def simulate(cfg: dict, rng: np.random.Generator, inputs: dict[str, str]) -> pd.
 
 def analyse(raw: pd.DataFrame, cfg: dict) -> dict[str, pd.DataFrame]:
     """The tables ``summary`` and ``calls`` (module docstring); ``cfg``: the config section (the shared ``co``
-    constants, :meth:`privtest.co.params.BatchToCOParams.from_config`)."""
+    constants, :func:`privtest_artifact.outputs._co.co_params`)."""
     summary = with_bounds(raw, cfg)
     return {"summary": summary, "calls": calls(summary)}
 
@@ -89,7 +90,7 @@ def with_bounds(raw: pd.DataFrame, cfg: dict) -> pd.DataFrame:
     """The raw rows with ``ell_bound`` and ``calls_bound`` (module docstring), columns in the figure data's order."""
     ell_bound, c_bound = [], []
     for r in raw.itertuples():
-        params = BatchToCOParams.from_config(cfg, float(r.eps))
+        params = _co.co_params(cfg, float(r.eps))
         ell_bound.append(lemma40_max_checkpoints(params, float(r.opt), int(r.t)))
         c_bound.append(calls_bound(params, int(r.ell_max) + 1, int(r.t) - 1, int(r.t)) if r.t >= 2 else np.nan)
     out = raw.assign(ell_bound=ell_bound, calls_bound=c_bound)

@@ -121,7 +121,7 @@ def simulate(cfg: dict, rng: np.random.Generator, inputs: dict[str, str]) -> pd.
 
 def _runs(prob, name, rec, exact, cfg, rng) -> pd.DataFrame:
     R, K = cfg["runs"], rec.size
-    plist = [BatchToCOParams.from_config(cfg, e) for e in cfg["eps"]]
+    plist = [_co.co_params(cfg, e) for e in cfg["eps"]]
     res = batch_to_co(prob, plist, R, rng, record=rec)
     U = np.asarray(prob.opt, dtype=float)
     frames = []
@@ -203,7 +203,7 @@ def _model(prob, name, rec, exact, runs, cfg, rng) -> pd.DataFrame:
     frames = []
     for eps in cfg["eps"]:
         rows = []
-        params = BatchToCOParams.from_config(cfg, eps)
+        params = _co.co_params(cfg, eps)
         b = runs[(runs.eps == eps) & (runs.method == METHOD)]  # the runs with ThresholdSelect
         ell_med = np.round(b.groupby("t")["ell"].median().reindex(rec).to_numpy()).astype(np.int64)
         ell_l40 = b.groupby("t")["ell_bound"].first().reindex(rec).to_numpy().astype(np.int64)
@@ -499,7 +499,7 @@ def claims(tables: dict[str, pd.DataFrame], cfg: dict) -> list[Claim]:
     calls = tables["calls"].set_index(["stream", "eps"])
     utility = tables["utility"].set_index(["stream", "eps"])
     for r in tables["checkpoints"].itertuples():
-        params = BatchToCOParams.from_config(cfg, float(r.eps))
+        params = _co.co_params(cfg, float(r.eps))
         key = (r.stream, r.eps)
         out += _long_run_claims(r, calls.loc[key], utility.loc[key], params, cfg, f"{r.stream},eps={r.eps}")
     out += [_co.privacy_claim(r, f"{PREFIX}.privacy_budget[eps={r.eps}]") for r in tables["privacy"].itertuples()]

@@ -32,7 +32,6 @@ import numpy as np
 import pandas as pd
 
 from privtest.co.graphs import DensestSubgraph
-from privtest.co.params import BatchToCOParams
 from privtest_artifact.claims import Claim, exact, fmt
 from privtest_artifact.outputs import _co
 
@@ -70,9 +69,9 @@ def cor35(cfg: dict) -> pd.DataFrame:
     global beta where Corollary 35 needs beta_i").
 
     Args:
-        cfg: the config section (BatchToCO's constants, :meth:`BatchToCOParams.from_config`).
+        cfg: the config section (BatchToCO's constants, :func:`privtest_artifact.outputs._co.co_params`).
     """
-    printed = dataclasses.replace(BatchToCOParams.from_config(cfg, 1.0), log_beta="global")
+    printed = dataclasses.replace(_co.co_params(cfg, 1.0), log_beta="global")
     rows = [
         dict(
             i=i,

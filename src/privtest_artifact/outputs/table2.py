@@ -54,7 +54,6 @@ import pandas as pd
 from privtest import _validate
 from privtest.co.kcut import CardinalityCut
 from privtest.co.maxcut import top_users_stream
-from privtest.co.params import BatchToCOParams
 from privtest.co.submodular import FacilityLocation
 from privtest_artifact import data
 from privtest_artifact.claims import Binomial, Claim, Normal, exact, fmt, statistical, vacuous
@@ -399,7 +398,7 @@ def rafiey_yoshida_rows(cfg: dict, rows: pd.DataFrame) -> pd.DataFrame:
         return pd.DataFrame()
     out = []
     for eps in ap["eps"]:
-        P = BatchToCOParams.from_config(ap, float(eps), delta=float(ap.get("delta", 0.0)))  # as the runs
+        P = _co.co_params(ap, float(eps))  # as the runs
         e_b = float(P.batch_eps(2, 2))
         sel = r1[r1.eps == eps]
         out.append(

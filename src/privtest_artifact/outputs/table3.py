@@ -42,6 +42,7 @@ from privtest.co.params import BatchToCOParams
 from privtest.co.tables import SUBMODULAR_ROWS, TableRow
 from privtest.co.trajectory import trajectory_eps_batch
 from privtest_artifact.claims import Claim, exact, fmt
+from privtest_artifact.outputs import _co
 
 
 def _exponent(tex: str, symbol: str) -> int:
@@ -91,7 +92,7 @@ def simulate(cfg: dict, rng: np.random.Generator, inputs: dict[str, str]) -> pd.
         a = _exponent(add_b, r"\varepsilon")
         ptype = privacy_type(r)
         delta = cfg["delta"] if ptype == "(eps,delta)-DP" else 0.0
-        params = BatchToCOParams.from_config(cfg, delta=delta)
+        params = _co.co_params(cfg, delta=delta)
         eps_tot, delta_tot = _ledger(params)
         row = dict(
             work=r.work,
@@ -144,7 +145,7 @@ def scaling_grid(cfg: dict) -> pd.DataFrame:
     """
     out = []
     for kappa in cfg["kappa_grid"]:
-        params = BatchToCOParams.from_config(cfg, kappa=kappa)
+        params = _co.co_params(cfg, kappa=kappa)
         for t in cfg["t_grid"]:
             e_b, ell = trajectory_eps_batch(params, float(t))
             lnlt = math.log(t / params.beta)

@@ -3,7 +3,7 @@
 Each entry names an output id, its kind (figure or table), the paper section it tests (the report category), its
 data inputs and any extra configuration merged into its ``cfg``. This module loads the file, validates it against
 ``workflow/schemas/catalogue.schema.yaml`` plus the cross-references a schema cannot express, and says what an
-entry means as files. The rules (``workflow/rules/common.smk``), the tests and ``make_thumbnails.py`` read it.
+entry means as files. The rules (``workflow/rules/common.smk``) and the tests read it.
 """
 
 from __future__ import annotations
@@ -41,10 +41,8 @@ CLAIMS = "results/claims/{}.csv"
 #: Data inputs of a simulation by kind: the input named ``<kind>_<name>`` is the file ``INPUTS[kind].format(name)``.
 INPUTS = {"raw": RAW, "wheel": "resources/wheels/{}.whl", "opt": "results/co/opt_{}.csv"}
 
-#: The library module each job runs ({} = output id).
-SIMULATE_MODULE = "privtest_artifact.outputs.{}"
-ANALYSE_MODULE = "privtest_artifact.outputs.{}"
-CHECK_MODULE = "privtest_artifact.outputs.{}"
+#: The module of an output ({} = output id): its simulate, analyse and check jobs run its three stages.
+OUTPUT_MODULE = "privtest_artifact.outputs.{}"
 
 
 @dataclass(frozen=True)
