@@ -1,8 +1,10 @@
-"""Training throughput of fig_hpo's learner: privtest_artifact.hpo's vectorized DP Gaussian naive Bayes vs diffprivlib's.
+"""Training throughput of fig_hpo's learner: privtest_artifact.hpo's vectorized DP Gaussian naive Bayes vs
+diffprivlib's.
 
 One "training" = fit one eps-DP GaussianNB on the private breast-cancer training split (341 records) with the given
 number of features and compute its accuracy on the public validation split (228 records), i.e. one evaluation of
-M_t. diffprivlib fits one model per call (its ``fit`` + ``predict``); privtest_artifact.hpo draws the noise of a batch of
+M_t. diffprivlib fits one model per call (its ``fit`` + ``predict``); privtest_artifact.hpo draws the noise of a batch
+of
 models at once from sufficient statistics computed once.
 
 Usage: python benchmarks/bench_hpo.py [--batch B] [--fits F] [--repeats K]

@@ -28,11 +28,13 @@ recorded under key ``slurm`` (the test alone; starting the cluster, which instal
 time, is printed, not recorded).
 
 ``--record`` also writes the measurement into ``benchmarks/reproduction_time.json`` (the committed file the README's
-and ARTIFACT-APPENDIX.md's run-time tables are rendered from, ``privtest_artifact.docs.runtime_table``): one entry per run key
+and ARTIFACT-APPENDIX.md's run-time tables are rendered from, ``privtest_artifact.docs.runtime_table``): one entry per
+run key
 (``workflow`` or ``quick``; ``install``, ``test`` and ``quick`` for ``--make-test``), replaced when measured again,
 with the commit and the load average; keys sorted and no timestamps, so only the measured values change between runs.
 For the whole catalogue on the default config (no targets, no ``--quick``) it also rewrites the per-job record
-``benchmarks/job_times.csv`` (``privtest_artifact.docs.JOB_TIMES``, the run times of the result pages docs/results/<id>.md)
+``benchmarks/job_times.csv`` (``privtest_artifact.docs.JOB_TIMES``, the run times of the result pages
+docs/results/<id>.md)
 from the scratch run's ``results/benchmarks/<rule>/<id>.tsv``, each row saying where it was measured (commit,
 cores, idle or shared machine). This is the only writer of both records: ``make reproduce`` reads them, never
 rewrites them, so its generated documents are the same bytes on every machine.

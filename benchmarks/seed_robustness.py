@@ -1,6 +1,7 @@
 """Seed robustness of the claims: rerun the default configuration with other seeds and count verdicts per kind.
 
-The error policy (``privtest_artifact.claims``: Holm within each output at 0.05/#outputs) bounds the probability of any false
+The error policy (``privtest_artifact.claims``: Holm within each output at 0.05/#outputs) bounds the probability of any
+false
 FAIL in ``figures/claims.csv`` by 5% for one run; this script shows it on three independent runs. Each seed runs in its
 own temporary copy of the repository (``snakemake figures/claims.csv --config seed=<s>``: every simulation and check,
 no notebook), so existing results are neither reused nor touched. A FAIL is listed with its note, to be investigated

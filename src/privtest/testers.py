@@ -9,7 +9,8 @@ bounds), runs many independent copies at once (``run``), and simulates Bernoulli
 (``critical_p``, used by :mod:`privtest.measure`). Every member exists for every tester: where one has no meaning
 for a tester it returns the documented value (NaN, inf) and its docstring says why, so callers never probe.
 
-Testers by name (for the experiments' ``methods``): :data:`privtest_artifact.registry.FACTORIES`. The baselines of Section 9
+Testers by name (for the experiments' ``methods``): :data:`privtest_artifact.registry.FACTORIES`. The baselines of
+Section 9
 and AboveThreshold implement this interface in :mod:`privtest.baselines`.
 """
 
@@ -400,7 +401,8 @@ class GTMTester(Tester):
         return float(np.exp(R.log_halt_within[-1]))
 
 
-# Factories for :data:`privtest_artifact.registry.FACTORIES`: factory(cfg, pstar, eps_ratio, T) -> Tester, eps_1 = ratio * eps.
+# Factories for :data:`privtest_artifact.registry.FACTORIES`: factory(cfg, pstar, eps_ratio, T) -> Tester, eps_1 = ratio
+# * eps.
 
 
 def gtm_tester(cfg: dict, pstar, eps_ratio: float, T: int) -> GTMTester:

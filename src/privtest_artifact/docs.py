@@ -299,7 +299,8 @@ def key_columns(frame: pd.DataFrame, most: int = MAX_KEY_COLUMNS) -> list[str]:
 
 def analysis_table(analysis: pd.DataFrame, max_rows: int = MAX_ANALYSIS_ROWS) -> str:
     """Markdown of an analysis table (``results/analysis/<id>/<name>.csv``): its first ``max_rows`` rows in
-    consecutive tables of at most :data:`privtest_artifact.tables.MAX_MD_COLUMNS` columns each, every part repeating the key
+    consecutive tables of at most :data:`privtest_artifact.tables.MAX_MD_COLUMNS` columns each, every part repeating the
+    key
     columns (:func:`key_columns`) and taking the next other columns in order, and how many rows are left out. In
     a table of more than one row, the columns empty in every row are named instead of drawn, and so are those holding
     the same value in every row (with the value).
@@ -339,7 +340,8 @@ def analysis_table(analysis: pd.DataFrame, max_rows: int = MAX_ANALYSIS_ROWS) ->
 
 def _canonical_rows(frame: pd.DataFrame, columns: Sequence[str]) -> set[tuple[str, ...]]:
     """The rows of ``frame[columns]`` as tuples of text, numbers to 10 significant digits (how
-    :func:`privtest_artifact.io.write_csv_atomic` writes them) and missing values as "", so that a table and the same rows
+    :func:`privtest_artifact.io.write_csv_atomic` writes them) and missing values as "", so that a table and the same
+    rows
     read back from another CSV compare equal."""
 
     def text(v) -> str:
@@ -410,7 +412,8 @@ def result_page(
             "not measured yet".
         table_md: a table's ``figures/<id>.md`` (its text is included, each Markdown table in it cut to its first
             :data:`MAX_ANALYSIS_ROWS` rows with a link to the file), None for a figure.
-        analysis: its analysis tables by name (``results/analysis/<id>/<name>.csv``, :func:`privtest_artifact.io.read_analysis`)
+        analysis: its analysis tables by name (``results/analysis/<id>/<name>.csv``,
+        :func:`privtest_artifact.io.read_analysis`)
             when the output has an analysis stage, else None; each is shown with its size and its first
             :data:`MAX_ANALYSIS_ROWS` rows (:func:`analysis_table`), except the tables named :data:`SERIES` and
             those that repeat ``data`` (:func:`repeats_data`): their name, size and link only.
@@ -470,8 +473,8 @@ def result_page(
     if analysis:
         lines += ["", "## Analysis", ""]
         lines.append(
-            f"Computed once from the raw results by `privtest_artifact.outputs.{info.id}` (rule analyse); the check and the "
-            "notebook read these tables."
+            f"Computed once from the raw results by `privtest_artifact.outputs.{info.id}` (rule analyse); the check "
+            "and the notebook read these tables."
         )
         for name, frame in analysis.items():
             path = f"results/analysis/{info.id}/{name}.csv"

@@ -203,7 +203,8 @@ def table1_md(df: pd.DataFrame) -> str:
 
 
 def co_table_markdown(rows: list[TableRow], title: str) -> str:
-    """Table 2 or 3 (rows of :mod:`privtest.co.tables`) as Markdown: title, caption, one line per row (:func:`markdown_lines`)."""
+    """Table 2 or 3 (rows of :mod:`privtest.co.tables`) as Markdown: title, caption, one line per row
+    (:func:`markdown_lines`)."""
     header = ["Work", "Setting", "Batch guarantee", "CO guarantee (Theorem 42)"]
     body = [[r.work, r.setting, r.batch, r.co] for r in rows]
     return "\n".join([f"# {title}", "", CAPTION, ""] + markdown_lines(header, body)) + "\n"

@@ -7,7 +7,7 @@
 
 rule analyse:
     input:
-        raw=catalogue.RAW.format("{id}"),
+        unpack(lambda wc: CATALOGUE[wc.id].analysis_inputs()),
         library=library("analyse.py", catalogue.OUTPUT_MODULE),
     output:
         analysis=directory(catalogue.ANALYSIS.format("{id}")),
@@ -24,5 +24,12 @@ rule analyse:
     params:
         cfg=output_cfg,
         module=lambda wc: catalogue.OUTPUT_MODULE.format(wc.id),
+        # the raw tables the analysis reads as {name: DataFrame} (catalogue reads, and its own if it simulates);
+        # empty: its own raw table alone, as a DataFrame
+        reads=lambda wc: [
+            n.removeprefix("raw_")
+            for n in CATALOGUE[wc.id].analysis_inputs()
+            if n != "raw"
+        ],
     script:
         "../scripts/analyse.py"

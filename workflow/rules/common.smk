@@ -15,11 +15,6 @@ configfile: "config/config.yaml"
 
 
 sys.path.insert(0, str(Path(workflow.basedir, "workflow", "lib")))
-# The artifact package (src/privtest_artifact, not installed with the library) runs from this checkout: every job
-# (scripts, notebook kernels, cluster jobs) finds this checkout's src first.
-os.environ["PYTHONPATH"] = os.pathsep.join(
-    p for p in (str(Path(workflow.basedir, "src")), os.environ.get("PYTHONPATH")) if p
-)
 from privtest_workflow import captions, catalogue, configuration, deps  # noqa: E402
 
 # Validated against workflow/schemas/catalogue.schema.yaml; then every output's config section and inputs must exist.
@@ -77,6 +72,13 @@ def library(script, module=None, notebook=None):
         return sorted(found)
 
     return files
+
+
+def simulation_provenance(wildcards):
+    """The simulation's provenance record for the notebook's sidecar, if the output has a simulation."""
+    if CATALOGUE[wildcards.id].simulates:
+        return {"simulation": catalogue.RAW_PROVENANCE.format(wildcards.id)}
+    return {}
 
 
 def rendered_claims(wildcards):

@@ -13,9 +13,9 @@ for job, (kind, extra, job_ids) in catalogue.notebook_jobs(CATALOGUE).items():
             job
         input:
             unpack(rendered_claims),
+            unpack(simulation_provenance),
             notebook="notebooks/{id}.ipynb",
             analysis=catalogue.ANALYSIS.format("{id}"),
-            simulation=catalogue.RAW_PROVENANCE.format("{id}"),
             library=library("run_notebook.py", notebook="notebooks/{}.ipynb"),
         output:
             **notebook_outputs(kind, extra),

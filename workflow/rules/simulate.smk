@@ -17,6 +17,8 @@ rule simulate:
         "results/logs/simulate/{id}.log",
     benchmark:
         "results/benchmarks/simulate/{id}.tsv"
+    wildcard_constraints:
+        id="|".join(o.id for o in CATALOGUE.values() if o.simulates),
     conda:
         ENV
     threads: 1

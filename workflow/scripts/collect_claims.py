@@ -46,8 +46,8 @@ def summary(claims: pd.DataFrame, sections: dict[str, str]) -> list[str]:
         lines.append(f"| {section} | " + " | ".join(str(int(row[v])) for v in VERDICTS) + f" | {int(row.sum())} |")
     lines += [
         "",
-        "**Error policy** (`privtest_artifact.claims`). Exact claims (quadrature, closed forms, deterministic counts) are PASS "
-        "or FAIL with no sampling error. A statistical claim carries its evidence (counts k/n, a mean and its "
+        "**Error policy** (`privtest_artifact.claims`). Exact claims (quadrature, closed forms, deterministic counts) "
+        "are PASS or FAIL with no sampling error. A statistical claim carries its evidence (counts k/n, a mean and its "
         "standard error, or a bracket of measured thresholds) and the bound's direction. It is FAIL (or ERRATUM) "
         f"only if Holm's step-down procedure over all statistical cells of its output rejects it at level "
         f"{FILE_ALPHA:g}/{n_out} = {family_alpha(n_out):.3g} ({FILE_ALPHA:g} split over the {n_out} outputs of "

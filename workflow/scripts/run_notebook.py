@@ -95,6 +95,6 @@ with tempfile.TemporaryDirectory(prefix="privtest-kernel-") as tmp:
             shutil.rmtree(short, ignore_errors=True)
     failed.unlink(missing_ok=True)  # a stale copy from an earlier failure
     sidecar = provenance.record(
-        sm.wildcards.id, dict(sm.params.cfg), sm.params.seed, time.perf_counter() - start, sm.input.simulation
+        sm.wildcards.id, dict(sm.params.cfg), sm.params.seed, time.perf_counter() - start, sm.input.get("simulation")
     )
     write_text_atomic(json.dumps(sidecar, indent=2, sort_keys=True) + "\n", sm.output.provenance)

@@ -3,7 +3,8 @@
 ``module`` is ``privtest_artifact.outputs.<id>`` and ``inputs`` maps the data input names its catalogue entry declares
 (``raw_<id>``, ``wheel_<source>``, ``opt_<stream>``) to file paths; empty for most outputs. Progress bars, warnings
 and, if it fails, the full traceback go to the rule's log (``privtest_workflow.joblog``). Next to the raw table it
-writes ``results/raw/<id>.provenance.json`` (:func:`privtest_artifact.provenance.simulation_record`: commit and SHA-256 of
+writes ``results/raw/<id>.provenance.json`` (:func:`privtest_artifact.provenance.simulation_record`: commit and SHA-256
+of
 the script and library files it executed), which the notebook job copies into the output's sidecar.
 """
 

@@ -232,6 +232,7 @@ class CohenTester(StationaryTester):
 
 
 def cohen_tester(cfg: dict, pstar: float, eps_ratio: float, T: int) -> CohenTester:
-    """Factory for :data:`privtest_artifact.registry.FACTORIES`: cfg keys ``eps`` and ``beta`` (theta and gamma are ignored;
+    """Factory for :data:`privtest_artifact.registry.FACTORIES`: cfg keys ``eps`` and ``beta`` (theta and gamma are
+    ignored;
     theta_C = 1/eps_ratio - 2 is implied). Raises ValueError when eps_ratio >= 1/2 (eps <= 2 eps_1)."""
     return CohenTester(cfg["eps"], eps_ratio * cfg["eps"], cfg["beta"], pstar, T)

@@ -159,6 +159,7 @@ class GhaziSelection(StationaryTester):
 
 
 def ghazi_tester(cfg: dict, pstar: float, eps_ratio: float, T: int) -> GhaziSelection:
-    """Factory for :data:`privtest_artifact.registry.FACTORIES`: cfg key ``eps`` (Algorithm 5 has no p*, beta or T; they are
+    """Factory for :data:`privtest_artifact.registry.FACTORIES`: cfg key ``eps`` (Algorithm 5 has no p*, beta or T; they
+    are
     ignored). Raises ValueError when eps_ratio >= 1/2 (eps <= 2 eps_1)."""
     return GhaziSelection(cfg["eps"], eps_ratio * cfg["eps"])

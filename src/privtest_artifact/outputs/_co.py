@@ -16,7 +16,8 @@ step t = t(ell(t)) the proof's Step 1 (instance ell(t)+1 ran at t and did not ha
 instance first steps at t + 1 (ERRATA.md).
 
 Analysis: Analysis shared by the continual-observation outputs (Sections 7-8): what their utility figures draw
-(:func:`summarize`) and what their checks (:mod:`privtest_artifact.outputs._co`) compare with the paper's bounds, computed once
+(:func:`summarize`) and what their checks (:mod:`privtest_artifact.outputs._co`) compare with the paper's bounds,
+computed once
 from the raw rows (:mod:`privtest_artifact.outputs._co`):
 
 - ``privacy`` (:func:`privacy`), per eps: Lemma 38's worst-case ledger of BatchToCO beside the realised ex-post loss
@@ -38,7 +39,8 @@ Each builder compares one row of the analysis tables ``privacy``, ``checkpoints`
 (:mod:`privtest_artifact.outputs._co`) with the paper's bound; the counts over runs, ratios and standard errors are the
 analysis'. Theorem 42 is checked only at the steps its proof covers (:func:`privtest_artifact.outputs._co.covered`).
 
-Raw-table conventions: Conventions of the continual-observation raw tables, shared by the experiments that write them and the checks
+Raw-table conventions: Conventions of the continual-observation raw tables, shared by the experiments that write them
+and the checks
 that read them: the method name of BatchToCO's rows and the steps at which Theorem 42's proof applies.
 
 Calls: GTM calls of the batch algorithm A per step against their exact expectation (Theorem 42(3), Corollary 35(3)):
@@ -192,7 +194,8 @@ def checkpoint_margins(params: BatchToCOParams, checkpoints: np.ndarray, U: np.n
 def checkpoint_rows(prob, plist, cfg: dict, name: str, rng: np.random.Generator, **extra) -> pd.DataFrame:
     """``cfg["checkpoint_runs"]`` runs of BatchToCO per eps without ThresholdSelect (the checkpoint process has the
     same law, :func:`privtest.co.batch_to_co.batch_to_co` with ``select=False``), one row per run at t = T (method
-    :data:`privtest_artifact.outputs._co.CHECKPOINT_RUNS`): ell(T) and the largest Lemma 39(2) margin (``l39_margin``)."""
+    :data:`privtest_artifact.outputs._co.CHECKPOINT_RUNS`): ell(T) and the largest Lemma 39(2) margin
+    (``l39_margin``)."""
     R, T = cfg["checkpoint_runs"], prob.T
     res = batch_to_co(prob, plist, R, rng, record=[T], select=False)
     U = np.array([prob.upper(t) for t in range(1, T + 1)])
@@ -543,7 +546,8 @@ def claims(tables: dict[str, pd.DataFrame], cfg: dict, prefix: str) -> list[Clai
 
 def privacy_claim(r, claim_id: str) -> Claim:
     """Lemma 38, exact: BatchToCO's worst-case privacy ledger sums to <= eps (and delta). ``r``: a row of the table
-    ``privacy`` (:func:`privtest_artifact.outputs._co.privacy`); the realised ex-post loss of its runs, which cannot exceed
+    ``privacy`` (:func:`privtest_artifact.outputs._co.privacy`); the realised ex-post loss of its runs, which cannot
+    exceed
     the ledger, is shown in the note."""
     return exact(
         claim_id=claim_id,
@@ -561,7 +565,8 @@ def privacy_claim(r, claim_id: str) -> Claim:
 def checkpoint_claim(r, params: BatchToCOParams, claim_id: str) -> Claim:
     """Lemma 40 (via Lemma 39(2)) on one (stream, eps): the fraction of runs in which some checkpoint violates
     h_ell < OPT_t + (2/eps(ell,t)) ln(1/pbar) (a Lemma 39(2) margin > 0, with U_t >= OPT_t) is <= C_beta beta.
-    ``r``: a row of the table ``checkpoints`` (:func:`privtest_artifact.outputs._co.checkpoints`: the checkpoint-only runs if
+    ``r``: a row of the table ``checkpoints`` (:func:`privtest_artifact.outputs._co.checkpoints`: the checkpoint-only
+    runs if
     any, else the BatchToCO runs)."""
     R, bad = int(r.runs), int(r.runs_violating)
     rate = params.C_beta * params.beta
@@ -604,10 +609,12 @@ def utility_claim(r, params: BatchToCOParams, cfg: dict, claim_id: str) -> Claim
     guarantee at V_A(X_t) is <= (C_beta + 3) beta. ``r``: a row of the table ``utility``
     (:func:`privtest_artifact.outputs._co.utility`).
 
-    Checked at the :func:`privtest_artifact.outputs._co.covered` steps. V_A is unknown; the guarantee increases with it. The
+    Checked at the :func:`privtest_artifact.outputs._co.covered` steps. V_A is unknown; the guarantee increases with it.
+    The
     count of violating runs is bracketed: counted at V_hi (V_A <= V_hi w.p. >= 1 - va_alpha) it is an upper end, at
     V_lo a lower end; PASS is established with the upper end and FAIL refuted with the lower one
-    (:class:`privtest_artifact.claims.Binomial`, ``k_low``). VACUOUS when the guarantee at V_hi is never positive (then the
+    (:class:`privtest_artifact.claims.Binomial`, ``k_low``). VACUOUS when the guarantee at V_hi is never positive (then
+    the
     check cannot fail)."""
     R = int(r.runs)
     bound = (params.C_beta + 3.0) * params.beta

@@ -11,7 +11,8 @@ shows the leading term 2 sigma/(sigma-1) R (R = A_max) and the per-step bound of
 :meth:`privtest.gtm.GlobalCalibration.amortized_bound`, the tester's ``amortized_sample_bound``; it is NaN where the
 lemma's hypotheses fail (T < 2 ln(16/beta), for instance).
 
-Analysis: Analysis of fig_amortized_samples (:mod:`privtest_artifact.outputs.fig_amortized_samples`'s raw rows: per eps_ratio,
+Analysis: Analysis of fig_amortized_samples (:mod:`privtest_artifact.outputs.fig_amortized_samples`'s raw rows: per
+eps_ratio,
 p* and horizon T the mean and (1-beta/2)-quantile of N_{<=T}/T over runs, ``above`` (runs above the explicit bound
 2M/T), the bound, its leading term and the per-step bound at T): the tables its check and figure read (Lemma 22(2)).
 
@@ -20,7 +21,8 @@ p* and horizon T the mean and (1-beta/2)-quantile of N_{<=T}/T over runs, ``abov
   pstar, T, ``above`` of ``runs``, the allowed rate ``budget`` = beta/2, amortized_mean, bound, leading_term and
   per_step_bound.
 
-Claims: Claims of fig_amortized_samples: Lemma 22(2)'s explicit amortized bound 2M/T fails in at most a beta/2 fraction of
+Claims: Claims of fig_amortized_samples: Lemma 22(2)'s explicit amortized bound 2M/T fails in at most a beta/2 fraction
+of
 runs, at every setting where the lemma applies (the bound is NaN elsewhere, e.g. T < 2 ln(16/beta)).
 """
 
@@ -91,7 +93,8 @@ def summarize(raw: pd.DataFrame, beta: float) -> pd.DataFrame:
 
 
 def claims(tables: dict[str, pd.DataFrame], cfg: dict) -> list[Claim]:
-    """Lemma 22(2) at every row of the table ``summary`` of :func:`privtest_artifact.outputs.fig_amortized_samples.analyse`
+    """Lemma 22(2) at every row of the table ``summary`` of
+    :func:`privtest_artifact.outputs.fig_amortized_samples.analyse`
     (which the workflow passes; None computes it)."""
     summary = tables["summary"]
     out = []

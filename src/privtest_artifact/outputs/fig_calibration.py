@@ -11,7 +11,8 @@ gives them are the analysis' (:mod:`privtest_artifact.outputs.fig_calibration`).
 per-step errors exceed those budgets by design; its guarantee is the whole-run row. Claims:
 :mod:`privtest_artifact.outputs.fig_calibration`.
 
-Analysis: Analysis of fig_calibration (:mod:`privtest_artifact.outputs.fig_calibration`'s exact rows, one per (calibration,
+Analysis: Analysis of fig_calibration (:mod:`privtest_artifact.outputs.fig_calibration`'s exact rows, one per
+(calibration,
 eps_ratio, pstar, t, error type)): Theorem 21's calibration against the exact-tail and certified ones (Lemma 20,
 Theorem 21). Every value is exact (quadrature, :mod:`privtest.exact`); no interval.
 
@@ -31,7 +32,8 @@ Theorem 21 gives the row's error, Type I at p_t = pbar_t <= beta_t/2, Type II at
 * ``error_max``: per (calibration, error_type, t) of the per-step calibrations, the largest ``error_exact`` over
   the configured pstar and eps_ratio and the step's ``budget`` (the same for all of them): panel (b) of the figure.
 
-Claims: Claims of fig_calibration (exact): the paper's and the exact-tail calibrations keep every single-step error within
+Claims: Claims of fig_calibration (exact): the paper's and the exact-tail calibrations keep every single-step error
+within
 the proof's budgets (Type II at p* both unconditionally, at beta/4 + beta_t/4, and given eta_1 <= mu1, at Lemma 20's
 beta_t/4), every calibration's whole-run error is <= beta, and exact tails never need more evaluations.
 """
@@ -170,7 +172,8 @@ def with_budgets(raw: pd.DataFrame, beta: float) -> pd.DataFrame:
 def claims(tables: dict[str, pd.DataFrame], cfg: dict) -> list[Claim]:
     """Exact errors within budget for paper and exact-tail calibrations at every t; whole-run errors <= beta;
     the exact-tail calibration never needs more evaluations than the paper's. Reads the tables ``per_step``,
-    ``whole_run`` and ``samples_ratio`` of :func:`privtest_artifact.outputs.fig_calibration.analyse` (None computes them)."""
+    ``whole_run`` and ``samples_ratio`` of :func:`privtest_artifact.outputs.fig_calibration.analyse` (None computes
+    them)."""
     out = []
     for row in tables["per_step"].itertuples():
         tag = f"{row.calibration},r={row.eps_ratio},p*={row.pstar},t={row.t},{row.error_type}"

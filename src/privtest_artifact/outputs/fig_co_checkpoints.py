@@ -1,34 +1,30 @@
 """fig_co_checkpoints: checkpoints ell(t) of BatchToCO vs t against Lemma 40's explicit bound, and calls of A per step
 against Theorem 42(3) / Corollary 35(3).
 
-No new simulation: the rows summarise the BatchToCO runs of ``fig_co_densest`` (two streams, one step per day / per
-10-minute window), ``fig_co_maxcut`` (one step per edge) and ``fig_co_crossover`` (one step per contact / message, up
-to t = 125,773, recorded at log-spaced steps) (``inputs``).
-Per (stream, eps, t): the number of runs, mean and max of ell(t) over runs, OPT_t, mean GTM calls N_t and their
-exact expectation. The explicit bounds the figure draws next to them (Lemma 39(2)'s on ell(t), Theorem 42(3)'s on
-the calls) are evaluated by :mod:`privtest_artifact.outputs.fig_co_checkpoints` with this section's BatchToCO constants,
-which must equal those of the summarised experiments (all three sections merge the shared ``co`` block of
-config/config.yaml); :func:`simulate` checks them against the raw rows' ``eps_t``.
+An output that draws nothing: no simulation; its analysis reads the raw tables of the BatchToCO runs of
+``fig_co_densest`` (two streams, one step per day / per 10-minute window), ``fig_co_maxcut`` (one step per edge) and
+``fig_co_crossover`` (one step per contact / message, up to t = 125,773, recorded at log-spaced steps) (catalogue
+``reads``), with this section's BatchToCO constants, which must equal those of the summarised outputs (all three
+sections merge the shared ``co`` block of config/config.yaml; :func:`runs_summary` checks them against the raw rows'
+``eps_t``).
 
-Analysis: Analysis of fig_co_checkpoints (:mod:`privtest_artifact.outputs.fig_co_checkpoints`'s rows per (stream, eps, t): the
-BatchToCO runs of fig_co_densest, fig_co_maxcut and fig_co_crossover summarised, with the bounds of Lemma 39(2) /
-Lemma 40 and Theorem 42(3) / Corollary 35(3)).
+Analysis (:func:`analyse`):
 
-``summary``: the raw rows (stream, eps, t, runs, ell_mean, ell_max, opt = OPT_t, calls_mean, calls_expected) with
-the explicit bounds: ``ell_bound`` = max{ell: (1+kappa)^ell < OPT_t + (2/eps(ell, t)) ln(1/pbar)} (Lemma 39(2) with
-OPT_t in place of Lemma 40's bound t, :func:`privtest.co.params.lemma40_max_checkpoints`) and ``calls_bound`` =
+``summary``: per (stream, eps, t) the number of runs, mean and max of ell(t) over runs, OPT_t (``opt``), mean GTM
+calls N_t (``calls_mean``) and their exact expectation (``calls_expected``), with the explicit bounds:
+``ell_bound`` = max{ell: (1+kappa)^ell < OPT_t + (2/eps(ell, t)) ln(1/pbar)} (Lemma 39(2) with OPT_t in place of
+Lemma 40's bound t, :func:`privtest.co.params.lemma40_max_checkpoints`) and ``calls_bound`` =
 rho_s e^{1/C_1}/(1 - 2/(C_H ln(4/beta_s))) at the largest instance index max ell(t) + 1 and step index s = t - 1
-(rho_s grows with both, so this bounds every run's step; NaN at t = 1; :func:`privtest.co.params.calls_bound`),
-both with the section's BatchToCO constants (``cfg``). The figure draws it.
+(rho_s grows with both, so this bounds every run's step; NaN at t = 1; :func:`privtest.co.params.calls_bound`). The
+figure draws it.
 
 ``calls``: one row per (stream, eps) with, over the steps t >= 2, ``steps`` (their number), ``max_calls_ratio`` =
 max_t calls_mean / calls_bound (measured mean GTM calls of A per step over the explicit per-step bound) and
 ``max_expected_ratio`` = max_t calls_expected / calls_bound (the exact expectation E[N_t] over the bound; NaN if some
-step has no exact expectation). Dimensionless. The claims (:mod:`privtest_artifact.outputs.fig_co_checkpoints`) read it; the
-figure draws the raw rows.
+step has no exact expectation). Dimensionless. The claims read it.
 
-Claims: Claims of fig_co_checkpoints: the exact expected GTM calls of A per step never exceed the explicit per-step bound
-of Theorem 42(3) / Corollary 35(3).
+Claims (:func:`claims`): the exact expected GTM calls of A per step never exceed the explicit per-step bound of
+Theorem 42(3) / Corollary 35(3).
 """
 
 from __future__ import annotations
@@ -42,11 +38,15 @@ from privtest_artifact.outputs import _co
 from privtest_artifact.outputs._co import METHOD
 
 
-def simulate(cfg: dict, rng: np.random.Generator, inputs: dict[str, str]) -> pd.DataFrame:
-    """Rows per (stream, eps, t) (module docstring) from the raw tables of ``inputs`` whose names start with ``raw_``
-    (``raw_fig_co_densest``, ``raw_fig_co_maxcut``). ``rng`` is unused."""
-    del rng  # summary of other experiments' runs
-    raw = pd.concat([pd.read_csv(inputs[k]) for k in sorted(inputs) if k.startswith("raw_")])
+def runs_summary(raw: dict[str, pd.DataFrame], cfg: dict) -> pd.DataFrame:
+    """Rows per (stream, eps, t) of the BatchToCO runs in the raw tables ``raw`` (output id -> its raw table;
+    fig_co_crossover's model rows left out): stream, eps, t, runs, ell_mean, ell_max, opt, calls_mean,
+    calls_expected.
+
+    Raises:
+        ValueError: if this section's BatchToCO constants do not reproduce the runs' eps_t.
+    """
+    raw = pd.concat([raw[name] for name in sorted(raw)])
     raw = raw[raw.method == METHOD]
     if "source" in raw:  # fig_co_crossover: its runs, not its model rows
         raw = raw[raw.source.isna() | (raw.source == "run")]
@@ -79,21 +79,27 @@ def simulate(cfg: dict, rng: np.random.Generator, inputs: dict[str, str]) -> pd.
     return pd.DataFrame(rows)
 
 
-def analyse(raw: pd.DataFrame, cfg: dict) -> dict[str, pd.DataFrame]:
-    """The tables ``summary`` and ``calls`` (module docstring); ``cfg``: the config section (the shared ``co``
-    constants, :func:`privtest_artifact.outputs._co.co_params`)."""
-    summary = with_bounds(raw, cfg)
+def analyse(raw: dict[str, pd.DataFrame], cfg: dict) -> dict[str, pd.DataFrame]:
+    """The tables ``summary`` and ``calls`` (module docstring).
+
+    Args:
+        raw: output id -> raw table of the outputs this one reads (catalogue ``reads``: fig_co_densest,
+            fig_co_maxcut, fig_co_crossover).
+        cfg: the config section (the shared ``co`` constants, :func:`privtest_artifact.outputs._co.co_params`).
+    """
+    summary = with_bounds(runs_summary(raw, cfg), cfg)
     return {"summary": summary, "calls": calls(summary)}
 
 
-def with_bounds(raw: pd.DataFrame, cfg: dict) -> pd.DataFrame:
-    """The raw rows with ``ell_bound`` and ``calls_bound`` (module docstring), columns in the figure data's order."""
+def with_bounds(rows: pd.DataFrame, cfg: dict) -> pd.DataFrame:
+    """The rows of :func:`runs_summary` with ``ell_bound`` and ``calls_bound`` (module docstring), columns in the
+    figure data's order."""
     ell_bound, c_bound = [], []
-    for r in raw.itertuples():
+    for r in rows.itertuples():
         params = _co.co_params(cfg, float(r.eps))
         ell_bound.append(lemma40_max_checkpoints(params, float(r.opt), int(r.t)))
         c_bound.append(calls_bound(params, int(r.ell_max) + 1, int(r.t) - 1, int(r.t)) if r.t >= 2 else np.nan)
-    out = raw.assign(ell_bound=ell_bound, calls_bound=c_bound)
+    out = rows.assign(ell_bound=ell_bound, calls_bound=c_bound)
     columns = ["stream", "eps", "t", "runs", "ell_mean", "ell_max", "ell_bound", "calls_mean", "calls_expected"]
     return out[[*columns, "calls_bound", "opt"]]
 

@@ -36,13 +36,15 @@ standard error (0 where A's score law is exact), from ``model_draws`` draws per 
 :mod:`privtest_artifact.outputs.fig_co_crossover` turns runs and model into the predicted and measured crossover per
 (stream, eps, baseline).
 
-Analysis: Analysis of fig_co_crossover (:mod:`privtest_artifact.outputs.fig_co_crossover`'s raw rows): BatchToCO's lead over
+Analysis: Analysis of fig_co_crossover (:mod:`privtest_artifact.outputs.fig_co_crossover`'s raw rows): BatchToCO's lead
+over
 each baseline per recorded step, measured from the runs and predicted from the model rows (``differences``), the
 predicted and measured crossover per (stream, eps, baseline) with the measured trend at T (``crossovers``), and
 what the figure draws: mean and 10-90% band of f/OPT_t per (stream, eps, method, t) (``summary``).
 
 What the long-run claims compare with the paper's bounds, from the BatchToCO runs (``source = "run"``;
-:mod:`privtest_artifact.outputs._co`): ``privacy`` per eps (Lemma 38's ledger, the realised ex-post loss), and per (stream,
+:mod:`privtest_artifact.outputs._co`): ``privacy`` per eps (Lemma 38's ledger, the realised ex-post loss), and per
+(stream,
 eps) in the order of the raw rows ``checkpoints`` (Lemma 40, with Lemma 40's explicit bound at T, ``ell_bound_T``),
 ``calls`` (Theorem 42(3) up to t = T, :func:`long_run_calls`) and ``utility`` (Theorem 42(2)).
 
@@ -50,7 +52,8 @@ Analysis keys of the config section (``x-stage: analysis``, never passed to the 
 (two-sided level of ahead/behind, Bonferroni over the recorded steps) and ``tie_tolerance`` (a lead below it is a
 tie); the check also reads ``equivalence_margin``.
 
-Claims: Claims of fig_co_crossover: per (stream, eps, baseline) the measured lead of BatchToCO has the sign predicted from
+Claims: Claims of fig_co_crossover: per (stream, eps, baseline) the measured lead of BatchToCO has the sign predicted
+from
 the explicit constants (the crossover); per (stream, eps) Lemma 40's checkpoint count and Theorem 42(3)'s calls per
 step up to t = T against their explicit bounds, Theorem 42(2) wherever it is not vacuous, and the realised privacy.
 """
@@ -433,7 +436,8 @@ def summarize(raw: pd.DataFrame) -> pd.DataFrame:
 
 
 def long_run_checkpoints(runs: pd.DataFrame) -> pd.DataFrame:
-    """The table ``checkpoints`` of :func:`privtest_artifact.outputs._co.checkpoints` on the run rows ``runs`` (``source =
+    """The table ``checkpoints`` of :func:`privtest_artifact.outputs._co.checkpoints` on the run rows ``runs`` (``source
+    =
     "run"``), in the order of the raw rows, with ``ell_bound_T``: Lemma 40's explicit bound on ell(T) at the BatchToCO
     runs' last recorded step T (column ``ell_bound`` of the raw rows)."""
     out = _co.checkpoints(runs, sort=False)
@@ -449,7 +453,8 @@ def long_run_calls(runs: pd.DataFrame) -> pd.DataFrame:
     ``max_expected_ratio`` = max E[N_t] / Theorem 42(3)'s explicit bound (column ``calls_bound``),
     ``steps_over_bound`` (the (run, t) with E[N_t] > bound (1 + :data:`RTOL`)), ``expected_calls_T`` (mean E[N_T]
     over runs at the last step T), per run sum N_t / sum E[N_t] over the recorded steps
-    (:func:`privtest_artifact.outputs._co.calls_ratio`: ``calls_ratio_mean``, ``calls_ratio_se``, ``calls_ratio_runs``) and the
+    (:func:`privtest_artifact.outputs._co.calls_ratio`: ``calls_ratio_mean``, ``calls_ratio_se``, ``calls_ratio_runs``)
+    and the
     mean N_T (``calls_mean_T``).
 
     Returns:

@@ -1,6 +1,7 @@
 """fig_co_densest: BatchToCO (Algorithm 3) for densest subgraph on real edge streams vs baselines (Thm 42, Sec. 8.2).
 
-Streams (``privtest_artifact.data``, neighbouring = differ in one inserted edge / contact): CollegeMsg (unweighted, each pair
+Streams (``privtest_artifact.data``, neighbouring = differ in one inserted edge / contact): CollegeMsg (unweighted, each
+pair
 at its first message, one step per day: a small optimum) and the SocioPatterns primary school (weighted multigraph,
 one step per 10-minute window with contacts: a large optimum). Batch algorithm: the noisy-degree prefix algorithm
 of :class:`privtest.co.graphs.DensestSubgraph` (pure eps-edge-DP, a stand-in for the algorithms Section 8.2 cites).
@@ -9,17 +10,21 @@ each eps of the sweep: ``runs`` runs of BatchToCO with the corrected constants (
 :func:`privtest.co.batch_to_co.baselines` on the same stream, plus ``checkpoint_runs`` runs without ThresholdSelect for
 Lemma 40.
 
-Raw rows: :mod:`privtest_artifact.outputs._co`. Claims (:mod:`privtest_artifact.outputs.fig_co_densest`): those of every CO
+Raw rows: :mod:`privtest_artifact.outputs._co`. Claims (:mod:`privtest_artifact.outputs.fig_co_densest`): those of every
+CO
 experiment (checkpoints, calls per step, privacy ledger, Theorem 42's guarantee), plus the Algorithm 3 vs
 Corollary 35 erratum check (``co.cor35_erratum``).
 
-Analysis: Analysis of fig_co_densest (:mod:`privtest_artifact.outputs.fig_co_densest`'s raw rows): the table its figure draws,
+Analysis: Analysis of fig_co_densest (:mod:`privtest_artifact.outputs.fig_co_densest`'s raw rows): the table its figure
+draws,
 mean and 10-90% band of f(X_t, Y_t) per (stream, eps, method, t) with OPT_t (``summary``,
 :func:`privtest_artifact.outputs._co.summarize`), the tables its claims compare with the paper's bounds
-(:func:`privtest_artifact.outputs._co.tables`): ``privacy`` per eps, ``checkpoints``, ``calls`` and ``utility`` per (stream,
+(:func:`privtest_artifact.outputs._co.tables`): ``privacy`` per eps, ``checkpoints``, ``calls`` and ``utility`` per
+(stream,
 eps), and ``cor35`` (:func:`cor35`): Algorithm 3's printed per-call eps against Corollary 35's hypothesis.
 
-Claims: Claims of fig_co_densest: the continual-observation claims of :mod:`privtest_artifact.outputs._co` (ids ``co.*``) and the
+Claims: Claims of fig_co_densest: the continual-observation claims of :mod:`privtest_artifact.outputs._co` (ids
+``co.*``) and the
 erratum check of Algorithm 3's printed eps(i, t) against Corollary 35 (``co.cor35_erratum``).
 """
 
@@ -91,7 +96,8 @@ ERRATUM_ALG3 = "Algorithm 3: eps(i, t) uses the global beta where Corollary 35 n
 
 
 def claims(tables: dict[str, pd.DataFrame], cfg: dict) -> list[Claim]:
-    """The continual-observation claims of :func:`privtest_artifact.outputs._co.claims` (prefix ``co``) and, exactly, Algorithm
+    """The continual-observation claims of :func:`privtest_artifact.outputs._co.claims` (prefix ``co``) and, exactly,
+    Algorithm
     3's printed eps(i, t) against Corollary 35's hypothesis (``co.cor35_erratum``, ERRATUM when violated at some
     tried (i, t)), on the tables of :func:`privtest_artifact.outputs.analyse` (the workflow passes those of
     ``results/analysis/fig_co_densest/``; None computes them from ``raw`` and ``cfg``)."""

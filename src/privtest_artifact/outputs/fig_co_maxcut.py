@@ -3,13 +3,16 @@
 (:class:`privtest.co.maxcut.MaxCut`, pure eps-edge-DP, additive error O((n + ln(1/beta))/eps)); OPT_t exact by
 enumeration. Raw rows: :mod:`privtest_artifact.outputs._co`; claims: :mod:`privtest_artifact.outputs.fig_co_maxcut`.
 
-Analysis: Analysis of fig_co_maxcut (:mod:`privtest_artifact.outputs.fig_co_maxcut`'s raw rows): the table its figure draws,
+Analysis: Analysis of fig_co_maxcut (:mod:`privtest_artifact.outputs.fig_co_maxcut`'s raw rows): the table its figure
+draws,
 mean and 10-90% band of f(X_t, Y_t) per (stream, eps, method, t) with OPT_t (``summary``,
 :func:`privtest_artifact.outputs._co.summarize`), and the tables its claims compare with the paper's bounds
-(:func:`privtest_artifact.outputs._co.tables`): ``privacy`` per eps, ``checkpoints``, ``calls`` and ``utility`` per (stream,
+(:func:`privtest_artifact.outputs._co.tables`): ``privacy`` per eps, ``checkpoints``, ``calls`` and ``utility`` per
+(stream,
 eps).
 
-Claims: Claims of fig_co_maxcut: the continual-observation claims of :mod:`privtest_artifact.outputs._co` (ids ``co.maxcut.*``).
+Claims: Claims of fig_co_maxcut: the continual-observation claims of :mod:`privtest_artifact.outputs._co` (ids
+``co.maxcut.*``).
 """
 
 from __future__ import annotations
@@ -37,7 +40,8 @@ def analyse(raw: pd.DataFrame, cfg: dict) -> dict[str, pd.DataFrame]:
 
 
 def claims(tables: dict[str, pd.DataFrame], cfg: dict) -> list[Claim]:
-    """The continual-observation claims of :func:`privtest_artifact.outputs._co.claims` with prefix ``co.maxcut``, on the
+    """The continual-observation claims of :func:`privtest_artifact.outputs._co.claims` with prefix ``co.maxcut``, on
+    the
     tables of :func:`privtest_artifact.outputs.fig_co_maxcut.analyse` (None computes the ones they read,
     :func:`privtest_artifact.outputs._co.tables`, from ``raw`` and ``cfg``)."""
     return _co.claims(tables, cfg, "co.maxcut")

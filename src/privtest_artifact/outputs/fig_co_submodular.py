@@ -7,10 +7,12 @@ by a certified upper bound (greedy prefixes + top-k gains, also valid for the ma
 subset), labelled "upper bound", so measured ratios are lower bounds of the true ones. Raw rows:
 :mod:`privtest_artifact.outputs._co`; claims: :mod:`privtest_artifact.outputs.fig_co_submodular`.
 
-Analysis: Analysis of fig_co_submodular (:mod:`privtest_artifact.outputs.fig_co_submodular`'s raw rows): the table its figure draws,
+Analysis: Analysis of fig_co_submodular (:mod:`privtest_artifact.outputs.fig_co_submodular`'s raw rows): the table its
+figure draws,
 mean and 10-90% band of f(X_t, Y_t) per (stream, eps, method, t) with OPT_t (``summary``,
 :func:`privtest_artifact.outputs._co.summarize`), and the tables its claims compare with the paper's bounds
-(:func:`privtest_artifact.outputs._co.tables`): ``privacy`` per eps, ``checkpoints``, ``calls`` and ``utility`` per (stream,
+(:func:`privtest_artifact.outputs._co.tables`): ``privacy`` per eps, ``checkpoints``, ``calls`` and ``utility`` per
+(stream,
 eps).
 
 Claims: Claims of fig_co_submodular: the continual-observation claims of :mod:`privtest_artifact.outputs._co` (ids
@@ -58,7 +60,8 @@ def analyse(raw: pd.DataFrame, cfg: dict) -> dict[str, pd.DataFrame]:
 
 
 def claims(tables: dict[str, pd.DataFrame], cfg: dict) -> list[Claim]:
-    """The continual-observation claims of :func:`privtest_artifact.outputs._co.claims` with prefix ``co.submodular``, on the
+    """The continual-observation claims of :func:`privtest_artifact.outputs._co.claims` with prefix ``co.submodular``,
+    on the
     tables of :func:`privtest_artifact.outputs.fig_co_submodular.analyse` (None computes the ones they read,
     :func:`privtest_artifact.outputs._co.tables`, from ``raw`` and ``cfg``)."""
     return _co.claims(tables, cfg, "co.submodular")

@@ -10,7 +10,8 @@ For the GTM the same probabilities are also computed exactly (``rate_exact``: ``
 testers without an exact analysis): the Monte Carlo rate must agree with it, and the exact value is checked against
 beta even where the sample cannot resolve it (:mod:`privtest_artifact.outputs.fig_error_rates`).
 
-Analysis: Analysis of fig_error_rates (:mod:`privtest_artifact.outputs.fig_error_rates`'s raw counts): each tester's whole-run
+Analysis: Analysis of fig_error_rates (:mod:`privtest_artifact.outputs.fig_error_rates`'s raw counts): each tester's
+whole-run
 error rate per (method, beta, stream) with its 95% Clopper-Pearson interval, next to its budget and the exact rate
 where known (``summary``: the raw columns plus ``rate``, ``ci_low``, ``ci_high``). The claims
 (:mod:`privtest_artifact.outputs.fig_error_rates`) are decided on the counts themselves.
@@ -104,8 +105,10 @@ def summarize(raw: pd.DataFrame) -> pd.DataFrame:
 
 def claims(tables: dict[str, pd.DataFrame], cfg: dict) -> list[Claim]:
     """Each tester's whole-run error probability <= its own budget on each adversarial stream (column ``budget``, from
-    :func:`privtest_artifact.outputs.fig_error_rates.error_budget`); where the exact value is known (the GTM) also the exact
-    value, with the Monte Carlo rate beside it as a cross-check (:func:`privtest_artifact.outputs._common.mc_cross_check`)."""
+    :func:`privtest_artifact.outputs.fig_error_rates.error_budget`); where the exact value is known (the GTM) also the
+    exact
+    value, with the Monte Carlo rate beside it as a cross-check
+    (:func:`privtest_artifact.outputs._common.mc_cross_check`)."""
     raw = tables["summary"]
     return _exact_claims(raw) + [
         rate_claim(

@@ -5,12 +5,14 @@
 (b) Ex-post privacy loss of a transcript halting at t, eps_C + C_H eps_t ln(4/beta_t), growing like ln t, and the
     loss eps_C of every continuation prefix.
 
-Claims (:mod:`privtest_artifact.outputs.fig_expost`), on the exact per-step probabilities (:func:`privtest.exact.step_log_probs`,
+Claims (:mod:`privtest_artifact.outputs.fig_expost`), on the exact per-step probabilities
+(:func:`privtest.exact.step_log_probs`,
 columns ``miss_good_exact``, ``halt_pbar_exact``) with the Monte Carlo counts beside them: miss at p* <= beta_t/6 given
 eta_1 <= mu1, halting at pbar_t <= beta_t/4 + beta_t/6 (the eta_2,t tail beta_t/4 of Lemma 19 plus the Poisson tail
 beta_t/6 of Lemma 20).
 
-Analysis: Analysis of fig_expost (:mod:`privtest_artifact.outputs.fig_expost`'s raw rows: ``curve`` rows of both calibrations'
+Analysis: Analysis of fig_expost (:mod:`privtest_artifact.outputs.fig_expost`'s raw rows: ``curve`` rows of both
+calibrations'
 thresholds and losses on a log grid of t, ``mc`` rows of halting counts and exact probabilities at the ``mc_t``
 steps): the tables its check and figure read (Theorem 23).
 

@@ -14,7 +14,8 @@ Scenarios (:func:`scenarios`), each a total privacy budget eps and a task (targe
   calibration (:func:`calibrated_eps_t`: the largest eps_t with Lambda_T <= ``practitioner.Lambda_max``).
 In each, ``searches`` private searches run the GTM (Theorem 21) and every other tester of ``methods`` (Cohen et al.)
 at the same eps, eps_t and p*, and ``peer.searches`` runs of the peer: private selection with a known threshold
-(Algorithm 2 = Liu-Talwar = OpenDP's combinator, :func:`privtest_artifact.hpo.private_selection`) over random search of the
+(Algorithm 2 = Liu-Talwar = OpenDP's combinator, :func:`privtest_artifact.hpo.private_selection`) over random search of
+the
 same space, the same learner and data, at the same total eps: each candidate is trained at eps_Q = (eps - eps0)/2
 (Lemma 34(1): 2 eps_Q + eps0 = eps; OpenDP's map 2 eps_Q). Two peer variants: stop probability ``stop_probability``
 as OpenDP documents it, and as OpenDP 0.16.0 draws it (:func:`privtest.opendp.opendp_effective_stop_probability`).
@@ -22,7 +23,8 @@ as OpenDP documents it, and as OpenDP 0.16.0 draws it (:func:`privtest.opendp.op
 Analysis (p_t intervals, plotted tables, summaries): :mod:`privtest_artifact.outputs.fig_hpo`; claims:
 :mod:`privtest_artifact.outputs.fig_hpo`.
 
-Analysis: Analysis of fig_hpo (:mod:`privtest_artifact.outputs.fig_hpo`'s raw rows: "p" rows of the non-private estimates of
+Analysis: Analysis of fig_hpo (:mod:`privtest_artifact.outputs.fig_hpo`'s raw rows: "p" rows of the non-private
+estimates of
 p_t, "method", "step" and "search" rows of the private searches): the tables its check and figure read.
 
 * ``methods``: one row per (scenario, method), in simulation order (the "method" rows);
@@ -34,7 +36,8 @@ p_t, "method", "step" and "search" rows of the private searches): the tables its
 * ``halts``: where the searches of every method stop, per (scenario, method, t), t = 0 for none
   (:func:`halt_table`): panel (b);
 * ``summary``: one row per (scenario, method) (:func:`summarize`);
-* ``errors``, ``pbar``, ``selection``, ``comparison``: one row per claim cell of :mod:`privtest_artifact.outputs.fig_hpo`
+* ``errors``, ``pbar``, ``selection``, ``comparison``: one row per claim cell of
+:mod:`privtest_artifact.outputs.fig_hpo`
   with the numbers the claim shows and judges (:func:`error_table`, :func:`pbar_table`, :func:`selection_table`,
   :func:`comparison_table`).
 

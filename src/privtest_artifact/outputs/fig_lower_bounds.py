@@ -10,7 +10,8 @@ Theorem 31's lower bound with beta_t^II = beta (Remark 32).
 rate at accuracy alpha, and alpha_+ + alpha_- = 2 alpha against Theorem 29's bound.
 Claims: :mod:`privtest_artifact.outputs.fig_lower_bounds`.
 
-Analysis: Analysis of fig_lower_bounds (:mod:`privtest_artifact.outputs.fig_lower_bounds`'s raw rows: panel "a", ln(p*/pbar_T)
+Analysis: Analysis of fig_lower_bounds (:mod:`privtest_artifact.outputs.fig_lower_bounds`'s raw rows: panel "a",
+ln(p*/pbar_T)
 of every upper bound and ln Lambda_0 per (beta, T); panel "b", evaluations per step per beta, theory and measured;
 panel "c", classic AboveThreshold's errors): the tables its check and figure read (Table 1, Corollary 30, Theorems 29
 and 31).
@@ -175,7 +176,8 @@ def above_threshold(raw: pd.DataFrame, confidence: float = CONFIDENCE) -> pd.Dat
 
 
 def claims(tables: dict[str, pd.DataFrame], cfg: dict) -> list[Claim]:
-    """On the tables of :func:`privtest_artifact.outputs.fig_lower_bounds.analyse` (which the workflow passes; None computes
+    """On the tables of :func:`privtest_artifact.outputs.fig_lower_bounds.analyse` (which the workflow passes; None
+    computes
     them): (a) exact: every upper bound's ln(p*/pbar_T) >= ln Lambda_0 (its slope (eps_1/eps) in ln T is a unit test
     of privtest.bounds, not a claim: it is the code's own closed form).
     (b) measured mean evaluations per step >= Theorem 31's bound (normal approximation over runs).

@@ -6,7 +6,8 @@ each replication drawing its own eta_1 (Algorithm 1's Init) and eta_2,t, and com
 eta_1 and eta_2,t integrated out by :func:`privtest.exact.step_log_halt`; ``miss_good_exact``, the continuation
 probability given eta_1 <= mu1, by :func:`privtest.exact.step_log_probs`).
 
-Claims (:mod:`privtest_artifact.outputs.fig_oc`; per-step error bounds read off the proof of Theorem 21, each checked on the
+Claims (:mod:`privtest_artifact.outputs.fig_oc`; per-step error bounds read off the proof of Theorem 21, each checked on
+the
 exact value with the Monte Carlo estimate beside it: Monte Carlo cannot resolve beta_t/4 ~ 1e-6 at t = 100):
   * Type II at p = p*: Pr[no halt | eta_1 <= mu1] <= beta_t/4 (Lemma 20 with lambda_t >= rho_t, resp. <= rho_t when
     flipped, Lemma 19(3)).
@@ -15,7 +16,8 @@ exact value with the Monte Carlo estimate beside it: Monte Carlo cannot resolve 
 The per-step budget beta_t of the theorem holds only conditioned on the good-noise event G (Lemma 19), whose
 eta_1 part (probability beta/4) is shared by all steps; the measured miss rate at p* shows the difference.
 
-Analysis: Analysis of fig_oc (:mod:`privtest_artifact.outputs.fig_oc`'s raw counts, one row per (t, eps_t/eps, p*, variant, p)
+Analysis: Analysis of fig_oc (:mod:`privtest_artifact.outputs.fig_oc`'s raw counts, one row per (t, eps_t/eps, p*,
+variant, p)
 of one GTM step): the tables its check and figure read.
 
 * ``summary``: the raw columns plus the halting probability ``halt_prob`` = halts/runs and its 95% Clopper-Pearson
@@ -118,7 +120,8 @@ def analyse(raw: pd.DataFrame, cfg: dict) -> dict[str, pd.DataFrame]:
 
 def summarize(raw: pd.DataFrame, confidence: float = CONFIDENCE) -> pd.DataFrame:
     """The raw counts (columns ``halts``, ``runs``, ...) with halt_prob = halts/runs and its Clopper-Pearson interval
-    (ci_low, ci_high) at ``confidence`` in (0, 1) (ValueError otherwise, :func:`privtest_artifact.stats.clopper_pearson`)."""
+    (ci_low, ci_high) at ``confidence`` in (0, 1) (ValueError otherwise,
+    :func:`privtest_artifact.stats.clopper_pearson`)."""
     df = raw.copy()
     df["halt_prob"] = df["halts"] / df["runs"]
     df["ci_low"], df["ci_high"] = clopper_pearson(df["halts"].to_numpy(), df["runs"].to_numpy(), confidence)

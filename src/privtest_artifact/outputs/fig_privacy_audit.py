@@ -14,11 +14,13 @@ value; Hamming distance to half tops), picks the ``CANDIDATES`` most promising (
 n/2 runs per input, and tests them on fresh samples of n runs per input (conditional binomial test, union bound over
 the carried witnesses). A mechanism is flagged when its bound exceeds the claimed eps; for a broken variant that is
 not flagged, ``runs_to_flag`` is the audit's power: the runs per input at which the best witness's observed rates
-would flag it (both: :mod:`privtest_artifact.outputs.fig_privacy_audit`; claims: :mod:`privtest_artifact.outputs.fig_privacy_audit`).
+would flag it (both: :mod:`privtest_artifact.outputs.fig_privacy_audit`; claims:
+:mod:`privtest_artifact.outputs.fig_privacy_audit`).
 
 What is drawn does not depend on the confidence level (an analysis key): the pilot search, the carried witnesses
 and their main-sample counts do not. So the simulation records every carried witness's counts (column ``carried``)
-and :mod:`privtest_artifact.outputs.fig_privacy_audit` judges them at ``confidence`` (:func:`privtest.audit.verdict`: the
+and :mod:`privtest_artifact.outputs.fig_privacy_audit` judges them at ``confidence`` (:func:`privtest.audit.verdict`:
+the
 level alpha, eps_lower, eps_hat, the best witness); a changed confidence reruns the analysis, never this simulation.
 The audits run at :data:`SIMULATION_CONFIDENCE`, whose verdict is not recorded.
 
@@ -39,7 +41,8 @@ function :func:`privtest.audit.audit` itself uses.
   chosen witness's observed rates would flag it at the audit's level alpha, :func:`privtest.audit.runs_to_flag`), in
   the figure data's column order; plus, for the broken variants (NaN otherwise), ``eps_lower_pass`` (the largest
   carried witness's lower bound on eps at the claims policy's one-sided PASS level,
-  :data:`privtest_artifact.claims.PASS_CONFIDENCE`, union bound over the carried witnesses) and ``runs_to_flag_pass`` (runs
+  :data:`privtest_artifact.claims.PASS_CONFIDENCE`, union bound over the carried witnesses) and ``runs_to_flag_pass``
+  (runs
   per input at which the chosen witness's observed rates would push that bound above the claimed eps,
   :func:`privtest.audit.runs_to_flag`).
 * ``cells``: one row per (mechanism, ``against`` in {claimed, exact}, carried witness ``cell`` 1, 2, ...) of the

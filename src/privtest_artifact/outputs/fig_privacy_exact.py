@@ -9,7 +9,8 @@ ex-post loss (eps_C, eps_C + C_H eps_t ln(4/beta_t)). Two deliberately broken GT
 redrawn at every step, and tau1 halved (noise smaller than the calibration claims); the check
 (:mod:`privtest_artifact.outputs.fig_privacy_exact`) must flag both.
 
-Analysis: Analysis of fig_privacy_exact (:mod:`privtest_artifact.outputs.fig_privacy_exact`'s raw rows: the exact worst-case
+Analysis: Analysis of fig_privacy_exact (:mod:`privtest_artifact.outputs.fig_privacy_exact`'s raw rows: the exact
+worst-case
 privacy loss found per GTM variant, calibration, eps_t/eps and transcript kind, Lemma 17, Theorem 23, Corollary 25):
 each row's excess over its claimed bound and whether the bound holds (``verdicts``).
 
@@ -179,7 +180,8 @@ WITNESS = "; maximising inputs: results/raw/fig_privacy_exact.csv (worst_inputs)
 
 def claims(tables: dict[str, pd.DataFrame], cfg: dict) -> list[Claim]:
     """Private cases: worst loss <= claim + ``quadrature_tol`` (exact). Broken cases: the check flags them (loss >
-    claim + ``detect_margin``). ``analysis``: the tables of :func:`privtest_artifact.outputs.fig_privacy_exact.analyse` (the
+    claim + ``detect_margin``). ``analysis``: the tables of :func:`privtest_artifact.outputs.fig_privacy_exact.analyse`
+    (the
     workflow passes those of ``results/analysis/fig_privacy_exact/``); None computes them from ``raw``."""
     out = []
     for row in tables["verdicts"].itertuples():

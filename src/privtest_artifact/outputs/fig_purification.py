@@ -9,7 +9,8 @@
     pair satisfies p~/p~' <= e^{eps_1} and (1-p~)/(1-p~') <= e^{eps_1}.
 Claims: :mod:`privtest_artifact.outputs.fig_purification`.
 
-Analysis: Analysis of fig_purification (:mod:`privtest_artifact.outputs.fig_purification`'s raw rows: ``smoothing`` rows of
+Analysis: Analysis of fig_purification (:mod:`privtest_artifact.outputs.fig_purification`'s raw rows: ``smoothing`` rows
+of
 purified Bernoulli counts per (delta, p), ``gtm`` rows of halting counts at Corollary 25's shifted thresholds and the
 exact worst log-ratio of purified boundary pairs, per delta): the tables its check and figure read (Lemma 24,
 Corollary 25).

@@ -10,7 +10,8 @@ noise) makes the false-halt probability grow like T * pbar, so a fixed pbar fail
 All three use the same pbar and eps_1/eps; beta is the GTM's and Cohen's failure probability. Analysis:
 :mod:`privtest_artifact.outputs.fig_random_dropping`; claims: :mod:`privtest_artifact.outputs.fig_random_dropping`.
 
-Analysis: Analysis of fig_random_dropping (:mod:`privtest_artifact.outputs.fig_random_dropping`'s raw counts; Corollaries 51
+Analysis: Analysis of fig_random_dropping (:mod:`privtest_artifact.outputs.fig_random_dropping`'s raw counts;
+Corollaries 51
 and 53, Theorem 21): the measured error probability of each (method, T) with its 95% Clopper-Pearson interval.
 
 ``summary``: the raw columns (method, T, G, events, runs, bound, pbar_max, event, source, events_at_pbar_max) plus
@@ -22,7 +23,8 @@ and 53, Theorem 21): the measured error probability of each (method, T) with its
 
 The claims (:mod:`privtest_artifact.outputs.fig_random_dropping`) and the figure read it.
 
-Claims: Claims of fig_random_dropping: Cohen et al.'s false halts and Ghazi et al.'s bad selections at a fixed pbar are at
+Claims: Claims of fig_random_dropping: Cohen et al.'s false halts and Ghazi et al.'s bad selections at a fixed pbar are
+at
 least their lower bounds (Corollaries 51 and 53) and exceed beta at the largest T, while the GTM stays below beta at
 its own pbar_T (inside Theorem 21; the figure's fixed pbar may exceed pbar_T, and the GTM's rate there is reported as
 an observation beyond the theorem).
@@ -118,7 +120,8 @@ def analyse(raw: pd.DataFrame, cfg: dict) -> dict[str, pd.DataFrame]:
 def summarize(raw: pd.DataFrame, confidence: float = CONFIDENCE) -> pd.DataFrame:
     """The raw counts (columns ``events``, ``runs``, ``events_at_pbar_max``, ...) with the rates and their
     Clopper-Pearson intervals at ``confidence`` in (0, 1) (ValueError otherwise,
-    :func:`privtest_artifact.stats.clopper_pearson`); rows without ``events_at_pbar_max`` get NaN in its three columns."""
+    :func:`privtest_artifact.stats.clopper_pearson`); rows without ``events_at_pbar_max`` get NaN in its three
+    columns."""
     df = raw.copy()
     runs = df["runs"].to_numpy()
     df["rate"] = df["events"] / df["runs"]

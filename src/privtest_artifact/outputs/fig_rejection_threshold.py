@@ -5,7 +5,8 @@ Cohen et al. (Proposition 48, proof), Liu-Talwar (Theorem 46(2)), and the larges
 p* (largest p with Pr[halt within T] <= beta at 95% confidence, :mod:`privtest.measure`). Claims:
 :mod:`privtest_artifact.outputs.fig_rejection_threshold`.
 
-Analysis: Analysis of fig_rejection_threshold (:mod:`privtest_artifact.outputs.fig_rejection_threshold`'s raw rows: ``theory``
+Analysis: Analysis of fig_rejection_threshold (:mod:`privtest_artifact.outputs.fig_rejection_threshold`'s raw rows:
+``theory``
 rows of every rejection-threshold curve on a logit grid of p*, ``measured`` rows per tester and measured p*): the
 tables its check and figure read (Table 1, Corollary 30).
 
@@ -126,7 +127,8 @@ def points(raw: pd.DataFrame) -> pd.DataFrame:
 
 def claims(tables: dict[str, pd.DataFrame], cfg: dict) -> list[Claim]:
     """Per tester and measured p*: Pr[halt within T] at its own theoretical pbar_T is within its Type I budget (the
-    table ``measured`` of :func:`privtest_artifact.outputs.fig_rejection_threshold.analyse`, which the workflow passes; None
+    table ``measured`` of :func:`privtest_artifact.outputs.fig_rejection_threshold.analyse`, which the workflow passes;
+    None
     computes it)."""
     measured = tables["measured"]
     out = []

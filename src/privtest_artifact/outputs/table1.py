@@ -31,7 +31,8 @@ Type II budgets, ``privacy_delta``: its privacy's delta); ``figures/table1.csv``
 Proposition 48 (Type I and Type II parts each <= beta), Liu-Talwar by Theorem 46(2) (continuation, beta + delta/2)
 and 46(4) (halting where the Phi condition holds, not at p*).
 
-Analysis: Analysis of table1 (:mod:`privtest_artifact.outputs.table1`'s rows per (method, eps_ratio, T, p*): Table 1's entries
+Analysis: Analysis of table1 (:mod:`privtest_artifact.outputs.table1`'s rows per (method, eps_ratio, T, p*): Table 1's
+entries
 evaluated at each tester's parameters, its measured thresholds and counts, and what the tester guarantees). Each
 tester is judged by its own theorem: GTM by Theorem 21, Cohen et al. by Proposition 48, Liu-Talwar by Theorem
 46(2),(4); the lower bounds are Corollary 30 and Theorem 31.
@@ -377,16 +378,19 @@ def ratios(testers: pd.DataFrame, cfg: dict) -> pd.DataFrame:
 ERRATUM_LT_MOREOVER = "Theorem 46(3): the printed 'moreover' bound cannot hold"
 #: Why the GTM-vs-Cohen ratio claims are PASS or INCONCLUSIVE only (docs/claims.md).
 BRACKET_CANNOT_FAIL = (
-    f"{CANNOT_FAIL} the ratio is only bracketed by two measured thresholds' 95% limits (privtest_artifact.claims.Bracket), "
-    "whose fixed 5% level never reaches the family-wise FAIL level; a bracket below the bound stays INCONCLUSIVE"
+    f"{CANNOT_FAIL} the ratio is only bracketed by two measured thresholds' 95% limits "
+    "(privtest_artifact.claims.Bracket), whose fixed 5% level never reaches the family-wise FAIL level; "
+    "a bracket below the bound stays INCONCLUSIVE"
 )
 
 
 def _aggregate(claim_id, source, statement, cells, bound_text, note="", erratum="") -> Claim:
     """One claim over several cells, measured shows the worst cell. ``cells``: list of (check, measured_text, score,
     cell) with larger score = worse (the first of equal ones; minus the analysis' rank where it ranks the cells),
-    where check is an evidence cell (:class:`privtest_artifact.claims.Binomial`, :class:`~privtest_artifact.claims.Normal`,
-    :class:`~privtest_artifact.claims.Bracket`; the claim is decided by the policy: FAIL if any cell is refuted, PASS if every
+    where check is an evidence cell (:class:`privtest_artifact.claims.Binomial`,
+    :class:`~privtest_artifact.claims.Normal`,
+    :class:`~privtest_artifact.claims.Bracket`; the claim is decided by the policy: FAIL if any cell is refuted, PASS if
+    every
     cell is established) or a bool (exact cell: a False one makes the claim an exact FAIL, True ones leave it to the
     evidence cells)."""
     worst = max(cells, key=lambda c: c[2])

@@ -9,22 +9,26 @@ Simulation: table2: the paper's Table 2 (Theorem 42 applied to batch DP submodul
 :mod:`privtest.co.tables`, and its numeric instantiation: for each implemented batch algorithm and stream the
 measured f(X_t, Y_t)/OPT_t of BatchToCO (median, worst), the additive gap, and Theorem 42's explicit guarantee.
 
-Table 2's rows (:data:`privtest_artifact.outputs.table2.ROWS`, column ``table2_row``): rows 5-6 (eps-DP, decomposable monotone)
+Table 2's rows (:data:`privtest_artifact.outputs.table2.ROWS`, column ``table2_row``): rows 5-6 (eps-DP, decomposable
+monotone)
 come from ``fig_co_submodular``'s raw table; rows 1, 3, 4 ((eps, delta)-DP batch algorithms) are simulated here
 with BatchToCO at the global delta ``approx.delta`` (:func:`simulate_approx`): row 1 the facility-location stream
 with private greedy under advanced-or-basic composition, rows 3-4 the cut objective on the CollegeMsg top-users
 stream (:class:`privtest.co.kcut.CardinalityCut`) under a cardinality and a partition-matroid constraint; row 2
-(Rafiey and Yoshida 2020) is evaluated, not run, by the analysis (:func:`privtest_artifact.outputs.table2.rafiey_yoshida_rows`).
+(Rafiey and Yoshida 2020) is evaluated, not run, by the analysis
+(:func:`privtest_artifact.outputs.table2.rafiey_yoshida_rows`).
 The other CO applications (densest subgraph, Max-Cut, the long streams) are summarised from their experiments' raw
 tables with ``table2_row`` empty.
 
 Raw rows (:func:`simulate`): the lines (``level = "line"``, one per (stream, eps)) and one row per BatchToCO run of
 each line (``level = "run"``, :func:`run_rows`: the run's largest shortfall below Theorem 42(2)'s guarantee and, for
 rows 1, 3, 4, its checkpoint margin, ell(T) and delta ledger), from which the analysis counts the violating runs.
-Rendering: :func:`privtest_artifact.tables.co_table_markdown` / :func:`privtest_artifact.tables.co_table_latex`; analysis (the rows of
+Rendering: :func:`privtest_artifact.tables.co_table_markdown` / :func:`privtest_artifact.tables.co_table_latex`;
+analysis (the rows of
 ``figures/table2.csv``): :mod:`privtest_artifact.outputs.table2`; claims: :mod:`privtest_artifact.outputs.table2`.
 
-Analysis: Analysis of table2 (:mod:`privtest_artifact.outputs.table2`'s raw rows: one per line, i.e. per (application, algorithm,
+Analysis: Analysis of table2 (:mod:`privtest_artifact.outputs.table2`'s raw rows: one per line, i.e. per (application,
+algorithm,
 stream, eps) of Theorem 42 applied to batch DP submodular maximisation, Table 2 of the paper, with BatchToCO's
 measured utility and Theorem 42's explicit guarantee (``level = "line"``), and one per BatchToCO run of each line
 (``level = "run"``)).
@@ -178,19 +182,30 @@ LINE, RUN = "line", "run"
 
 
 def simulate(cfg: dict, rng: np.random.Generator, inputs: dict[str, str]) -> pd.DataFrame:
-    """Raw rows of two levels (column ``level``).
-
-    ``line``: the rows of ``figures/table2.csv`` but Table 2's row 2 and the run-level counts
-    (:func:`privtest_artifact.outputs._co.table_rows` plus the constant C_beta) from the raw tables of ``inputs``:
-    ``raw_fig_co_densest``, ``raw_fig_co_submodular``, ``raw_fig_co_maxcut`` and ``raw_fig_co_crossover`` (the long
-    streams, at their log-spaced recorded steps; same BatchToCO constants as densest subgraph), plus Table 2's rows 1,
-    3, 4 (:func:`simulate_approx` with ``wheel_mpls_stops`` and ``wheel_collegemsg``; ``rng`` drives those runs) and the
-    columns ``table2_row`` (1-6, NaN for the other applications) and ``delta`` (the global delta of the row's budget).
-
-    ``run``: one row per BatchToCO run of each line (:func:`run_rows`), from which
-    :mod:`privtest_artifact.outputs.table2` counts the violating runs.
+    """Table 2's (eps, delta)-DP rows 1, 3 and 4, run here (:func:`simulate_approx` with ``wheel_mpls_stops`` and
+    ``wheel_collegemsg``; ``rng`` drives those runs): raw rows of two levels (column ``level``): ``line``, one per
+    (stream, eps) (:func:`privtest_artifact.outputs._co.table_rows` with C_beta, delta and delta_budget), and ``run``,
+    one per BatchToCO run of each line (:func:`run_rows`). The other rows of ``figures/table2.csv`` summarise the raw
+    tables of other outputs, in :func:`analyse`.
     """
     lines, runs = simulate_approx(cfg, rng, inputs)
+    return pd.concat(
+        [pd.concat(lines, ignore_index=True).assign(level=LINE), pd.concat(runs, ignore_index=True).assign(level=RUN)],
+        ignore_index=True,
+    )
+
+
+def summarised_lines(raw: dict[str, pd.DataFrame], cfg: dict) -> tuple[list[pd.DataFrame], list[pd.DataFrame]]:
+    """The lines (and their run rows, :func:`run_rows`) of the CO applications Table 2 summarises from other outputs'
+    raw tables: ``fig_co_densest`` (stand-in), ``fig_co_submodular`` (rows 5, 6: stand-ins for Ghazi et al.'s and
+    Chaturvedi et al.'s algorithms, ``co/table2``'s :data:`ROWS`), ``fig_co_maxcut`` and ``fig_co_crossover`` (the
+    long streams, at their log-spaced recorded steps; same BatchToCO constants as densest subgraph).
+
+    Returns:
+        (lines, runs): per line :func:`privtest_artifact.outputs._co.table_rows` with the constant C_beta, and
+        its run rows.
+    """
+    lines, runs = [], []
 
     def add(part, sub, algorithm, application="densest subgraph", exact_only=True):
         lines.append(
@@ -198,31 +213,24 @@ def simulate(cfg: dict, rng: np.random.Generator, inputs: dict[str, str]) -> pd.
         )
         runs.append(run_rows(part, application, exact_only))
 
-    raw = pd.read_csv(inputs["raw_fig_co_densest"])
-    add(raw, cfg["densest"], "noisy-degree prefix + EM (stand-in)")
-    raw = pd.read_csv(inputs["raw_fig_co_submodular"])
+    add(raw["fig_co_densest"], cfg["densest"], "noisy-degree prefix + EM (stand-in)")
+    sub = raw["fig_co_submodular"]
     for stream, algorithm in (
         ("mpls_stops", "private greedy + EM (Gupta et al. 2010 / Mitrovic et al. 2017), k-card."),
         ("mpls_stops_matroid", "private greedy + EM, partition matroid (1/2-approx.)"),
     ):
-        if (raw.stream == stream).any():  # the matroid variant is optional (config fig_co_submodular.matroid)
-            part = raw[raw.stream == stream]
-            add(part, cfg["submodular"], algorithm, "facility location", exact_only=False)
-    raw = pd.read_csv(inputs["raw_fig_co_maxcut"])
-    add(raw, cfg["maxcut"], "exponential mechanism over all cuts", "Max-Cut")
-    raw = pd.read_csv(inputs["raw_fig_co_crossover"])
+        if (sub.stream == stream).any():  # the matroid variant is optional (config fig_co_submodular.matroid)
+            add(sub[sub.stream == stream], cfg["submodular"], algorithm, "facility location", exact_only=False)
+    add(raw["fig_co_maxcut"], cfg["maxcut"], "exponential mechanism over all cuts", "Max-Cut")
+    cross = raw["fig_co_crossover"]
     for stream, algorithm in (
         ("primary_school_contacts", "noisy-degree prefix + EM (stand-in), one contact per step"),
         ("collegemsg_messages", "noisy-degree prefix + EM (stand-in), one message per step"),
         ("burst", "EM over node pairs (stand-in), synthetic burst stream"),
     ):
-        if (raw.stream == stream).any():  # the streams are a config choice (fig_co_crossover.streams)
-            add(raw[raw.stream == stream], cfg["densest"], algorithm)
-    out = pd.concat(lines, ignore_index=True)
-    out["table2_row"] = [row_of_stream(s) for s in out.stream]
-    out["table2_row"] = out["table2_row"].astype("Int64")
-    out["delta"] = out["delta"].fillna(0.0) if "delta" in out else 0.0
-    return pd.concat([out.assign(level=LINE), pd.concat(runs, ignore_index=True).assign(level=RUN)], ignore_index=True)
+        if (cross.stream == stream).any():  # the streams are a config choice (fig_co_crossover.streams)
+            add(cross[cross.stream == stream], cfg["densest"], algorithm)
+    return lines, runs
 
 
 def simulate_approx(
@@ -267,7 +275,7 @@ def simulate_approx(
         part = part.assign(C_beta=float(ap["C_beta"]), delta=float(ap["delta"]))
         part["delta_budget"] = [_co.co_params(ap, e).privacy_budget()["delta_total"] for e in part.eps]
         lines.append(part)
-        runs.append(run_rows(raw, f"Table 2 row {row}", exact, process=True))
+        runs.append(run_rows(raw, f"Table 2 row {row}", exact_only, process=True))
     return lines, runs
 
 
@@ -317,7 +325,8 @@ RUN_COLUMNS = ["run", "utility_margin_va_hi", "utility_margin_va_lo", "l39_margi
 #: Counts of every line (Theorem 42(2)) and, for the lines simulated by table2 (rows 1, 3, 4), the largest realised
 #: delta ledger (Lemma 38): placed before ``delta_budget``.
 UTILITY_COUNTS = ["runs_violating", "runs_violating_va_lo", "delta_ledger_max"]
-#: Lemma 40's counts and Theorem 42(3)'s calls against their expectation (:class:`privtest_artifact.outputs._co.CallsRatio` of
+#: Lemma 40's counts and Theorem 42(3)'s calls against their expectation
+#: (:class:`privtest_artifact.outputs._co.CallsRatio` of
 #: the runs' ``calls_ratio``) of the lines simulated by table2: placed before ``table2_row``.
 CHECKPOINT_COUNTS = [
     *("checkpoint_runs", "checkpoint_runs_violating", "ell_T_max", "l39_margin_max"),
@@ -325,17 +334,31 @@ CHECKPOINT_COUNTS = [
 ]
 
 
-def analyse(raw: pd.DataFrame, cfg: dict) -> dict[str, pd.DataFrame]:
-    """The table ``rows`` (module docstring); ``cfg``: the config section (``approx``, ``facility``).
+def analyse(raw: dict[str, pd.DataFrame], cfg: dict) -> dict[str, pd.DataFrame]:
+    """The table ``rows`` (module docstring): the lines of Table 2's rows 1, 3, 4 (this output's simulation) and of
+    the applications it summarises (:func:`summarised_lines`), with their run counts, and row 2 evaluated
+    (:func:`rafiey_yoshida_rows`).
+
+    Args:
+        raw: output id -> raw table: ``table2`` (its own simulation) and the outputs it reads (catalogue ``reads``:
+            fig_co_densest, fig_co_submodular, fig_co_maxcut, fig_co_crossover).
+        cfg: the config section (``approx``, ``facility``, and the ``densest``, ``submodular``, ``maxcut``
+            sub-sections of the summarised outputs' BatchToCO constants).
 
     Raises:
         ValueError: if two lines share an (application, stream, eps) (their run rows could not be told apart).
     """
-    lines = raw[raw.level == LINE].drop(columns=["level", *(c for c in RUN_COLUMNS if c in raw)])
+    own = raw["table2"]
+    lines, runs = summarised_lines(raw, cfg)
+    lines = pd.concat([own[own.level == LINE].drop(columns=["level", *(c for c in RUN_COLUMNS if c in own)]), *lines])
+    lines = lines.reset_index(drop=True)
+    lines["table2_row"] = pd.array([row_of_stream(s) for s in lines.stream], dtype="Int64")
+    lines["delta"] = lines["delta"].fillna(0.0) if "delta" in lines else 0.0
+    runs = pd.concat([own[own.level == RUN].drop(columns="level"), *runs], ignore_index=True)
     if lines.duplicated(KEYS).any():
         dup = lines.loc[lines.duplicated(KEYS), KEYS].to_numpy().tolist()
         raise ValueError(f"table2: lines share an (application, stream, eps): {dup}.")
-    counts = run_counts(raw[raw.level == RUN])
+    counts = run_counts(runs)
     merged = lines.merge(counts, on=KEYS, how="left", validate="one_to_one")
     merged["runs_violating"] = merged["runs_violating"].fillna(0).astype(int)
     merged["runs_violating_va_lo"] = merged["runs_violating_va_lo"].fillna(0).astype(int)
@@ -355,7 +378,8 @@ def run_counts(runs: pd.DataFrame) -> pd.DataFrame:
     """Per line (application, stream, eps) of the run rows ``runs`` (:func:`privtest_artifact.outputs.table2.run_rows`),
     sorted: the runs with some covered step below Theorem 42's guarantee at V_hi (``runs_violating``: an upper end of
     the true count w.p. >= 1 - va_alpha) and at V_lo (``runs_violating_va_lo``: a lower end), the counts
-    :mod:`privtest_artifact.outputs.table2` judges against Theorem 42(2)'s failure probability (C_beta + 3) beta per run; for
+    :mod:`privtest_artifact.outputs.table2` judges against Theorem 42(2)'s failure probability (C_beta + 3) beta per
+    run; for
     the lines simulated by table2 (rows 1, 3, 4: their runs carry ``ell``), also ``checkpoint_runs`` (their number),
     ``checkpoint_runs_violating`` (runs with a Lemma 39(2) margin > 0), ``ell_T_max`` (the largest ell(T)),
     ``l39_margin_max`` (the largest margin), ``delta_ledger_max`` (the largest realised delta ledger) and the mean,
@@ -387,7 +411,8 @@ def run_counts(runs: pd.DataFrame) -> pd.DataFrame:
 
 def rafiey_yoshida_rows(cfg: dict, rows: pd.DataFrame) -> pd.DataFrame:
     """Table 2 row 2 (Rafiey and Yoshida 2020), evaluated, not run: per eps of ``approx``, their additive error
-    k^7 m ln m / eps^3 (:func:`privtest_artifact.outputs.table2.rafiey_yoshida_error`) at the largest batch eps BatchToCO ever
+    k^7 m ln m / eps^3 (:func:`privtest_artifact.outputs.table2.rafiey_yoshida_error`) at the largest batch eps
+    BatchToCO ever
     passes A, eps_batch(2, 2) (eps_batch(i, t) decreases in i and t), on row 1's stream (k, m = grid^2), against
     the largest OPT_t (upper bound) of that stream (``opt_T``). ``ry_error > opt_T`` means the batch guarantee
     (1 - 1/e) OPT_t - E_A, hence Theorem 42's, is negative at every t: VACUOUS. Empty when ``rows`` has no row 1."""
@@ -423,14 +448,17 @@ def rafiey_yoshida_rows(cfg: dict, rows: pd.DataFrame) -> pd.DataFrame:
 
 
 def claims(tables: dict[str, pd.DataFrame], cfg: dict) -> list[Claim]:
-    """Per row: the fraction of runs with some covered step (t > t(ell(t)), :func:`privtest_artifact.outputs._co.covered`) where
+    """Per row: the fraction of runs with some covered step (t > t(ell(t)),
+    :func:`privtest_artifact.outputs._co.covered`) where
     f(X_t, Y_t) is below Theorem 42's explicit guarantee at V_A is <= (C_beta + 3) beta (Theorem 42(2)).
 
     V_A is bracketed (:func:`privtest_artifact.outputs._co.add_va_guarantees`): the violating runs counted at V_hi
     (column ``runs_violating``) are an upper end of the true count, at V_lo (``runs_violating_va_lo``) a lower end;
-    PASS needs the upper end, FAIL the lower one (:class:`privtest_artifact.claims.Binomial` with ``k_low``), as for the source
+    PASS needs the upper end, FAIL the lower one (:class:`privtest_artifact.claims.Binomial` with ``k_low``), as for the
+    source
     figure's ``utility`` claim. VACUOUS where the guarantee at V_hi is never positive (the note gives its largest
-    value). Reads the table ``rows`` of :func:`privtest_artifact.outputs.table2.analyse` (None computes it from ``raw``, the
+    value). Reads the table ``rows`` of :func:`privtest_artifact.outputs.table2.analyse` (None computes it from ``raw``,
+    the
     lines and run rows of :func:`privtest_artifact.outputs.table2.simulate`, and ``cfg``): columns application,
     algorithm, stream, eps, beta, C_beta, runs, T, violations, runs_violating, runs_violating_va_lo, guarantee_max,
     guarantee_va_hi_max."""

@@ -19,7 +19,8 @@ what the committed code says about each row:
 
 No randomness: ``rng`` is unused. Claims: :mod:`privtest_artifact.outputs.table3`.
 
-Analysis: Analysis of table3 (:mod:`privtest_artifact.outputs.table3`'s rendered rows, Section 8.1): the eps_batch(t) scaling
+Analysis: Analysis of table3 (:mod:`privtest_artifact.outputs.table3`'s rendered rows, Section 8.1): the eps_batch(t)
+scaling
 behind Table 3 on the config's grids of t and kappa (``scaling``), which :mod:`privtest_artifact.outputs.table3` judges.
 
 Judging keys of the config section (``x-stage: analysis``, never passed to the simulation): ``t_grid`` and

@@ -8,10 +8,7 @@ entry means as files. The rules (``workflow/rules/common.smk``) and the tests re
 
 from __future__ import annotations
 
-import ast
 import copy
-import json
-import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -58,6 +55,9 @@ class Output:
         config: extra cfg keys: key -> dotted path of a config value (e.g. ``T_max: co_data.T_max``).
         renders_claims: the notebook renders the output's claims (it then reads ``results/claims/<id>.csv``).
         extra_data: names of extra data tables the notebook writes (:data:`EXTRA_DATA`), e.g. ``("summary",)``.
+        reads: the other outputs whose raw tables the analysis reads (then ``analyse(raw, cfg)`` gets
+            ``raw = {id: DataFrame}``, its own simulation's table under its own id).
+        simulates: False for an output that draws nothing: no simulation, its analysis ``reads`` others' tables.
         inherits: the shared config section (e.g. ``"gtm"``) whose keys the output's section inherits (its own keys
             win), or {sub-section: shared section} for a section made of sub-sections; resolved when the config is
             loaded (:func:`privtest_workflow.configuration.resolve`), so an override of the shared section reaches
@@ -72,6 +72,16 @@ class Output:
     renders_claims: bool = False
     extra_data: tuple = ()
     inherits: str | dict | None = None
+    reads: tuple = ()
+    simulates: bool = True
+
+    def analysis_inputs(self) -> dict[str, str]:
+        """Input name -> path of the raw tables its analysis reads: ``raw`` (its own simulation's) or, for an output
+        that ``reads`` others, ``raw_<name>`` for each of them and for itself if it simulates."""
+        if not self.reads:
+            return {"raw": RAW.format(self.id)}
+        names = ([self.id] if self.simulates else []) + list(self.reads)
+        return {f"raw_{name}": RAW.format(name) for name in names}
 
     def files(self) -> dict[str, str]:
         """The output's files by notebook parameter name (``pdf``/``png``/``data`` or ``tex``/``md``/``csv``, and
@@ -173,12 +183,19 @@ def load(root: str | Path = ".") -> dict[str, Output]:
             renders_claims=entry.get("renders_claims", False),
             extra_data=tuple(entry.get("extra_data", ())),
             inherits=entry.get("inherits"),
+            reads=tuple(entry.get("reads", ())),
+            simulates=entry.get("simulate", True),
         )
     for o in out.values():
         raw = o.inputs.get("raw", [])
         bad = [r for r in raw if r not in out or r == o.id] if isinstance(raw, list) else []
         if bad:
             raise ValueError(f"{PATH}: output {o.id}: raw inputs {bad} are not other outputs of the catalogue.")
+        bad = [r for r in o.reads if r not in out or r == o.id or not out[r].simulates]
+        if bad:
+            raise ValueError(f"{PATH}: output {o.id}: reads {bad}, which are not other outputs with a simulation.")
+        if not o.simulates and (o.inputs or not o.reads):
+            raise ValueError(f"{PATH}: output {o.id}: without a simulation it has no inputs and reads other outputs.")
     return out
 
 

@@ -31,7 +31,8 @@ import jsonschema
 import yaml
 
 SCHEMA = "workflow/schemas/config.schema.yaml"
-#: Schema annotation of a section whose simulation builds testers by name (privtest_artifact.registry): see check_testers.
+#: Schema annotation of a section whose simulation builds testers by name (privtest_artifact.registry): see
+#: check_testers.
 TESTERS = "x-testers"
 #: Schema annotation of an analysis key, one that only judges or displays (``x-stage: analysis``): see
 #: :func:`analysis_keys`.

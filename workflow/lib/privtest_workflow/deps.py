@@ -2,7 +2,8 @@
 
 Snakemake reruns a job when one of its input files changes, but it does not follow Python imports. So each job
 declares as inputs the library files it would execute: the transitive closure, found statically with :mod:`ast`,
-of the ``privtest`` and ``privtest_artifact`` imports of the code the job runs (its library module, its Snakemake script, or a notebook's
+of the ``privtest`` and ``privtest_artifact`` imports of the code the job runs (its library module, its Snakemake
+script, or a notebook's
 code cells). Importing ``privtest.a.b`` executes ``privtest/__init__.py`` and ``privtest/a/__init__.py`` before
 ``privtest/a/b.py``, so those count too. Nothing is listed by hand: moving or splitting modules changes the result
 accordingly. Two conservative rules: imports inside functions count (they may run), and a string literal that is
