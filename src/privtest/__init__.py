@@ -54,8 +54,6 @@ StepParams and ``max_loss(T, eps_t)`` -> the worst transcript loss of at most T 
     testers.GTMTester(cal, pstar, eps1, T)
                                 the GTM as a tester: ``run(mechanisms, runs, rng)`` -> (halt_step int64 (runs,),
                                 0 = no halt; samples int64 (runs, T)), ``privacy`` -> bounds.Privacy(eps, delta).
-    registry.make_tester(method, cfg, pstar, eps_ratio, T)
-                                testers by name (GTM, its calibrations, Cohen, LiuTalwar, Ghazi).
 
 Poisson thresholds and Definition 7's schedule:
     lambda_left(x, alpha), lambda_right(x, alpha)

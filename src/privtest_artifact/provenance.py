@@ -67,7 +67,9 @@ def file_sha256(paths) -> dict[str, str]:
     return {str(p): hashlib.sha256(Path(p).read_bytes()).hexdigest() for p in sorted(map(str, paths))}
 
 
-def simulation_record(output_id: str, cfg: dict, seed: int, code: list, seconds: float) -> dict:
+def simulation_record(
+    output_id: str, cfg: dict, seed: int, code: list, seconds: float, stage_code: str | None = None
+) -> dict:
     """Provenance of one output's raw results, written by its simulate job.
 
     Args:
@@ -76,11 +78,14 @@ def simulation_record(output_id: str, cfg: dict, seed: int, code: list, seconds:
         seed: the config's root seed.
         code: the files the job executed (its script and the library files derived from its imports).
         seconds: the simulation's wall time.
+        stage_code: SHA-256 of the code of the output module's ``simulate`` and the artifact definitions it uses
+            (the workflow's ``code`` param, ``privtest_workflow.deps.StageCode``).
     """
     return {
         "output": output_id,
         "git_commit": git_commit(),
         "code_sha256": file_sha256(code),
+        "stage_code_sha256": stage_code,
         "config_sha256": config_sha256(cfg),
         "seed": seed,
         "packages": versions(),

@@ -8,7 +8,7 @@
 rule analyse:
     input:
         unpack(lambda wc: CATALOGUE[wc.id].analysis_inputs()),
-        library=library("analyse.py", catalogue.OUTPUT_MODULE),
+        library=library("analyse.py", "analyse"),
     output:
         analysis=directory(catalogue.ANALYSIS.format("{id}")),
     log:
@@ -24,6 +24,7 @@ rule analyse:
     params:
         cfg=output_cfg,
         module=lambda wc: catalogue.OUTPUT_MODULE.format(wc.id),
+        code=stage_code("analyse"),
         # the raw tables the analysis reads as {name: DataFrame} (catalogue reads, and its own if it simulates);
         # empty: its own raw table alone, as a DataFrame
         reads=lambda wc: [

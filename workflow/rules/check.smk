@@ -6,7 +6,7 @@
 rule check:
     input:
         analysis=catalogue.ANALYSIS.format("{id}"),
-        library=library("check.py", catalogue.OUTPUT_MODULE),
+        library=library("check.py", "claims"),
     output:
         claims="results/claims/{id}.csv",
     log:
@@ -22,6 +22,7 @@ rule check:
     params:
         cfg=output_cfg,
         module=lambda wc: catalogue.OUTPUT_MODULE.format(wc.id),
+        code=stage_code("claims"),
         # the error policy's Bonferroni split of the file's 5% over the outputs (privtest_artifact.claims.family_alpha)
         n_outputs=len(ids()),
     script:

@@ -1,6 +1,8 @@
 # Configuration, validation, the output catalogue and the helpers the rules share. Loaded before any other rules file.
 # The catalogue (config/catalogue.yaml) is the only list of outputs; the library files each job depends on are
 # derived from its imports (workflow/lib/privtest_workflow/deps.py).
+import functools
+import hashlib
 import os
 import sys
 from pathlib import Path
@@ -29,6 +31,9 @@ config.clear()
 config.update(RESOLVED)
 catalogue.check_config(CATALOGUE, config)
 LIBRARY = deps.ImportGraph("src", ("privtest", "privtest_artifact"))
+# Per-output modules hold three stages run by three jobs: each job follows its own stage function's definitions
+# (deps.StageCode), so editing a claim reruns the check, never the simulation.
+STAGES = deps.StageCode(LIBRARY)
 ENV = "../envs/privtest.yaml"
 # Section -> its analysis keys, those that only judge or display (schema annotation x-stage: analysis): not passed to the simulation.
 ANALYSIS_KEYS = configuration.load_analysis_keys(workflow.basedir)
@@ -52,9 +57,25 @@ def data_inputs(wildcards):
     return CATALOGUE[wildcards.id].data_inputs(config)
 
 
-def library(script, module=None, notebook=None):
-    """Input function: the files a job executes: its Snakemake script itself, and the library files derived from
-    imports (deps.py) of that script and of its library module or of its notebook's code cells ({} = output id).
+@functools.cache
+def stage_of(oid, stage):
+    """(files, code) of the stage function ``stage`` of output ``oid``'s module (deps.StageCode)."""
+    return STAGES.of(catalogue.OUTPUT_MODULE.format(oid), stage)
+
+
+def stage_code(stage):
+    """Param: SHA-256 of the code of the output's ``stage`` function and of the artifact definitions it uses
+    (docstrings and comments left out), so that an edit of them reruns the job and an edit elsewhere in the module
+    does not."""
+    return lambda wildcards: hashlib.sha256(
+        stage_of(wildcards.id, stage)[1].encode()
+    ).hexdigest()
+
+
+def library(script, stage=None, notebook=None):
+    """Input function: the files a job executes: its Snakemake script itself, and the code files derived from
+    imports (deps.py) of that script and of its output module's ``stage`` function (deps.StageCode: the library
+    modules it reaches, whole) or of its notebook's code cells ({} = output id).
 
     The script is an input so that Snakemake compares its content (checksum) rather than its timestamp: the
     profiles turn off the `code` rerun trigger, which for `script:` rules only compares the script's mtime with
@@ -65,8 +86,8 @@ def library(script, module=None, notebook=None):
 
     def files(wildcards):
         found = set(LIBRARY.of_script(script)) | {own}
-        if module is not None:
-            found.update(LIBRARY.of_modules(module.format(wildcards.id)))
+        if stage is not None:
+            found.update(stage_of(wildcards.id, stage)[0])
         if notebook is not None:
             found.update(LIBRARY.of_notebook(notebook.format(wildcards.id)))
         return sorted(found)

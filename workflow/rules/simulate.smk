@@ -6,7 +6,7 @@
 rule simulate:
     input:
         unpack(data_inputs),
-        library=library("simulate.py", catalogue.OUTPUT_MODULE),
+        library=library("simulate.py", "simulate"),
     output:
         # update(): Snakemake neither deletes the previous raw table before the job nor after a failure (it restores
         # it); the script replaces it atomically (privtest_artifact.io) only once the new table is complete.
@@ -29,6 +29,7 @@ rule simulate:
         # without the analysis keys (x-stage: analysis): changing one reruns no simulation
         cfg=simulation_cfg,
         module=lambda wc: catalogue.OUTPUT_MODULE.format(wc.id),
+        code=stage_code("simulate"),
         seed=config["seed"],
     script:
         "../scripts/simulate.py"

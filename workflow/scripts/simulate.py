@@ -30,7 +30,9 @@ inputs = {name: str(path) for name, path in sm.input.items() if name != "library
 module = importlib.import_module(sm.params.module)
 raw = module.simulate(dict(sm.params.cfg), job_rng(sm.params.seed, exp), inputs)
 seconds = time.perf_counter() - start
-record = provenance.simulation_record(exp, dict(sm.params.cfg), sm.params.seed, sm.input.library, seconds)
+record = provenance.simulation_record(
+    exp, dict(sm.params.cfg), sm.params.seed, sm.input.library, seconds, stage_code=sm.params.code
+)
 write_text_atomic(json.dumps(record, indent=2, sort_keys=True) + "\n", sm.output.provenance)
 write_csv_atomic(raw, sm.output.raw)
 print(f"{exp}: {len(raw)} rows in {seconds:.1f} s", file=log)

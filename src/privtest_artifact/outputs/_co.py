@@ -1,51 +1,36 @@
-"""Shared machinery of the continual-observation experiments (Sections 7-8): one BatchToCO sweep over eps with
-the baselines on one problem (:func:`run_problem`), Theorem 42's guarantee at confidence bounds on V_A
-(:func:`add_va_guarantees`), and the summaries the figures and Table 2 plot. The claims every CO experiment checks are
-in :mod:`privtest_artifact.outputs._co`.
+"""What the continual-observation outputs (Sections 7-8: fig_co_densest, fig_co_maxcut, fig_co_submodular, fig_co_dks,
+fig_co_crossover, fig_co_checkpoints, table2, table3) share, stage by stage.
 
-Raw rows (:func:`run_problem`): one per (stream, eps, method, run, t) with value f(X_t, Y_t), opt (OPT_t, or an upper
-bound U_t >= OPT_t), opt_kind and, for BatchToCO, the latest checkpoint ell, its time t_ell, eps_t, GTM calls N_t,
-ThresholdSelect draws, the GTM step's exact expected calls, and Theorem 42's explicit guarantee
-(:func:`privtest.co.params.theorem42_guarantee`) evaluated at V_A = U_t (``guarantee``: the largest it can be, since
-V_A(X_t) <= OPT_t <= U_t) and, where that is positive, at the ends of a confidence interval [V_lo, V_hi] on V_A from
-fresh draws of A(X_t, eps_t/2) (``guarantee_va_lo``, ``guarantee_va_hi``; NaN where the guarantee at U_t is <= 0,
-i.e. vacuous, and at checkpoint steps).
+Simulation: one BatchToCO sweep over eps with the baselines on one problem (:func:`run_problem`), with BatchToCO's
+parameters from :func:`co_params` (the one place every stage builds them). Raw rows: one per (stream, eps, method,
+run, t) with value f(X_t, Y_t), opt (OPT_t, or an upper bound U_t >= OPT_t), opt_kind and, for BatchToCO, the latest
+checkpoint ell, its time t_ell, eps_t, GTM calls N_t, ThresholdSelect draws, the GTM step's exact expected calls,
+Lemma 39(2)'s margin, and Theorem 42's explicit guarantee (:func:`privtest.co.params.theorem42_guarantee`)
+evaluated at V_A = U_t (``guarantee``: the largest it can be, since V_A(X_t) <= OPT_t <= U_t) and, where that is
+positive, at the ends of a confidence interval [V_lo, V_hi] on V_A from fresh draws of A(X_t, eps_t/2)
+(``guarantee_va_lo``, ``guarantee_va_hi``; NaN where the guarantee at U_t is <= 0, i.e. vacuous, and at checkpoint
+steps; :func:`add_va_guarantees`). Why these are computed while drawing: :func:`run_problem`.
 
 Theorem 42 is checked only at the steps its proof covers (:func:`covered`): t >= 2 and t > t(ell(t)). At a checkpoint
 step t = t(ell(t)) the proof's Step 1 (instance ell(t)+1 ran at t and did not halt) does not apply, because that
-instance first steps at t + 1 (ERRATA.md).
+instance first steps at t + 1 (ERRATA.md). Method names of the raw rows: :data:`METHOD`, :data:`CHECKPOINT_RUNS`,
+:data:`METHOD_L40`.
 
-Analysis: Analysis shared by the continual-observation outputs (Sections 7-8): what their utility figures draw
-(:func:`summarize`) and what their checks (:mod:`privtest_artifact.outputs._co`) compare with the paper's bounds,
-computed once
-from the raw rows (:mod:`privtest_artifact.outputs._co`):
+Analysis (:func:`tables`, computed once from the raw rows; :func:`summarize` is what the utility figures draw):
 
 - ``privacy`` (:func:`privacy`), per eps: Lemma 38's worst-case ledger of BatchToCO beside the realised ex-post loss
   of the runs;
 - ``checkpoints`` (:func:`checkpoints`), per (stream, eps): Lemma 40 via Lemma 39(2), the runs whose checkpoints
   violate h_ell < OPT_t + (2/eps(ell,t)) ln(1/pbar);
 - ``calls`` (:func:`calls`), per (stream, eps): the GTM calls of A per step against their exact expectation
-  (Theorem 42(3), Corollary 35(3));
+  (Theorem 42(3), Corollary 35(3); per run sum_t N_t / sum_t E[N_t], :func:`run_ratios`, its mean and standard
+  error over runs, :func:`summarise`);
 - ``utility`` (:func:`utility`), per (stream, eps): the runs below Theorem 42(2)'s explicit guarantee at the steps
-  its proof covers (:func:`privtest_artifact.outputs._co.covered`), with V_A bracketed.
+  its proof covers, with V_A bracketed.
 
-:func:`tables` returns the four.
-
-Claims: Claim builders shared by the continual-observation checks (Sections 7-8): per eps the privacy ledger (Lemma 38,
-the realised ex-post loss beside it); per (stream, eps) Lemma 40's checkpoint bound, the GTM calls per step against
-their exact expectation (Theorem 42(3)) and the utility guarantee of Theorem 42(2) at V_A (:func:`utility_claim`).
-
-Each builder compares one row of the analysis tables ``privacy``, ``checkpoints``, ``calls`` and ``utility``
-(:mod:`privtest_artifact.outputs._co`) with the paper's bound; the counts over runs, ratios and standard errors are the
-analysis'. Theorem 42 is checked only at the steps its proof covers (:func:`privtest_artifact.outputs._co.covered`).
-
-Raw-table conventions: Conventions of the continual-observation raw tables, shared by the experiments that write them
-and the checks
-that read them: the method name of BatchToCO's rows and the steps at which Theorem 42's proof applies.
-
-Calls: GTM calls of the batch algorithm A per step against their exact expectation (Theorem 42(3), Corollary 35(3)):
-per run, sum_t N_t / sum_t E[N_t], and its mean and standard error over runs, as the analysis of every
-continual-observation output (and Table 2's simulated rows) reports them.
+Claims (:func:`claims`, on those four tables): per eps the privacy ledger (Lemma 38, the realised ex-post loss
+beside it); per (stream, eps) Lemma 40's checkpoint bound, the GTM calls per step against their exact expectation
+(Theorem 42(3)) and the utility guarantee of Theorem 42(2) at V_A (:func:`utility_claim`).
 """
 
 from __future__ import annotations
@@ -105,6 +90,11 @@ def edge_stream_inputs(name: str, cfg: dict, inputs: dict[str, str]) -> tuple[Ed
 
 def run_problem(prob, name: str, cfg: dict, rng: np.random.Generator) -> pd.DataFrame:
     """BatchToCO and the baselines on one problem for every eps of ``cfg``: raw rows (see module docstring).
+
+    Three derived columns are computed here, while drawing, rather than in the analysis: ``guarantee`` (Theorem 42's
+    guarantee at U_t) decides where V_A is drawn (:func:`add_va_guarantees` draws only where it is positive);
+    ``l39_margin`` needs each run's whole list of checkpoint times and ``expected_calls`` each GTM step's instance and
+    step index, run state the raw rows do not carry (the raw table stays one row per (run, t)).
 
     Args:
         prob: a :class:`privtest.co.mechanisms.COProblem`; ``prob.opt`` is OPT_t or an upper bound U_t (float (T,)),

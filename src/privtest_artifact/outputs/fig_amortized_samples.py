@@ -11,7 +11,7 @@ shows the leading term 2 sigma/(sigma-1) R (R = A_max) and the per-step bound of
 :meth:`privtest.gtm.GlobalCalibration.amortized_bound`, the tester's ``amortized_sample_bound``; it is NaN where the
 lemma's hypotheses fail (T < 2 ln(16/beta), for instance).
 
-Analysis: Analysis of fig_amortized_samples (:mod:`privtest_artifact.outputs.fig_amortized_samples`'s raw rows: per
+Analysis (:func:`analyse`, of the raw rows: per
 eps_ratio,
 p* and horizon T the mean and (1-beta/2)-quantile of N_{<=T}/T over runs, ``above`` (runs above the explicit bound
 2M/T), the bound, its leading term and the per-step bound at T): the tables its check and figure read (Lemma 22(2)).
@@ -21,7 +21,7 @@ p* and horizon T the mean and (1-beta/2)-quantile of N_{<=T}/T over runs, ``abov
   pstar, T, ``above`` of ``runs``, the allowed rate ``budget`` = beta/2, amortized_mean, bound, leading_term and
   per_step_bound.
 
-Claims: Claims of fig_amortized_samples: Lemma 22(2)'s explicit amortized bound 2M/T fails in at most a beta/2 fraction
+Claims (:func:`claims`): Lemma 22(2)'s explicit amortized bound 2M/T fails in at most a beta/2 fraction
 of
 runs, at every setting where the lemma applies (the bound is NaN elsewhere, e.g. T < 2 ln(16/beta)).
 """

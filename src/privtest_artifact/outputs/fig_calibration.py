@@ -11,7 +11,7 @@ gives them are the analysis' (:mod:`privtest_artifact.outputs.fig_calibration`).
 per-step errors exceed those budgets by design; its guarantee is the whole-run row. Claims:
 :mod:`privtest_artifact.outputs.fig_calibration`.
 
-Analysis: Analysis of fig_calibration (:mod:`privtest_artifact.outputs.fig_calibration`'s exact rows, one per
+Analysis (:func:`analyse`, of the exact rows, one per
 (calibration,
 eps_ratio, pstar, t, error type)): Theorem 21's calibration against the exact-tail and certified ones (Lemma 20,
 Theorem 21). Every value is exact (quadrature, :mod:`privtest.exact`); no interval.
@@ -32,7 +32,7 @@ Theorem 21 gives the row's error, Type I at p_t = pbar_t <= beta_t/2, Type II at
 * ``error_max``: per (calibration, error_type, t) of the per-step calibrations, the largest ``error_exact`` over
   the configured pstar and eps_ratio and the step's ``budget`` (the same for all of them): panel (b) of the figure.
 
-Claims: Claims of fig_calibration (exact): the paper's and the exact-tail calibrations keep every single-step error
+Claims (:func:`claims`) (exact): the paper's and the exact-tail calibrations keep every single-step error
 within
 the proof's budgets (Type II at p* both unconditionally, at beta/4 + beta_t/4, and given eta_1 <= mu1, at Lemma 20's
 beta_t/4), every calibration's whole-run error is <= beta, and exact tails never need more evaluations.

@@ -36,7 +36,7 @@ standard error (0 where A's score law is exact), from ``model_draws`` draws per 
 :mod:`privtest_artifact.outputs.fig_co_crossover` turns runs and model into the predicted and measured crossover per
 (stream, eps, baseline).
 
-Analysis: Analysis of fig_co_crossover (:mod:`privtest_artifact.outputs.fig_co_crossover`'s raw rows): BatchToCO's lead
+Analysis (:func:`analyse`, of the raw rows): BatchToCO's lead
 over
 each baseline per recorded step, measured from the runs and predicted from the model rows (``differences``), the
 predicted and measured crossover per (stream, eps, baseline) with the measured trend at T (``crossovers``), and
@@ -52,7 +52,7 @@ Analysis keys of the config section (``x-stage: analysis``, never passed to the 
 (two-sided level of ahead/behind, Bonferroni over the recorded steps) and ``tie_tolerance`` (a lead below it is a
 tie); the check also reads ``equivalence_margin``.
 
-Claims: Claims of fig_co_crossover: per (stream, eps, baseline) the measured lead of BatchToCO has the sign predicted
+Claims (:func:`claims`): per (stream, eps, baseline) the measured lead of BatchToCO has the sign predicted
 from
 the explicit constants (the crossover); per (stream, eps) Lemma 40's checkpoint count and Theorem 42(3)'s calls per
 step up to t = T against their explicit bounds, Theorem 42(2) wherever it is not vacuous, and the realised privacy.

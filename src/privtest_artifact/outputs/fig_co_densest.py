@@ -15,7 +15,7 @@ CO
 experiment (checkpoints, calls per step, privacy ledger, Theorem 42's guarantee), plus the Algorithm 3 vs
 Corollary 35 erratum check (``co.cor35_erratum``).
 
-Analysis: Analysis of fig_co_densest (:mod:`privtest_artifact.outputs.fig_co_densest`'s raw rows): the table its figure
+Analysis (:func:`analyse`, of the raw rows): the table its figure
 draws,
 mean and 10-90% band of f(X_t, Y_t) per (stream, eps, method, t) with OPT_t (``summary``,
 :func:`privtest_artifact.outputs._co.summarize`), the tables its claims compare with the paper's bounds
@@ -23,7 +23,7 @@ mean and 10-90% band of f(X_t, Y_t) per (stream, eps, method, t) with OPT_t (``s
 (stream,
 eps), and ``cor35`` (:func:`cor35`): Algorithm 3's printed per-call eps against Corollary 35's hypothesis.
 
-Claims: Claims of fig_co_densest: the continual-observation claims of :mod:`privtest_artifact.outputs._co` (ids
+Claims (:func:`claims`): the continual-observation claims of :mod:`privtest_artifact.outputs._co` (ids
 ``co.*``) and the
 erratum check of Algorithm 3's printed eps(i, t) against Corollary 35 (``co.cor35_erratum``).
 """

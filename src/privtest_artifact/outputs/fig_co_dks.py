@@ -10,7 +10,7 @@ value. Section 8.3 has no worst-case approximation ratio, so only Theorem 42's d
 is how :mod:`privtest_artifact.outputs._co` checks every application (guarantee at U_t and at confidence bounds on V_A).
 Raw rows: those of :func:`privtest_artifact.outputs._co.run_problem` plus ``opt_lower`` and ``k``.
 
-Analysis: Analysis of fig_co_dks (:mod:`privtest_artifact.outputs.fig_co_dks`'s raw rows): the table its figure draws,
+Analysis (:func:`analyse`, of the raw rows): the table its figure draws,
 mean and
 10-90% band of the edges inside S per (stream, eps, method, t) with the upper bound U_t >= OPT_t (``opt``) and the
 value of a feasible k-set (``opt_lower``) (``summary``), and the tables its claims compare with the paper's bounds
@@ -18,7 +18,7 @@ value of a feasible k-set (``opt_lower``) (``summary``), and the tables its clai
 (stream,
 eps).
 
-Claims: Claims of fig_co_dks: the continual-observation claims of :mod:`privtest_artifact.outputs._co` (ids
+Claims (:func:`claims`): the continual-observation claims of :mod:`privtest_artifact.outputs._co` (ids
 ``co.dks.*``; Lemma 40
 with U_t >= OPT_t, a looser valid bound).
 """

@@ -3,7 +3,7 @@
 (:class:`privtest.co.maxcut.MaxCut`, pure eps-edge-DP, additive error O((n + ln(1/beta))/eps)); OPT_t exact by
 enumeration. Raw rows: :mod:`privtest_artifact.outputs._co`; claims: :mod:`privtest_artifact.outputs.fig_co_maxcut`.
 
-Analysis: Analysis of fig_co_maxcut (:mod:`privtest_artifact.outputs.fig_co_maxcut`'s raw rows): the table its figure
+Analysis (:func:`analyse`, of the raw rows): the table its figure
 draws,
 mean and 10-90% band of f(X_t, Y_t) per (stream, eps, method, t) with OPT_t (``summary``,
 :func:`privtest_artifact.outputs._co.summarize`), and the tables its claims compare with the paper's bounds
@@ -11,7 +11,7 @@ mean and 10-90% band of f(X_t, Y_t) per (stream, eps, method, t) with OPT_t (``s
 (stream,
 eps).
 
-Claims: Claims of fig_co_maxcut: the continual-observation claims of :mod:`privtest_artifact.outputs._co` (ids
+Claims (:func:`claims`): the continual-observation claims of :mod:`privtest_artifact.outputs._co` (ids
 ``co.maxcut.*``).
 """
 

@@ -7,7 +7,7 @@ by a certified upper bound (greedy prefixes + top-k gains, also valid for the ma
 subset), labelled "upper bound", so measured ratios are lower bounds of the true ones. Raw rows:
 :mod:`privtest_artifact.outputs._co`; claims: :mod:`privtest_artifact.outputs.fig_co_submodular`.
 
-Analysis: Analysis of fig_co_submodular (:mod:`privtest_artifact.outputs.fig_co_submodular`'s raw rows): the table its
+Analysis (:func:`analyse`, of the raw rows): the table its
 figure draws,
 mean and 10-90% band of f(X_t, Y_t) per (stream, eps, method, t) with OPT_t (``summary``,
 :func:`privtest_artifact.outputs._co.summarize`), and the tables its claims compare with the paper's bounds
@@ -15,7 +15,7 @@ mean and 10-90% band of f(X_t, Y_t) per (stream, eps, method, t) with OPT_t (``s
 (stream,
 eps).
 
-Claims: Claims of fig_co_submodular: the continual-observation claims of :mod:`privtest_artifact.outputs._co` (ids
+Claims (:func:`claims`): the continual-observation claims of :mod:`privtest_artifact.outputs._co` (ids
 ``co.submodular.*``), for the k-cardinality and the partition-matroid streams.
 """
 

@@ -10,13 +10,13 @@ For the GTM the same probabilities are also computed exactly (``rate_exact``: ``
 testers without an exact analysis): the Monte Carlo rate must agree with it, and the exact value is checked against
 beta even where the sample cannot resolve it (:mod:`privtest_artifact.outputs.fig_error_rates`).
 
-Analysis: Analysis of fig_error_rates (:mod:`privtest_artifact.outputs.fig_error_rates`'s raw counts): each tester's
+Analysis (:func:`analyse`, of the raw counts): each tester's
 whole-run
 error rate per (method, beta, stream) with its 95% Clopper-Pearson interval, next to its budget and the exact rate
 where known (``summary``: the raw columns plus ``rate``, ``ci_low``, ``ci_high``). The claims
 (:mod:`privtest_artifact.outputs.fig_error_rates`) are decided on the counts themselves.
 
-Claims: Claims of fig_error_rates: each tester's whole-run error probability on adversarial streams is within its own
+Claims (:func:`claims`): each tester's whole-run error probability on adversarial streams is within its own
 budget (Theorem 21 for the GTM: beta); for the GTM also on the exact value (the Monte Carlo rate beside it as a
 cross-check).
 """

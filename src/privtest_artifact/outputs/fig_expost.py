@@ -11,7 +11,7 @@ columns ``miss_good_exact``, ``halt_pbar_exact``) with the Monte Carlo counts be
 eta_1 <= mu1, halting at pbar_t <= beta_t/4 + beta_t/6 (the eta_2,t tail beta_t/4 of Lemma 19 plus the Poisson tail
 beta_t/6 of Lemma 20).
 
-Analysis: Analysis of fig_expost (:mod:`privtest_artifact.outputs.fig_expost`'s raw rows: ``curve`` rows of both
+Analysis (:func:`analyse`, of the raw rows: ``curve`` rows of both
 calibrations'
 thresholds and losses on a log grid of t, ``mc`` rows of halting counts and exact probabilities at the ``mc_t``
 steps): the tables its check and figure read (Theorem 23).
@@ -25,7 +25,7 @@ steps): the tables its check and figure read (Theorem 23).
 * ``rates``: per mc step, in simulation order: pbar_expost, halt_loss and the Monte Carlo halting rates
   ``halt_at_pstar`` (at p*) and ``halt_at_pbar`` (at pbar_t), the figure's table.
 
-Claims: Claims of fig_expost: Theorem 23's ex-post calibration keeps the per-step Type II (at p*) and Type I (at pbar_t)
+Claims (:func:`claims`): Theorem 23's ex-post calibration keeps the per-step Type II (at p*) and Type I (at pbar_t)
 budgets, checked on the exact probabilities with the Monte Carlo estimates beside them. The calibration's identities
 (Lemma 17's halting loss equals the theorem's loss function, pbar_t is flat in t) cannot fail and are unit tests
 (tests/test_gtm.py::test_expost_identities_over_t).

@@ -23,7 +23,7 @@ as OpenDP documents it, and as OpenDP 0.16.0 draws it (:func:`privtest.opendp.op
 Analysis (p_t intervals, plotted tables, summaries): :mod:`privtest_artifact.outputs.fig_hpo`; claims:
 :mod:`privtest_artifact.outputs.fig_hpo`.
 
-Analysis: Analysis of fig_hpo (:mod:`privtest_artifact.outputs.fig_hpo`'s raw rows: "p" rows of the non-private
+Analysis (:func:`analyse`, of the raw rows: "p" rows of the non-private
 estimates of
 p_t, "method", "step" and "search" rows of the private searches): the tables its check and figure read.
 
@@ -41,7 +41,7 @@ p_t, "method", "step" and "search" rows of the private searches): the tables its
   with the numbers the claim shows and judges (:func:`error_table`, :func:`pbar_table`, :func:`selection_table`,
   :func:`comparison_table`).
 
-Claims: Claims of fig_hpo, per scenario (total eps, target, p*; :func:`privtest_artifact.outputs.fig_hpo.scenarios`):
+Claims (:func:`claims`) , per scenario (total eps, target, p*; :func:`privtest_artifact.outputs.fig_hpo.scenarios`):
 
 * Theorem 21's no-error event per tester and p* schedule on real DP training runs (pooled over the schedules of the
   testers that run two), Proposition 48's for Cohen et al. (each tester's own guarantee, from its ``source``);

@@ -10,7 +10,7 @@ Theorem 31's lower bound with beta_t^II = beta (Remark 32).
 rate at accuracy alpha, and alpha_+ + alpha_- = 2 alpha against Theorem 29's bound.
 Claims: :mod:`privtest_artifact.outputs.fig_lower_bounds`.
 
-Analysis: Analysis of fig_lower_bounds (:mod:`privtest_artifact.outputs.fig_lower_bounds`'s raw rows: panel "a",
+Analysis (:func:`analyse`, of the raw rows: panel "a",
 ln(p*/pbar_T)
 of every upper bound and ln Lambda_0 per (beta, T); panel "b", evaluations per step per beta, theory and measured;
 panel "c", classic AboveThreshold's errors): the tables its check and figure read (Table 1, Corollary 30, Theorems 29
@@ -26,7 +26,7 @@ and 31).
   Clopper-Pearson interval (``ci_low``, ``ci_high``), ``alpha_sum`` = alpha_+ + alpha_- = 2 alpha, Theorem 29's
   ``alpha_sum_lower`` and their ratio ``alpha_sum_ratio``.
 
-Claims: Claims of fig_lower_bounds: upper bounds never beat Corollary 30's lower bound, measured
+Claims (:func:`claims`): upper bounds never beat Corollary 30's lower bound, measured
 evaluations per step against Theorem 31, and AboveThreshold (where Theorem 29 starts) against Dwork-Roth and
 Theorem 29.
 """

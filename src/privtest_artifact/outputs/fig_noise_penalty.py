@@ -12,7 +12,7 @@ guarantees halting). Liu-Talwar guarantees halting only where Theorem 46(4)'s Ph
 guaranteed), p*/pbar_t = 2 e^eps_0 ((t+1)/beta)^sigma_LT, is kept as the curve labelled "nominal". Claims:
 :mod:`privtest_artifact.outputs.fig_noise_penalty`.
 
-Analysis: Analysis of fig_noise_penalty (:mod:`privtest_artifact.outputs.fig_noise_penalty`'s raw rows: per curve and
+Analysis (:func:`analyse`, of the raw rows: per curve and
 step t the
 log10 noise penalty, log10_gap (where the method guarantees halting over its rejection threshold), its output delta
 and ``cor30``, whether Corollary 30 constrains it): the tables its check and figure read (Table 1, Theorem 4,
@@ -25,7 +25,7 @@ Corollary 30).
   least log10_gap - log10 Lambda_0(T = t) over t, Lambda_0 of Corollary 30 at the tester's own delta (an achievable
   guarantee has margin >= 0).
 
-Claims: Claims of fig_noise_penalty (exact): every upper bound's noise penalty, measured from where the method
+Claims (:func:`claims`) (exact): every upper bound's noise penalty, measured from where the method
 guarantees
 halting, is >= Corollary 30's Lambda_0. (Identities of our own formulas are unit tests, not claims: that the ex-post
 Lambda_t is flat in t, tests/test_gtm.py::test_expost_identities_over_t; that the closed-form theta* of

@@ -16,7 +16,7 @@ exact value with the Monte Carlo estimate beside it: Monte Carlo cannot resolve 
 The per-step budget beta_t of the theorem holds only conditioned on the good-noise event G (Lemma 19), whose
 eta_1 part (probability beta/4) is shared by all steps; the measured miss rate at p* shows the difference.
 
-Analysis: Analysis of fig_oc (:mod:`privtest_artifact.outputs.fig_oc`'s raw counts, one row per (t, eps_t/eps, p*,
+Analysis (:func:`analyse`, of the raw counts, one row per (t, eps_t/eps, p*,
 variant, p)
 of one GTM step): the tables its check and figure read.
 
@@ -27,7 +27,7 @@ of one GTM step): the tables its check and figure read.
   bound (:func:`privtest.gtm.halt_miss_bound`, :func:`privtest.gtm.continue_bound`) and its Monte Carlo count, which
   the claims (:mod:`privtest_artifact.outputs.fig_oc`) compare.
 
-Claims: Claims of fig_oc: per-step error bounds of one GTM step read off the proof of Theorem 21, each on the exact
+Claims (:func:`claims`): per-step error bounds of one GTM step read off the proof of Theorem 21, each on the exact
 probability (:mod:`privtest.exact`) with the Monte Carlo estimate beside it: Type II at p* given eta_1 <= mu1 (at
 beta_t/4) and unconditionally (at beta/4 + beta_t/4), Type I at pbar_t (at beta_t/2; VACUOUS where pbar_t <= 0).
 The probabilities, bounds and counts are the table ``curves`` of :mod:`privtest_artifact.outputs.fig_oc`.

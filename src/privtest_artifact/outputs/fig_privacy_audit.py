@@ -24,7 +24,7 @@ the
 level alpha, eps_lower, eps_hat, the best witness); a changed confidence reruns the analysis, never this simulation.
 The audits run at :data:`SIMULATION_CONFIDENCE`, whose verdict is not recorded.
 
-Analysis: Analysis of fig_privacy_audit (:mod:`privtest_artifact.outputs.fig_privacy_audit`'s audit results, one row per
+Analysis (:func:`analyse`, of the audit results, one row per
 mechanism): what the claims (:mod:`privtest_artifact.outputs.fig_privacy_audit`) decide on, for the audits of Lemma 17 /
 Theorem 21 (GTM), the published privacy claims of the baselines and Lyu, Su and Li (2017)'s broken SVT variants.
 
@@ -50,7 +50,7 @@ function :func:`privtest.audit.audit` itself uses.
   ``k`` successes of ``n`` trials whose success probability is at most ``bound`` (:func:`witness_cells`). Witnesses
   whose event was never seen (delta = 0, k_a + k_b = 0) have no row.
 
-Claims: Claims of fig_privacy_audit: the auditor flags every SVT variant that is not private (or says how many runs it
+Claims (:func:`claims`): the auditor flags every SVT variant that is not private (or says how many runs it
 would need: INCONCLUSIVE, never a FAIL about the paper), the audit finds no violation in the private mechanisms (a
 mechanism it flags is FAIL only if its witnesses refute the claim at the output's family-wise level, else
 INCONCLUSIVE), and the audit's witnesses do not refute the exact loss of the audited GTM input pair (FAIL only through

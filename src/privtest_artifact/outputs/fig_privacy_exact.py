@@ -9,7 +9,7 @@ ex-post loss (eps_C, eps_C + C_H eps_t ln(4/beta_t)). Two deliberately broken GT
 redrawn at every step, and tau1 halved (noise smaller than the calibration claims); the check
 (:mod:`privtest_artifact.outputs.fig_privacy_exact`) must flag both.
 
-Analysis: Analysis of fig_privacy_exact (:mod:`privtest_artifact.outputs.fig_privacy_exact`'s raw rows: the exact
+Analysis (:func:`analyse`, of the raw rows: the exact
 worst-case
 privacy loss found per GTM variant, calibration, eps_t/eps and transcript kind, Lemma 17, Theorem 23, Corollary 25):
 each row's excess over its claimed bound and whether the bound holds (``verdicts``).
@@ -24,7 +24,7 @@ in the raw table. Where a bound is attained the maximum is flat, and which maxim
 how many evaluations) depends on the last bits of numpy's exp/log, which differ between CPUs (SIMD code paths); the
 loss differs only at quadrature error (~1e-13), so ``slack`` and ``excess`` are rounded to ``DIGITS`` decimals.
 
-Claims: Claims of fig_privacy_exact (exact quadrature): the worst privacy loss of every private GTM case is within its
+Claims (:func:`claims`) (exact quadrature): the worst privacy loss of every private GTM case is within its
 claimed bound; the two broken negative controls are flagged.
 """
 

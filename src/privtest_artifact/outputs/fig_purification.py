@@ -9,7 +9,7 @@
     pair satisfies p~/p~' <= e^{eps_1} and (1-p~)/(1-p~') <= e^{eps_1}.
 Claims: :mod:`privtest_artifact.outputs.fig_purification`.
 
-Analysis: Analysis of fig_purification (:mod:`privtest_artifact.outputs.fig_purification`'s raw rows: ``smoothing`` rows
+Analysis (:func:`analyse`, of the raw rows: ``smoothing`` rows
 of
 purified Bernoulli counts per (delta, p), ``gtm`` rows of halting counts at Corollary 25's shifted thresholds and the
 exact worst log-ratio of purified boundary pairs, per delta): the tables its check and figure read (Lemma 24,
@@ -26,7 +26,7 @@ Corollary 25).
 * ``rates``: the figure's bars, one row per delta: t, pstar, pbar, phi and the Monte Carlo halting rates
   ``halt_rate_at_halt`` (at p* + phi) and ``halt_rate_at_continue`` (at pbar - phi).
 
-Claims: Claims of fig_purification: Lemma 24 (pure DP of purified boundary pairs, exactly) and Corollary 25 (halting at
+Claims (:func:`claims`): Lemma 24 (pure DP of purified boundary pairs, exactly) and Corollary 25 (halting at
 p* + phi, continuation at pbar - phi; exact per-step probabilities, Monte Carlo beside them). That the purified
 mechanism's Pr[+1] is p + phi (1 - 2p) (Lemma 24(1)) is a property of our sampler, tested in tests/test_mechanisms.py;
 the figure plots it.

@@ -10,7 +10,7 @@ noise) makes the false-halt probability grow like T * pbar, so a fixed pbar fail
 All three use the same pbar and eps_1/eps; beta is the GTM's and Cohen's failure probability. Analysis:
 :mod:`privtest_artifact.outputs.fig_random_dropping`; claims: :mod:`privtest_artifact.outputs.fig_random_dropping`.
 
-Analysis: Analysis of fig_random_dropping (:mod:`privtest_artifact.outputs.fig_random_dropping`'s raw counts;
+Analysis (:func:`analyse`, of the raw counts;
 Corollaries 51
 and 53, Theorem 21): the measured error probability of each (method, T) with its 95% Clopper-Pearson interval.
 
@@ -23,7 +23,7 @@ and 53, Theorem 21): the measured error probability of each (method, T) with its
 
 The claims (:mod:`privtest_artifact.outputs.fig_random_dropping`) and the figure read it.
 
-Claims: Claims of fig_random_dropping: Cohen et al.'s false halts and Ghazi et al.'s bad selections at a fixed pbar are
+Claims (:func:`claims`): Cohen et al.'s false halts and Ghazi et al.'s bad selections at a fixed pbar are
 at
 least their lower bounds (Corollaries 51 and 53) and exceed beta at the largest T, while the GTM stays below beta at
 its own pbar_T (inside Theorem 21; the figure's fixed pbar may exceed pbar_T, and the GTM's rate there is reported as

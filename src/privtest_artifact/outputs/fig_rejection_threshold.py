@@ -5,7 +5,7 @@ Cohen et al. (Proposition 48, proof), Liu-Talwar (Theorem 46(2)), and the larges
 p* (largest p with Pr[halt within T] <= beta at 95% confidence, :mod:`privtest.measure`). Claims:
 :mod:`privtest_artifact.outputs.fig_rejection_threshold`.
 
-Analysis: Analysis of fig_rejection_threshold (:mod:`privtest_artifact.outputs.fig_rejection_threshold`'s raw rows:
+Analysis (:func:`analyse`, of the raw rows:
 ``theory``
 rows of every rejection-threshold curve on a logit grid of p*, ``measured`` rows per tester and measured p*): the
 tables its check and figure read (Table 1, Corollary 30).
@@ -19,7 +19,7 @@ tables its check and figure read (Table 1, Corollary 30).
 * ``points``: the plotted measured points, per tester and measured p*: pbar and ``pbar_err`` = max(pbar_upper - pbar,
   0) (0 where undefined), the one-sided error bar up to the threshold's upper confidence limit pbar_upper.
 
-Claims: Claims of fig_rejection_threshold: each tester, fed p_t = its own pbar_T at every step, halts within T with
+Claims (:func:`claims`): each tester, fed p_t = its own pbar_T at every step, halts within T with
 probability within its Type I budget.
 """
 

@@ -8,7 +8,7 @@ the tester's ``sample_budget(T)``: beta_t/4 per direct step (eta_2,t tail; eta_1
 beta/4 once if some step is flipped (there lambda_t <= rho_t needs eta_1 <= mu1), and beta_t/4 per step for the
 Poisson tail: beta/2, or 3 beta/4 when the stream uses the flipped variant.
 
-Analysis: Analysis of fig_sample_complexity (:mod:`privtest_artifact.outputs.fig_sample_complexity`'s raw rows: per
+Analysis (:func:`analyse`, of the raw rows: per
 tester,
 eps_ratio, p* and recorded step t the mean, (1-beta)-quantile and max of N_t over runs, the per-step bound and its
 failure budget, and ``exceed_runs``): the tables its check and figure read (Lemma 22(1), Table 1).
@@ -21,7 +21,7 @@ failure budget, and ``exceed_runs``): the tables its check and figure read (Lemm
   whether Lemma 22(1)'s rate is a claim (finite bound and budget, budget > 0: a deterministic N_t, budget 0, meets
   its bound by construction, a unit test).
 
-Claims: Claims of fig_sample_complexity: the fraction of runs whose N_t ever exceeds the tester's per-step bound is
+Claims (:func:`claims`): the fraction of runs whose N_t ever exceeds the tester's per-step bound is
 within
 the bound's failure budget (Lemma 22(1) for the GTM). Testers whose N_t is deterministic (Cohen et al., Liu-Talwar:
 budget 0) meet their bound by construction; that identity is a unit test (tests/test_baselines.py), not a claim.

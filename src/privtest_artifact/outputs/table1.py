@@ -31,7 +31,7 @@ Type II budgets, ``privacy_delta``: its privacy's delta); ``figures/table1.csv``
 Proposition 48 (Type I and Type II parts each <= beta), Liu-Talwar by Theorem 46(2) (continuation, beta + delta/2)
 and 46(4) (halting where the Phi condition holds, not at p*).
 
-Analysis: Analysis of table1 (:mod:`privtest_artifact.outputs.table1`'s rows per (method, eps_ratio, T, p*): Table 1's
+Analysis (:func:`analyse`, of the rows per (method, eps_ratio, T, p*): Table 1's
 entries
 evaluated at each tester's parameters, its measured thresholds and counts, and what the tester guarantees). Each
 tester is judged by its own theorem: GTM by Theorem 21, Cohen et al. by Proposition 48, Liu-Talwar by Theorem
@@ -63,7 +63,7 @@ tester is judged by its own theorem: GTM by Theorem 21, Cohen et al. by Proposit
   ``factor`` (:func:`table1_factor`); ``ge1_rank`` (by ratio_low) and ``factor_rank`` (by ratio_low / factor): 1
   for the worst cell of its T.
 
-Claims: Claims of table1: per tester and T, continuation at its own pbar_T (Type I budget), halting at its own halting
+Claims (:func:`claims`): per tester and T, continuation at its own pbar_T (Type I budget), halting at its own halting
 threshold (Type II budget), mean evaluations >= Theorem 31, and no upper bound beating Corollary 30; Liu-Talwar's
 missing guarantee at p* (Table 1's dagger) and the Theorem 46(3) erratum; GTM vs Cohen et al. rejection thresholds.
 

@@ -27,7 +27,7 @@ Rendering: :func:`privtest_artifact.tables.co_table_markdown` / :func:`privtest_
 analysis (the rows of
 ``figures/table2.csv``): :mod:`privtest_artifact.outputs.table2`; claims: :mod:`privtest_artifact.outputs.table2`.
 
-Analysis: Analysis of table2 (:mod:`privtest_artifact.outputs.table2`'s raw rows: one per line, i.e. per (application,
+Analysis (:func:`analyse`, of the raw rows: one per line, i.e. per (application,
 algorithm,
 stream, eps) of Theorem 42 applied to batch DP submodular maximisation, Table 2 of the paper, with BatchToCO's
 measured utility and Theorem 42's explicit guarantee (``level = "line"``), and one per BatchToCO run of each line
@@ -40,7 +40,7 @@ not run (:func:`rafiey_yoshida_rows`: columns application, algorithm, stream, ep
 of f), ``opt_T`` (the largest OPT_t of row 1's stream, an upper bound) and C_beta). ``table2_row`` is 1-6 (empty:
 another CO application). The claims (:mod:`privtest_artifact.outputs.table2`) and the notebook read it.
 
-Claims: Claims of table2: on every row, BatchToCO's measured utility falls below Theorem 42's explicit guarantee, at the
+Claims (:func:`claims`): on every row, BatchToCO's measured utility falls below Theorem 42's explicit guarantee, at the
 steps its proof covers, in at most the fraction (C_beta + 3) beta of the runs that Theorem 42(2) allows (decided
 under the policy of :mod:`privtest_artifact.claims`: FAIL when the violating runs refute that rate; VACUOUS where the
 guarantee is never positive). Table 2's (eps, delta)-DP rows (1, 3, 4) add Lemma 38's delta ledger (exact); row 2

@@ -19,14 +19,14 @@ what the committed code says about each row:
 
 No randomness: ``rng`` is unused. Claims: :mod:`privtest_artifact.outputs.table3`.
 
-Analysis: Analysis of table3 (:mod:`privtest_artifact.outputs.table3`'s rendered rows, Section 8.1): the eps_batch(t)
+Analysis (:func:`analyse`, of the rendered rows, Section 8.1): the eps_batch(t)
 scaling
 behind Table 3 on the config's grids of t and kappa (``scaling``), which :mod:`privtest_artifact.outputs.table3` judges.
 
 Judging keys of the config section (``x-stage: analysis``, never passed to the simulation): ``t_grid`` and
 ``kappa_grid`` (the points at which the scaling is evaluated).
 
-Claims: Claims of table3 (exact): each row's printed CO cell against Theorem 42's substitution (exponents, with the
+Claims (:func:`claims`) (exact): each row's printed CO cell against Theorem 42's substitution (exponents, with the
 recorded erratum row), Lemma 38's privacy ledger per row, and the eps_batch(t) scaling behind Table 3.
 """
 

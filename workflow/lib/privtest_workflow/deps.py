@@ -19,6 +19,7 @@ Third-party imports are ignored (the environment is pinned).
 from __future__ import annotations
 
 import ast
+import copy
 import json
 import re
 from pathlib import Path
@@ -218,3 +219,137 @@ def _refuse_dynamic(tree: ast.AST, filename: str) -> None:
             f"{filename}, line {lines[0]}: a module imported by a computed name cannot be tracked as a dependency; "
             "import it by name"
         )
+
+
+class StageCode:
+    """What one stage function of an output module executes, for its job's inputs and params.
+
+    Per-output modules hold three stages (``simulate``, ``analyse``, ``claims``) run by three jobs; tracking the
+    module file would rerun the expensive simulation when only a claim changed. So inside the *granular* packages
+    (the artifact, ``privtest_artifact``) dependencies are followed per top-level definition: from the stage
+    function, every top-level function, class or assignment it names, in its own module or, through an import, in
+    another granular module, transitively. Their source (``ast.unparse`` without docstrings, so a comment or a
+    docstring edit reruns nothing) is the job's ``code`` (a param: Snakemake reruns the job when it changes), and the
+    files of every other module they reach (the library ``privtest``, whose formulas any edit may change) are the
+    job's inputs, followed by whole-file imports (:meth:`ImportGraph.of_modules`) from there, with the package
+    ``__init__`` files on the way. A name that cannot be resolved to a definition falls back to its whole module.
+    """
+
+    def __init__(self, graph: ImportGraph, granular: tuple[str, ...] = ("privtest_artifact",)):
+        self.graph = graph
+        self.granular = granular
+        self._modules: dict[str, tuple[dict[str, ast.AST], dict[str, tuple[str, str | None]]]] = {}
+
+    def _is_granular(self, module: str) -> bool:
+        return module.split(".")[0] in self.granular and self.graph.module_file(module) is not None
+
+    def _parse(self, module: str):
+        """(top-level definitions by name, import bindings: local name -> (module, attribute or None))."""
+        if module not in self._modules:
+            path = self.graph.module_file(module)
+            tree = ast.parse(path.read_text(), filename=str(path))
+            defs: dict[str, ast.AST] = {}
+            binds: dict[str, tuple[str, str | None]] = {}
+            for node in tree.body:
+                if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                    defs[node.name] = node
+                elif isinstance(node, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
+                    targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+                    for t in targets:
+                        for n in ast.walk(t):
+                            if isinstance(n, ast.Name):
+                                defs[n.id] = node
+                elif isinstance(node, ast.Import):
+                    for a in node.names:
+                        if a.asname:
+                            binds[a.asname] = (a.name, None)
+                        else:
+                            binds[a.name.split(".")[0]] = (a.name.split(".")[0], None)
+                elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+                    for a in node.names:
+                        full = f"{node.module}.{a.name}"
+                        if self.graph.module_file(full) is not None:
+                            binds[a.asname or a.name] = (full, None)  # a submodule
+                        else:
+                            binds[a.asname or a.name] = (node.module, a.name)
+            self._modules[module] = (defs, binds)
+        return self._modules[module]
+
+    @staticmethod
+    def _source(node: ast.AST) -> str:
+        """The definition's code without docstrings."""
+        node = copy.deepcopy(node)
+        for n in ast.walk(node):
+            body = getattr(n, "body", None)
+            if (
+                isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))
+                and body
+                and isinstance(body[0], ast.Expr)
+                and isinstance(body[0].value, ast.Constant)
+                and isinstance(body[0].value.value, str)
+            ):
+                n.body = body[1:] or [ast.Pass()]
+        return ast.unparse(node)
+
+    def of(self, module: str, name: str) -> tuple[list[str], str]:
+        """(files, code) of the definition ``name`` of ``module`` (see the class docstring).
+
+        Raises:
+            ValueError: if ``module`` is not a module of a granular package or does not define ``name``.
+        """
+        if not self._is_granular(module) or name not in self._parse(module)[0]:
+            raise ValueError(f"{module!r} defines no top-level {name!r} to follow.")
+        whole: set[str] = set()
+        seen: set[tuple[str, str]] = set()
+        todo = [(module, name)]
+        while todo:
+            mod, nm = todo.pop()
+            if (mod, nm) in seen:
+                continue
+            defs, binds = self._parse(mod)
+            if nm not in defs:
+                if nm in binds:  # a re-exported name: follow the import
+                    target, attr = binds[nm]
+                    todo.extend(self._resolve(target, attr, whole))
+                else:
+                    whole.add(mod)
+                continue
+            seen.add((mod, nm))
+            node = defs[nm]
+            for n in ast.walk(node):
+                if isinstance(n, ast.Attribute) and isinstance(n.value, ast.Name) and n.value.id in binds:
+                    target, attr = binds[n.value.id]
+                    if attr is None:  # module.attr
+                        todo.extend(self._resolve(target, n.attr, whole))
+                if isinstance(n, ast.Name):
+                    if n.id in defs and n.id != nm:
+                        todo.append((mod, n.id))
+                    elif n.id in binds:
+                        target, attr = binds[n.id]
+                        if attr is not None:
+                            todo.extend(self._resolve(target, attr, whole))
+                        elif not self._is_granular(target):
+                            whole.add(target)
+        files = set(self.graph.of_modules(*sorted(m for m in whole if self.graph.module_file(m) is not None)))
+        for mod, _ in seen:  # importing a granular module runs its packages' __init__ files
+            parts = mod.split(".")
+            for i in range(1, len(parts)):
+                init = self.graph.module_file(".".join(parts[:i]))
+                if init is not None:
+                    files.add(str(init))
+        code = "\n\n".join(f"# {mod}.{nm}\n{self._source(self._parse(mod)[0][nm])}" for mod, nm in sorted(seen))
+        return sorted(files), code
+
+    def _resolve(self, module: str, attr: str, whole: set[str]) -> list[tuple[str, str]]:
+        """The definitions to follow for ``module.attr``: itself in a granular module, else its module as a whole."""
+        if module.split(".")[0] not in self.graph.packages:
+            return []  # third-party
+        sub = f"{module}.{attr}"
+        if self.graph.module_file(sub) is not None:
+            if not self._is_granular(sub):
+                whole.add(sub)
+            return []  # a submodule named without using it: its uses are attribute accesses, followed there
+        if self._is_granular(module):
+            return [(module, attr)]
+        whole.add(module)
+        return []
