@@ -1,7 +1,7 @@
 """Can-fail tests of table2's check: Theorem 42(2) allows a run below its guarantee with probability (C_beta + 3)
-beta; synthetic table2 rows (the table ``rows`` of :func:`privtest_artifact.outputs.table2.analyse`, or raw tables of
-:func:`privtest_artifact.outputs.table2.simulate` built from CO raw tables) in which every run falls below the guarantee at
-V_lo make the row FAIL, rows with no violating run establish it."""
+beta; synthetic table2 rows (the table ``rows`` of :func:`privtest_artifact.outputs.table2.analyse`, or the raw tables
+the analysis reads: its own simulation's lines and run rows, and the CO outputs' raw tables it summarises) in which
+every run falls below the guarantee at V_lo make the row FAIL, rows with no violating run establish it."""
 
 import numpy as np
 import pandas as pd
@@ -11,6 +11,27 @@ from privtest_artifact.outputs import table2 as check
 from privtest_artifact.outputs.table2 import analyse
 
 from .co_synth import bco_runs, decided, section
+
+#: The outputs whose raw tables table2's analysis reads (catalogue reads).
+READS = ("fig_co_densest", "fig_co_maxcut", "fig_co_submodular", "fig_co_crossover")
+
+
+def co_raw(tmp_path=None, **kw) -> dict[str, pd.DataFrame]:
+    """The CO raw tables table2's analysis reads: BatchToCO runs (:func:`bco_runs` with ``kw``) of densest subgraph
+    and Max-Cut, and fig_co_submodular and fig_co_crossover tables with no stream of theirs (no submodular or long
+    stream line); written and read back like results/raw/<id>.csv when ``tmp_path`` is given."""
+    out = {}
+    for name in READS:
+        raw = bco_runs(**kw).assign(source="run")
+        if name in ("fig_co_submodular", "fig_co_crossover"):
+            raw["stream"] = "not a stream of this output"
+        out[name] = _read_back(raw, tmp_path / f"{name}.csv") if tmp_path else raw
+    return out
+
+
+def _read_back(frame: pd.DataFrame, path) -> pd.DataFrame:
+    frame.to_csv(path, index=False)
+    return pd.read_csv(path)
 
 
 def rows(runs_violating: int, runs_violating_va_lo: int, runs: int = 24, guarantee_va_hi_max: float = 10.0):
@@ -40,36 +61,21 @@ def test_fail_guarantee_violated_in_every_run():
     assert {c.verdict for c in got.values()} == {"FAIL"}
 
 
-def test_fail_from_co_raw_tables_below_the_guarantee(tmp_path, monkeypatch):
-    """table2's rows built by its simulation from CO raw tables (densest subgraph and Max-Cut; no submodular or long
-    stream rows) in which every run is below the guarantee at V_lo: every row FAILs; the same runs above it PASS."""
+def test_fail_from_co_raw_tables_below_the_guarantee(tmp_path):
+    """table2's rows summarised by its analysis from the CO raw tables it reads (densest subgraph and Max-Cut; no
+    submodular or long stream rows), beside no line of its own simulation (rows 1, 3, 4 need the data wheels), in
+    which every run is below the guarantee at V_lo: every row FAILs; the same runs above it PASS."""
     cfg = section("table2")
-    monkeypatch.setattr(table2, "simulate_approx", lambda *a: ([], []))  # rows 1-4 need the data wheels
-
-    def table(**kw):
-        inputs = {}
-        for name in ("fig_co_densest", "fig_co_maxcut", "fig_co_submodular", "fig_co_crossover"):
-            raw = bco_runs(**kw).assign(source="run")
-            if name in ("fig_co_submodular", "fig_co_crossover"):
-                raw["stream"] = "not a stream of this output"
-            raw.to_csv(tmp_path / f"{name}.csv", index=False)
-            inputs[f"raw_{name}"] = str(tmp_path / f"{name}.csv")
-        return pd.read_csv(_csv(table2.simulate(cfg, np.random.default_rng(0), inputs), tmp_path))
-
-    bad = table(below=True)
-    assert (bad.level == "run").sum() == 2 * 24  # one run row per BatchToCO run of each line
-    assert len(analyse(bad, cfg)["rows"]) == 2 and (analyse(bad, cfg)["rows"].runs_violating_va_lo == 24).all()
+    own = {"table2": pd.DataFrame(columns=["level"])}
+    bad = own | co_raw(tmp_path, below=True)
+    lines, runs = table2.summarised_lines(bad, cfg)
+    assert len(lines) == 2 and sum(map(len, runs)) == 2 * 24  # one run row per BatchToCO run of each line
+    rows = analyse(bad, cfg)["rows"]
+    assert len(rows) == 2 and (rows.runs_violating_va_lo == 24).all()
     assert {c.verdict for c in decided(check, bad, cfg).values()} == {"FAIL"}
-    good = table()
+    good = own | co_raw(tmp_path)
     assert (analyse(good, cfg)["rows"].runs_violating == 0).all()
     assert {c.verdict for c in decided(check, good, cfg).values()} == {"PASS"}
-
-
-def _csv(frame: pd.DataFrame, tmp_path) -> str:
-    """Written and read back like results/raw/table2.csv."""
-    path = tmp_path / "table2.csv"
-    frame.to_csv(path, index=False)
-    return str(path)
 
 
 def test_safe_no_violating_run_passes_and_a_bracket_does_not_refute():
@@ -91,7 +97,9 @@ def approx_rows(ledger: float, budget: float, delta: float = 1e-6) -> pd.DataFra
     """Table 2 rows 1, 3 with a given realised delta ledger and worst case (no violating run)."""
     r = rows(0, 0)
     # opt_T: the largest OPT_t of each line (row 1's is what the analysis evaluates Table 2 row 2 against)
-    return r.assign(table2_row=[1, 3], delta=delta, delta_ledger_max=ledger, delta_budget=budget, opt_T=1000.0)
+    return r.assign(
+        table2_row=[1, 3], delta=delta, delta_ledger_max=ledger, delta_budget=budget, phi_max=1e-11, opt_T=1000.0
+    )
 
 
 def test_fail_delta_ledger_above_delta():
@@ -167,20 +175,23 @@ def test_safe_checkpoints_and_calls():
         assert sel == {"PASS"}, kind
 
 
-def raw_with_runs(l39_margin: float, delta_loss: float, runs: int = 240, calls_ratio=1.0) -> pd.DataFrame:
-    """A table2 raw table (:func:`privtest_artifact.outputs.table2.simulate`'s schema): one line of Table 2 row 3 and its
-    ``runs`` run rows, every run with the given Lemma 39(2) margin, delta ledger and calls ratio sum N / sum E[N]
-    (a float or one per run; f above the guarantee)."""
-    line = process_rows(violating=0, ratio=1.0, runs=runs).iloc[[1]]
+def raw_with_runs(l39_margin: float, delta_loss: float, runs: int = 240, calls_ratio=1.0) -> dict[str, pd.DataFrame]:
+    """The raw tables table2's analysis reads: its own (:func:`privtest_artifact.outputs.table2.simulate`'s schema)
+    with one line of Table 2 row 3 and its ``runs`` run rows, every run with the given Lemma 39(2) margin, delta ledger
+    and calls ratio sum N / sum E[N] (a float or one per run; f above the guarantee), and the CO outputs' tables
+    (:func:`co_raw`, no violation)."""
+    row3 = dict(application="Table 2 row 3", stream=table2.ROWS[3].stream)  # the analysis numbers lines by stream
+    line = process_rows(violating=0, ratio=1.0, runs=runs).iloc[[1]].assign(**row3)
     line = line.drop(columns=["runs_violating", "runs_violating_va_lo", "delta_ledger_max"])
     line = line.drop(columns=["checkpoint_runs", "checkpoint_runs_violating", "ell_T_max", "l39_margin_max"])
     line = line.drop(columns=["calls_ratio_mean", "calls_ratio_se", "calls_runs"])
     run = pd.DataFrame(
-        dict(application=line.application.iloc[0], stream="s", eps=2.0, run=np.arange(runs), ell=5.0)
+        dict(row3, eps=2.0, run=np.arange(runs), ell=5.0)
         | dict(utility_margin_va_hi=-1.0, utility_margin_va_lo=-2.0, l39_margin=l39_margin, delta_loss=delta_loss)
         | dict(calls_ratio=calls_ratio)
     )
-    return pd.concat([line.assign(level="line", runs=runs), run.assign(level="run")], ignore_index=True)
+    own = pd.concat([line.assign(level="line", runs=runs), run.assign(level="run")], ignore_index=True)
+    return {"table2": own} | co_raw()
 
 
 def test_fail_from_run_rows_violating_lemma40_and_the_ledger():
