@@ -1,7 +1,7 @@
 """The analysis stage: privtest_artifact.outputs.<id>.analyse(raw, cfg) -> named tables, written and read
-back by privtest_artifact.outputs.write/read; the analysis keys of the config, which only judge or display (x-stage:
-analysis), never reach a simulation; the checks and notebooks of the outputs with an analysis import no experiment
-module.
+back by privtest_artifact.io.write_analysis/read_analysis; the analysis keys of the config, which only judge or display
+(x-stage: analysis), never reach a simulation; the claims read the analysis tables alone, and the notebooks read the
+tables, importing no output module.
 
 The dry run proving that changing such a key reruns the analysis, the check and the notebook but no simulation is
 ``test_analysis_keys_rerun_the_analysis_never_the_simulation`` in tests/test_workflow.py.
@@ -19,15 +19,16 @@ import pandas as pd
 import pytest
 import yaml
 from privtest_workflow import catalogue, configuration
-from privtest_workflow.deps import ImportGraph
+from privtest_workflow.deps import ImportGraph, StageCode
 from scipy import stats
 
-from privtest import analysis
+from privtest_artifact.io import read_analysis, write_analysis
 
 ROOT = Path(__file__).resolve().parents[1]
 CAT = catalogue.load(ROOT)
 GRAPH = ImportGraph(ROOT / "src")
-ANALYSED = sorted(i for i in CAT if GRAPH.module_file(catalogue.ANALYSE_MODULE.format(i)) is not None)
+STAGES = StageCode(GRAPH)
+ANALYSED = sorted(i for i in CAT if GRAPH.module_file(catalogue.OUTPUT_MODULE.format(i)) is not None)
 KEYS = configuration.load_analysis_keys(ROOT)
 
 
@@ -36,8 +37,8 @@ def test_tables_round_trip_through_csv(tmp_path):
         "a": pd.DataFrame({"t": [1, 2], "x": [0.5, math.inf], "s": ["u", "v"], "n": [np.nan, 1.0]}),
         "b": pd.DataFrame({"y": [1.0 / 3.0]}),
     }
-    analysis.write(tables, tmp_path / "out")
-    back = analysis.read(tmp_path / "out")
+    write_analysis(tables, tmp_path / "out")
+    back = read_analysis(tmp_path / "out")
     assert list(back) == ["a", "b"]
     pd.testing.assert_frame_equal(back["a"], tables["a"])
     assert back["b"].y.iloc[0] == pytest.approx(1.0 / 3.0, rel=1e-9)  # written to 10 significant digits
@@ -49,40 +50,37 @@ def test_tables_round_trip_through_csv(tmp_path):
 )
 def test_write_refuses_what_is_not_a_table(tmp_path, tables, word):
     with pytest.raises(ValueError, match=word):
-        analysis.write(tables, tmp_path)
+        write_analysis(tables, tmp_path)
 
 
 def test_read_refuses_a_missing_directory(tmp_path):
     with pytest.raises(FileNotFoundError, match="no such analysis directory"):
-        analysis.read(tmp_path / "missing")
+        read_analysis(tmp_path / "missing")
 
 
 def test_read_refuses_an_empty_directory(tmp_path):
     with pytest.raises(ValueError, match="no analysis table"):
-        analysis.read(tmp_path)
+        read_analysis(tmp_path)
 
 
-def test_every_output_has_an_analysis_and_a_check_that_takes_it():
-    assert ANALYSED == sorted(CAT), sorted(set(CAT) - set(ANALYSED))  # simulate -> analyse -> ...
+def test_every_output_has_an_analysis_and_claims_that_take_its_tables():
+    assert ANALYSED == sorted(CAT), sorted(set(CAT) - set(ANALYSED))  # simulate -> analyse -> claims
     for oid in ANALYSED:
-        module = importlib.import_module(catalogue.ANALYSE_MODULE.format(oid))
+        module = importlib.import_module(catalogue.OUTPUT_MODULE.format(oid))
         assert list(inspect.signature(module.analyse).parameters) == ["raw", "cfg"], oid
-        check = importlib.import_module(catalogue.CHECK_MODULE.format(oid))
-        params = list(inspect.signature(check.claims).parameters)
-        assert params in (["raw", "cfg"], ["raw", "cfg", "analysis"]), (oid, params)
+        assert list(inspect.signature(module.claims).parameters) == ["tables", "cfg"], oid
 
 
 @pytest.mark.parametrize("oid", ANALYSED)
-def test_check_and_notebook_of_an_analysed_output_import_no_experiment_module(oid):
-    experiments = str(ROOT / "src/privtest/experiments")
-    check = GRAPH.of_modules(catalogue.CHECK_MODULE.format(oid))
+def test_the_notebook_of_an_output_imports_no_output_module(oid):
+    # the notebook reads the analysis tables (privtest_artifact.io.read_analysis): it depends on no module of
+    # privtest_artifact.outputs, in particular not on the output's own simulation, analysis and claims
+    outputs = str(ROOT / "src/privtest_artifact/outputs")
     notebook = GRAPH.of_notebook(ROOT / f"notebooks/{oid}.ipynb")
-    analysis_code = GRAPH.of_modules(catalogue.ANALYSE_MODULE.format(oid))
-    for what, files in (("check", check), ("notebook", notebook), ("analysis", analysis_code)):
-        bad = [f for f in files if f.startswith(experiments)]
-        assert not bad, f"{oid}: the {what} imports {bad}"
-    # the notebook reads the tables: it depends on privtest_artifact.outputs' __init__, not on the output's analysis code
+    bad = [f for f in notebook if f.startswith(outputs)]
+    assert not bad, f"{oid}: the notebook imports {bad}"
     assert str(ROOT / f"src/privtest_artifact/outputs/{oid}.py") not in notebook
+    assert str(ROOT / "src/privtest_artifact/io.py") in notebook  # read_analysis
 
 
 def test_analysis_keys_follow_refs_and_allof():
@@ -129,49 +127,37 @@ def test_strings_name_config_keys_not_validated_argument_names():
     assert {"tie_tolerance", "n"} <= _strings(source) and "confidence" not in _strings(source)
 
 
-@pytest.mark.parametrize("oid", sorted(KEYS))
+@pytest.mark.parametrize("oid", sorted(i for i in KEYS if CAT[i].simulates))
 def test_no_simulation_reads_an_analysis_key(oid):
-    # statically: no file the simulation executes names the key (cfg["tie_tolerance"] would, and would then fail
-    # with a KeyError in the workflow, which passes the simulation only its simulation keys)
-    files = GRAPH.of_modules(catalogue.SIMULATE_MODULE.format(oid))
+    # statically: no code the simulate job executes names the key (cfg["tie_tolerance"] would, and would then fail
+    # with a KeyError in the workflow, which passes the simulation only its simulation keys). The output's module also
+    # holds its analysis and claims, which read these keys: what counts is what the workflow tracks for the job
+    # (deps.StageCode), the artifact definitions reached from simulate and the library files they import.
+    files, code = STAGES.of(catalogue.OUTPUT_MODULE.format(oid), "simulate")
+    assert "def simulate(" in code
     for key in KEYS[oid]:
         readers = [f for f in files if key in _strings(Path(f).read_text())]
+        readers += [d.split("\n", 1)[0] for d in code.split("\n\n# ") if key in _strings(d)]
         assert not readers, f"{oid}.{key} is x-stage: analysis but {readers} name it"
 
 
-def test_a_notebook_reads_the_analysis_iff_its_parameters_cell_declares_it(tmp_path):
-    def notebook(params: str) -> Path:
-        path = tmp_path / f"nb{len(list(tmp_path.iterdir()))}.ipynb"
-        cells = [
-            {"cell_type": "markdown", "metadata": {}, "source": ["analysis = 'not code'\n"]},
-            {"cell_type": "code", "metadata": {"tags": ["parameters"]}, "source": [params]},
-            {"cell_type": "code", "metadata": {}, "source": ["analysis = 1\n"]},
-        ]
-        path.write_text(json.dumps({"cells": cells}))
-        return path
-
-    assert catalogue.declares_parameter(notebook('raw = "r"\nanalysis = "a"\n'), "analysis")
-    assert not catalogue.declares_parameter(notebook('raw = "r"\nanalysis_x = 2\n'), "analysis")
-    assert not catalogue.declares_parameter(notebook('raw = "r"\n'), "analysis")
-    # the converted notebooks that read tables declare the parameter
-    for oid in ANALYSED:
-        nb = ROOT / f"notebooks/{oid}.ipynb"
-        reads = "read(analysis)" in nb.read_text()
-        assert reads == catalogue.declares_parameter(nb, "analysis"), oid
+def _parameters(notebook: Path) -> set[str]:
+    """The names the ``parameters`` cell of ``notebook`` assigns (what papermill may inject)."""
+    cells = json.loads(notebook.read_text())["cells"]
+    cell = [c for c in cells if c["cell_type"] == "code" and "parameters" in c.get("metadata", {}).get("tags", [])]
+    assert len(cell) == 1, notebook
+    tree = ast.parse("".join(cell[0]["source"]))
+    return {t.id for n in tree.body if isinstance(n, ast.Assign) for t in n.targets if isinstance(t, ast.Name)}
 
 
-def test_a_check_reads_the_analysis_iff_its_claims_take_it(tmp_path):
-    mod = tmp_path / "m.py"
-    mod.write_text("def claims(raw, cfg, analysis=None):\n    pass\n\n\ndef other(analysis):\n    pass\n")
-    assert catalogue.takes_parameter(mod, "claims", "analysis")
-    mod.write_text("def claims(raw, cfg):\n    pass\n\n\ndef other(analysis):\n    pass\n")
-    assert not catalogue.takes_parameter(mod, "claims", "analysis")
-    for oid in ANALYSED:
-        check = importlib.import_module(catalogue.CHECK_MODULE.format(oid))
-        takes = "analysis" in inspect.signature(check.claims).parameters
-        assert takes == catalogue.takes_parameter(
-            GRAPH.module_file(catalogue.CHECK_MODULE.format(oid)), "claims", "analysis"
-        )
+@pytest.mark.parametrize("oid", ANALYSED)
+def test_a_notebook_receives_the_analysis_and_cfg_and_no_raw(oid):
+    # workflow/scripts/run_notebook.py passes cfg, the analysis directory, the output's files and, where the catalogue
+    # says so, its claims: never the raw table
+    nb = ROOT / f"notebooks/{oid}.ipynb"
+    params = _parameters(nb)
+    assert {"analysis", "cfg"} <= params and "raw" not in params, (oid, params)
+    assert "read_analysis(analysis)" in nb.read_text(), oid
 
 
 # --- one unit test per analysis module: a hand-made raw frame -> the expected table values ---
@@ -498,13 +484,12 @@ def test_fig_co_checkpoints_analysis_bounds_and_ratios_over_steps_from_two():
     from privtest_artifact.outputs import fig_co_checkpoints
 
     cfg = _section("fig_co_checkpoints")
-    raw = pd.DataFrame(
+    rows = pd.DataFrame(  # the rows of runs_summary, per (stream, eps, t)
         dict(stream="s", eps=[0.5] * 3 + [1.0] * 2, t=[1, 2, 3, 1, 2], runs=4, ell_mean=1.0, ell_max=[1, 2, 2, 1, 1])
         | dict(opt=[1.0, 2.0, 3.0, 1.0, 2.0], calls_mean=[0.0, 8.0, 9.0, 0.0, 4.0])
         | dict(calls_expected=[np.nan, 9.0, 10.0, np.nan, np.nan])
     )
-    out = fig_co_checkpoints.analyse(raw, cfg)
-    s = out["summary"]
+    s = fig_co_checkpoints.with_bounds(rows, cfg)
     assert list(s.columns[:10]) == ["stream", "eps", "t", "runs", "ell_mean", "ell_max", "ell_bound"] + [
         "calls_mean",
         "calls_expected",
@@ -514,11 +499,41 @@ def test_fig_co_checkpoints_analysis_bounds_and_ratios_over_steps_from_two():
     assert s.ell_bound[2] == lemma40_max_checkpoints(p, 3.0, 3)
     assert s.calls_bound[2] == calls_bound(p, 3, 2, 3)  # instance max ell(t) + 1, step t - 1
     assert np.isnan(s.calls_bound[0]) and np.isnan(s.calls_bound[3])  # no GTM step at t = 1
-    c = out["calls"]
+    c = fig_co_checkpoints.calls(s)
     assert c.steps.tolist() == [2, 1]
     assert c.max_calls_ratio[0] == max(8.0 / s.calls_bound[1], 9.0 / s.calls_bound[2])
     assert c.max_expected_ratio[0] == max(9.0 / s.calls_bound[1], 10.0 / s.calls_bound[2])
     assert np.isnan(c.max_expected_ratio[1])  # a step without its exact expectation cannot be judged
+
+
+def test_fig_co_checkpoints_analysis_summarises_the_runs_of_the_outputs_it_reads():
+    # no simulation: analyse gets {output id: raw table} of the CO outputs (catalogue reads) and summarises their
+    # BatchToCO runs per (stream, eps, t), leaving out other methods and fig_co_crossover's model rows
+    from privtest.co.params import BatchToCOParams
+    from privtest_artifact.outputs import fig_co_checkpoints
+    from privtest_artifact.outputs._co import METHOD
+
+    cfg = _section("fig_co_checkpoints")
+    t, run = np.tile([1, 2, 3], 2), np.repeat([0, 1], 3)
+    ell = np.array([1, 1, 2, 1, 2, 2])
+    eps_t = np.where(t >= 2, BatchToCOParams.from_config(cfg, 0.5).eps_it(ell + 1, t), np.nan)  # t_ell = 1: ell + 1
+    runs = pd.DataFrame(
+        dict(method=METHOD, stream="s", eps=0.5, t=t, run=run, t_ell=1, ell=ell, eps_t=eps_t, opt=t * 1.0)
+        | dict(gtm_calls=[0.0, 8.0, 9.0, 0.0, 10.0, 11.0], expected_calls=np.where(t >= 2, 8.0 + t, np.nan))
+    )
+    baseline = runs.assign(method="Greedy", ell=99)
+    model = runs.iloc[:3].assign(source="model", ell=99, run=-1)
+    raw = {"fig_co_densest": pd.concat([runs, baseline]), "fig_co_crossover": model}
+    s = fig_co_checkpoints.runs_summary(raw, cfg)
+    assert s.t.tolist() == [1, 2, 3] and (s.runs == 2).all() and s.opt.tolist() == [1.0, 2.0, 3.0]
+    assert s.ell_mean.tolist() == [1.0, 1.5, 2.0] and s.ell_max.tolist() == [1, 2, 2]
+    assert s.calls_mean.tolist() == [0.0, 9.0, 10.0] and s.calls_expected.tolist()[1:] == [10.0, 11.0]
+    out = fig_co_checkpoints.analyse(raw, cfg)
+    pd.testing.assert_frame_equal(out["summary"], fig_co_checkpoints.with_bounds(s, cfg))
+    pd.testing.assert_frame_equal(out["calls"], fig_co_checkpoints.calls(out["summary"]))
+    # runs drawn with other BatchToCO constants are refused
+    with pytest.raises(ValueError, match="constants differ"):
+        fig_co_checkpoints.runs_summary({"fig_co_densest": runs.assign(eps_t=runs.eps_t * 1.01)}, cfg)
 
 
 def test_table1_analysis_judges_with_the_recorded_guarantees():
@@ -555,23 +570,33 @@ def test_table1_analysis_judges_with_the_recorded_guarantees():
     assert q.factor == table1.table1_factor(r, T, pstar, cfg)
 
 
+def _table2_raw(own: pd.DataFrame) -> dict[str, pd.DataFrame]:
+    """table2's analysis input: its own raw table ``own`` and the raw tables of the CO outputs it reads (catalogue
+    reads), here without a run (no summarised line)."""
+    from can_fail.co_synth import bco_runs
+
+    return {"table2": own} | {name: bco_runs().iloc[:0] for name in CAT["table2"].reads}
+
+
 def test_table2_analysis_evaluates_row_2_against_row_1():
     from privtest_artifact.outputs import table2
 
     cfg = _section("table2")
-    raw = pd.DataFrame(
-        dict(application="a", stream=["s1", "s2"], eps=cfg["approx"]["eps"][0], table2_row=[1.0, np.nan], opt_T=100.0)
-    ).assign(level="line")
+    # the analysis numbers the lines by stream: row 1's and one of no row
+    streams = [table2.ROWS[1].stream, "s2"]
+    raw = pd.DataFrame(dict(application="a", stream=streams, eps=cfg["approx"]["eps"][0], opt_T=100.0)).assign(
+        level="line"
+    )
     runs = raw[["application", "stream", "eps"]].assign(level="run", run=0, utility_margin_va_hi=-1.0)
     raw = pd.concat([raw, runs.assign(utility_margin_va_lo=-2.0)], ignore_index=True)
-    rows = table2.analyse(raw, cfg)["rows"]
+    rows = table2.analyse(_table2_raw(raw), cfg)["rows"]
     ry = rows[rows.table2_row == 2]
     assert len(rows) == 2 + len(cfg["approx"]["eps"]) and str(rows.table2_row.dtype) == "Int64"
     assert ry.opt_T.iloc[0] == 100.0 and np.isnan(ry.opt_T.iloc[1:]).all()  # row 1 ran at the first eps only
     assert (ry.ry_error > 0).all() and (ry.eps_batch_max > 0).all()
     assert ry.ry_error.is_monotonic_decreasing  # k^7 m ln m / eps_batch^3: larger eps, smaller error
     # no row 1: nothing to evaluate row 2 against
-    assert len(table2.analyse(raw[raw.stream == "s2"], cfg)["rows"]) == 1
+    assert len(table2.analyse(_table2_raw(raw[raw.stream == "s2"]), cfg)["rows"]) == 1
 
 
 def test_fig_oc_curves_select_pstar_and_pbar_rows_with_theorem_21_bounds(tmp_path):
@@ -593,7 +618,8 @@ def test_fig_oc_curves_select_pstar_and_pbar_rows_with_theorem_21_bounds(tmp_pat
                  halt_prob_exact=0.99, miss_good_exact=0.0005),
         ]
     )  # fmt: skip
-    c = mod.analyse(raw, {"beta": beta})["curves"]
+    tables = mod.analyse(raw, {"beta": beta})
+    c = tables["curves"]
     assert list(c.columns) == mod.CURVE_COLUMNS and list(c.t) == [1, 2]  # sorted by (t, eps_ratio, pstar, variant)
     r = c.iloc[1]
     assert (r.misses_good, r.good_runs, r.misses, r.runs) == (2, 900, 10, 1000)
@@ -602,11 +628,11 @@ def test_fig_oc_curves_select_pstar_and_pbar_rows_with_theorem_21_bounds(tmp_pat
     assert r.miss_bound == pytest.approx(beta / 4 + bt / 4) and r.continue_bound == pytest.approx(bt / 2)
     assert (r.halt_pbar_exact, r.halts_pbar, r.runs_pbar) == (0.003, 3, 1000)
     assert c.iloc[0][["halt_pbar_exact", "halts_pbar", "runs_pbar"]].isna().all()  # no p_t <= pbar_t <= 0
-    # the check reads the table: the same claims from the written-and-read table as from raw
-    analysis.write({"curves": c}, tmp_path)
-    read_back = analysis.read(tmp_path)
-    assert check.claims(raw, {"beta": beta}, read_back) == check.claims(raw, {"beta": beta})
-    verdicts = {x.claim_id: x.verdict for x in check.claims(raw, {"beta": beta})}
+    # the check reads the tables: the same claims from the written-and-read tables as from the analysis in memory
+    write_analysis(tables, tmp_path)
+    read_back = read_analysis(tmp_path)
+    assert check.claims(read_back, {"beta": beta}) == check.claims(tables, {"beta": beta})
+    verdicts = {x.claim_id: x.verdict for x in check.claims(read_back, {"beta": beta})}
     assert verdicts["oc.continue_at_pbar[t=1,r=0.5,p*=0.5,direct]"] == "VACUOUS"
     assert verdicts["oc.halt_at_pstar[t=2,r=0.5,p*=0.5,direct]"] == "PASS"  # 0.0008 <= 0.001
     assert verdicts["oc.continue_at_pbar[t=2,r=0.5,p*=0.5,direct]"] == "PASS"  # 0.003 <= beta_2/2 = 0.0038
@@ -625,14 +651,14 @@ def test_fig_privacy_exact_results_do_not_depend_on_the_search_path():
     a = dict(row, max_loss=1.0 + 1.7e-13, worst_inputs="p=[0.063]; p'=[0.070]", evaluations=748, method="nelder-mead")
     b = dict(row, max_loss=1.0 + 1.5e-13, worst_inputs="p=[0.064]; p'=[0.071]", evaluations=752, method="grid2")
     frames = [pd.DataFrame([r]).assign(slack=lambda d: d.claimed_eps - d.max_loss) for r in (a, b)]
-    tables = [analysis.fig_privacy_exact.analyse(f, cfg)["verdicts"] for f in frames]
+    tables = [check.analyse(f, cfg)["verdicts"] for f in frames]
     assert tables[0].to_csv(float_format="%.10g") == tables[1].to_csv(float_format="%.10g")
     assert not {"worst_inputs", "evaluations", "method"} & set(tables[0])
     assert tables[0].slack.iloc[0] == 0.0 and not np.signbit(tables[0].slack.iloc[0])
-    notes = [[c.note for c in check.claims(f, cfg, {"verdicts": t})] for f, t in zip(frames, tables, strict=True)]
+    notes = [[c.note for c in check.claims(check.analyse(f, cfg), cfg)] for f in frames]
     assert notes[0] == notes[1]
     c = dict(row, max_loss=0.99, worst_inputs="", evaluations=1, method="grid")
-    assert analysis.fig_privacy_exact.analyse(pd.DataFrame([c]).assign(slack=0.01), cfg)["verdicts"].slack[0] == 0.01
+    assert check.analyse(pd.DataFrame([c]).assign(slack=0.01), cfg)["verdicts"].slack[0] == 0.01
 
 
 def _co_runs() -> pd.DataFrame:
@@ -727,9 +753,10 @@ def test_table2_analysis_counts_the_run_rows_into_their_lines():
     from privtest_artifact.outputs import table2
 
     cfg = _section("table2")
+    # the lines as the simulation writes them (application first; the analysis numbers them, table2_row, by stream)
     line = dict(algorithm="x", stream="s", eps=2.0, runs=3, C_beta=1 / 3, delta=1e-6, delta_budget=5e-7)
-    lines = pd.DataFrame([line | dict(table2_row=3.0, level="line", application="a"),
-                          line | dict(application="b", level="line")])  # fmt: skip
+    lines = pd.DataFrame([dict(application="a") | line | dict(level="line"),
+                          dict(application="b") | line | dict(level="line")])  # fmt: skip
     runs = pd.DataFrame(
         dict(level="run", application="a", stream="s", eps=2.0, run=[0, 1, 2], utility_margin_va_hi=[1.0, -2.0, 0.5])
         | dict(utility_margin_va_lo=[-1.0, -3.0, 0.1], l39_margin=[-np.inf, 0.3, -0.1], ell=[4.0, 5.0, 3.0])
@@ -739,12 +766,13 @@ def test_table2_analysis_counts_the_run_rows_into_their_lines():
         dict(level="run", application="b", stream="s", eps=2.0, run=[0, 1], utility_margin_va_hi=[np.nan, 2.0])
         | dict(utility_margin_va_lo=[np.nan, -1.0])
     )  # fmt: skip
-    rows = table2.analyse(pd.concat([lines, runs, other], ignore_index=True), cfg)["rows"]
+    rows = table2.analyse(_table2_raw(pd.concat([lines, runs, other], ignore_index=True)), cfg)["rows"]
     assert list(rows.columns) == [
-        *["algorithm", "stream", "eps", "runs", "C_beta", "delta", "runs_violating", "runs_violating_va_lo"],
-        *["delta_ledger_max", "delta_budget", "checkpoint_runs", "checkpoint_runs_violating", "ell_T_max"],
-        *["l39_margin_max", "calls_ratio_mean", "calls_ratio_se", "calls_runs", "table2_row", "application"],
+        *["application", "algorithm", "stream", "eps", "runs", "C_beta", "delta", "runs_violating"],
+        *["runs_violating_va_lo", "delta_ledger_max", "delta_budget", "checkpoint_runs", "checkpoint_runs_violating"],
+        *["ell_T_max", "l39_margin_max", "calls_ratio_mean", "calls_ratio_se", "calls_runs", "table2_row"],
     ]  # the counts at their place among the lines' columns (figures/table2.csv)
+    assert rows.table2_row.isna().all()  # stream "s" is no row's
     a, b = rows.iloc[0], rows.iloc[1]
     assert (a.runs_violating, a.runs_violating_va_lo, b.runs_violating, b.runs_violating_va_lo) == (2, 1, 1, 0)
     assert (a.checkpoint_runs, a.checkpoint_runs_violating, a.ell_T_max, a.l39_margin_max) == (3, 1, 5, 0.3)
@@ -753,7 +781,7 @@ def test_table2_analysis_counts_the_run_rows_into_their_lines():
     assert (a.calls_ratio_mean, a.calls_runs) == (pytest.approx(1.1), 3)
     assert a.calls_ratio_se == pytest.approx(math.sqrt(0.07 / 3)) and np.isnan(b.calls_ratio_mean)
     with pytest.raises(ValueError, match="share an"):
-        table2.analyse(pd.concat([lines, lines.iloc[:1]], ignore_index=True), cfg)
+        table2.analyse(_table2_raw(pd.concat([lines, lines.iloc[:1]], ignore_index=True)), cfg)
 
 
 def _hpo_raw() -> pd.DataFrame:
@@ -830,7 +858,7 @@ def test_fig_co_densest_cor35_table_and_its_erratum_claim():
     assert (worst.i, worst.t) == (2, 2) and worst.log_Lambda_t > 1.5
 
     def verdict(t):
-        claims = fig_co_densest.claims(pd.DataFrame(), cfg, {**_co_tables_stub(), "cor35": t})
+        claims = fig_co_densest.claims({**_co_tables_stub(), "cor35": t}, cfg)
         c = next(c for c in decide(claims, 0.05) if c.claim_id == "co.cor35_erratum")
         return c.verdict, c.measured
 

@@ -294,7 +294,7 @@ def test_transcript_log_probs_refuses_non_streams():
         transcript_log_probs(None)
 
 
-# --- rng: every function taking ``rng`` accepts what numpy.random.default_rng accepts (privtest.co, privtest_artifact.hpo) ---
+# --- rng: every function taking ``rng`` accepts what numpy.random.default_rng accepts (privtest.co, artifact hpo) ---
 @functools.cache
 def _co():
     """Tiny instances of every CO problem (built once, on first use)."""
@@ -346,8 +346,8 @@ def _problem_rows():
     return [(f"co.{n}.{m}", _problem_call(n, m)) for n in names for m in ("sample", "scores", "sample_scored")]
 
 
-#: (row id, call(rng)): every public function or method of privtest.co and privtest_artifact.hpo that takes ``rng``, and the
-#: baselines' public draws (the testers' run / critical_p / halts_at_step are rows of TABLE).
+#: (row id, call(rng)): every public function or method of privtest.co and privtest_artifact.hpo that takes ``rng``,
+#: and the baselines' public draws (the testers' run / critical_p / halts_at_step are rows of TABLE).
 RNG_ROWS = [
     *_problem_rows(),
     ("co.TestMechanism.count_plus", lambda rng: TestMechanism(_co()["MaxCut"], 2, 1.0, 0.0, 1.0).count_plus(4, rng)),

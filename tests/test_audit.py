@@ -180,7 +180,7 @@ def test_cutoff_3_flags_algorithm_3_and_no_claim_fails():
     raw = simulate(cfg, job_rng(seed, "fig_privacy_audit"), {})
     row = analyse(raw, cfg)["summary"].set_index("mechanism").loc["SVT alg3"]
     assert row.flagged and row.eps_lower > cfg["eps"], row.to_dict()
-    verdicts = {c.claim_id: c.verdict for c in claims(raw, cfg)}
+    verdicts = {c.claim_id: c.verdict for c in claims(analyse(raw, cfg), cfg)}
     assert "FAIL" not in {v for k, v in verdicts.items() if k.startswith("audit.flags_broken")}, verdicts
 
 
@@ -222,7 +222,7 @@ def _svt_row(mechanism: str, actual_eps: float, k_a: int, k_b: int) -> pd.DataFr
 
 def test_an_undetected_violation_is_inconclusive_with_the_audits_power():
     from privtest import audit
-    from privtest_artifact.outputs.fig_privacy_audit import claims
+    from privtest_artifact.outputs.fig_privacy_audit import analyse, claims
 
     cfg = {"confidence": 0.95, "queries": 20, "cutoff": 3}
     # 40 vs 10: the 95% bound 0.77 is below the claim 1, so the broken variant is not flagged; the power is at the
@@ -230,16 +230,16 @@ def test_an_undetected_violation_is_inconclusive_with_the_audits_power():
     # own 95%: runs_to_flag(40, 10, 1000, 1, 0.025) = 3327 -> "3400"
     assert audit.bound(40, 10, 1000, 0.05) < 1.0
     assert audit.runs_to_flag(40, 10, 1000, 1.0, 0.025) == pytest.approx(3327, rel=0.01)
-    (claim,) = claims(_svt_row("SVT alg3", 3.3, 40, 10), cfg)
+    (claim,) = claims(analyse(_svt_row("SVT alg3", 3.3, 40, 10), cfg), cfg)
     assert claim.verdict == "INCONCLUSIVE" and "3400 runs would resolve" in claim.note, claim
-    (claim,) = claims(_svt_row("SVT alg3", 3.3, 400, 40), cfg)  # bound 2.0 > 1 at both levels: flagged
+    (claim,) = claims(analyse(_svt_row("SVT alg3", 3.3, 400, 40), cfg), cfg)  # bound 2.0 > 1 at both levels: flagged
     assert claim.verdict == "PASS"
 
 
 def test_a_flagged_private_mechanism_fails_only_at_the_family_wise_level():
     from privtest import audit
     from privtest_artifact.claims import decide
-    from privtest_artifact.outputs.fig_privacy_audit import claims
+    from privtest_artifact.outputs.fig_privacy_audit import analyse, claims
 
     cfg = {"confidence": 0.95, "queries": 20, "cutoff": 1}
     alpha = 0.05 / 22
@@ -247,9 +247,9 @@ def test_a_flagged_private_mechanism_fails_only_at_the_family_wise_level():
     # flagged at the audit's 95% (bound 1.26 > 1) but its binomial p-value 0.0035 is above 0.05/22: not a FAIL;
     # 500 vs 480 is not flagged (the audit finds no violation)
     assert audit.bound(85, 15, 1000, 0.05) > 1.0
-    assert decide(claims(_svt_row("SVT alg1", 1.0, 900, 100), cfg), alpha)[0].verdict == "FAIL"
-    assert decide(claims(_svt_row("SVT alg1", 1.0, 85, 15), cfg), alpha)[0].verdict == "INCONCLUSIVE"
-    assert decide(claims(_svt_row("SVT alg1", 1.0, 500, 480), cfg), alpha)[0].verdict == "PASS"
+    assert decide(claims(analyse(_svt_row("SVT alg1", 1.0, 900, 100), cfg), cfg), alpha)[0].verdict == "FAIL"
+    assert decide(claims(analyse(_svt_row("SVT alg1", 1.0, 85, 15), cfg), cfg), alpha)[0].verdict == "INCONCLUSIVE"
+    assert decide(claims(analyse(_svt_row("SVT alg1", 1.0, 500, 480), cfg), cfg), alpha)[0].verdict == "PASS"
 
 
 @pytest.mark.parametrize("m", [2, 5, 20])
@@ -284,7 +284,7 @@ def test_audit_claims_follow_the_claims_policy():
     import pandas as pd
 
     from privtest_artifact.claims import to_frame
-    from privtest_artifact.outputs.fig_privacy_audit import claims
+    from privtest_artifact.outputs.fig_privacy_audit import analyse, claims
 
     cfg = dict(confidence=0.95, queries=10, cutoff=1)
     # GTM-like pair with exact loss 1/3: 6400 vs 4400 gives eps_lower 0.342 > 1/3 at the audit's 95% (a random
@@ -297,13 +297,13 @@ def test_audit_claims_follow_the_claims_policy():
     raw = pd.DataFrame([_audit_row("GTM", "private", 6400, 4400, 1 / 3), _audit_row("SVT alg3", "broken", 336, 100)])
     # the audit's own 95% bounds (one carried witness: alpha = 0.05)
     assert audit.bound(6400, 4400, 40000, 0.05) > 1 / 3 and audit.bound(336, 100, 40000, 0.05) > 1.0
-    v = to_frame(claims(raw, cfg), "fig_privacy_audit", 0.05 / 22).set_index("claim_id")
+    v = to_frame(claims(analyse(raw, cfg), cfg), "fig_privacy_audit", 0.05 / 22).set_index("claim_id")
     assert v.verdict["audit.below_exact[GTM]"] == "INCONCLUSIVE", v.note["audit.below_exact[GTM]"]
     assert v.verdict["audit.flags_broken[SVT alg3]"] == "INCONCLUSIVE"
     assert "runs would resolve" in v.note["audit.flags_broken[SVT alg3]"]
     # far beyond the exact loss: refuted through Holm (FAIL), and a clear flag is PASS
     raw = pd.DataFrame([_audit_row("GTM", "private", 8000, 2000, 1 / 3), _audit_row("SVT alg3", "broken", 600, 100)])
-    v = to_frame(claims(raw, cfg), "fig_privacy_audit", 0.05 / 22).set_index("claim_id")
+    v = to_frame(claims(analyse(raw, cfg), cfg), "fig_privacy_audit", 0.05 / 22).set_index("claim_id")
     assert v.verdict["audit.below_exact[GTM]"] == "FAIL" and "Holm" in v.note["audit.below_exact[GTM]"]
     assert v.verdict["audit.flags_broken[SVT alg3]"] == "PASS"
 

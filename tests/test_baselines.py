@@ -194,10 +194,11 @@ def test_random_dropping_gtm_claim_stays_inside_theorem_21():
     # rate at pbar is only reported, as an observation beyond the theorem.
     import pandas as pd
 
-    from privtest_artifact.outputs.fig_random_dropping import claims
+    from privtest_artifact.outputs.fig_random_dropping import analyse, claims
 
     row = dict(method="GTM", T=10000, G=1, events=60, runs=1000, bound=np.nan, pbar_max=0.0001931)
     row.update(events_at_pbar_max=3, event="false-halt", source="Thm 21", rate=0.06, ci_low=0.046, ci_high=0.077)
-    (c,) = claims(pd.DataFrame([row]), dict(pbar=0.0002, beta=0.05))
+    cfg = dict(pbar=0.0002, beta=0.05)
+    (c,) = claims(analyse(pd.DataFrame([row]), cfg), cfg)
     assert c.claim_id == "random_dropping.GTM_below_beta[T=10000]" and "pbar_T = 0.0001931" in c.statement
     assert c.evidence[0].k == 3 and "beyond Theorem 21" in c.note and "observation" in c.note

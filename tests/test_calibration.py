@@ -147,13 +147,14 @@ def test_fig_calibration_checks_lemma_20_conditional_type_ii_for_both_calibratio
     cfg.update(certify_T=3, certify_eps_ratio=0.1, certify_pstar=0.5, certify_tol=0.5)
 
     raw = simulate(cfg, None, {})
-    rows = analyse(raw, cfg)["rows"]  # with the proof's budgets
+    tables = analyse(raw, cfg)
+    rows = tables["rows"]  # with the proof's budgets
     cond = rows[(rows.error_type == "II at p* given eta_1 <= mu1") & ~raw.calibration.str.startswith("certified")]
     assert sorted(set(cond.calibration)) == ["exact tails", "paper"] and len(cond) == 4
     st = GlobalCalibration(1.0, 0.05, 1.0, 1.5).step(100, 0.1, 0.2)
     row = cond[(cond.calibration == "paper") & (cond.t == 100)].iloc[0]
     assert row.error_exact == math.exp(step_log_probs(st, [0.2], eta1_max=st.mu1)[1][0])
     assert row.budget == pytest.approx(float(beta_t(100, 0.05)) / 4)
-    ids = {c.claim_id: c.verdict for c in claims(raw, cfg)}
+    ids = {c.claim_id: c.verdict for c in claims(tables, cfg)}
     assert ids["calibration.error[exact tails,r=0.1,p*=0.2,t=100,II at p* given eta_1 <= mu1]"] == "PASS"
     assert "calibration.error[paper,r=0.1,p*=0.2,t=1,II at p*]" in ids  # the unconditional claim is kept

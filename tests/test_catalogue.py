@@ -32,8 +32,7 @@ def test_every_output_has_its_module_notebook_and_config_section(cat, config):
     graph = ImportGraph(ROOT / "src")
     for o in cat.values():
         assert (ROOT / f"notebooks/{o.id}.ipynb").is_file(), o.id
-        for pattern in (catalogue.SIMULATE_MODULE, catalogue.CHECK_MODULE):
-            assert graph.module_file(pattern.format(o.id)) is not None, o.id
+        assert graph.module_file(catalogue.OUTPUT_MODULE.format(o.id)) is not None, o.id
         assert o.kind in catalogue.FILES and o.section
 
 
@@ -53,7 +52,16 @@ def test_co_inputs_are_derived_from_the_config(cat, config):
     streams = config["fig_co_densest"]["streams"]
     assert set(densest) == {f"wheel_{s}" for s in streams} | {f"opt_{s}" for s in streams}
     assert densest["opt_collegemsg"] == "results/co/opt_collegemsg.csv"
-    assert cat["table2"].data_inputs(config)["raw_fig_co_densest"] == "results/raw/fig_co_densest.csv"
+    # table2's simulation reads no other output's raw table; its analysis reads its own and the CO outputs' (reads)
+    assert not [k for k in cat["table2"].data_inputs(config) if k.startswith("raw_")]
+    table2 = cat["table2"].analysis_inputs()
+    assert table2["raw_table2"] == "results/raw/table2.csv"
+    assert table2["raw_fig_co_densest"] == "results/raw/fig_co_densest.csv"
+    # an output that draws nothing: its analysis reads the other outputs' raw tables only
+    reads = ("fig_co_densest", "fig_co_maxcut", "fig_co_crossover")
+    assert not cat["fig_co_checkpoints"].simulates
+    assert cat["fig_co_checkpoints"].analysis_inputs() == {f"raw_{i}": f"results/raw/{i}.csv" for i in reads}
+    assert cat["fig_oc"].analysis_inputs() == {"raw": "results/raw/fig_oc.csv"}
     assert cat["fig_co_densest"].cfg(config)["T_max"] == config["co_data"]["T_max"]
     assert cat["fig_oc"].cfg(config) == config["fig_oc"] and cat["fig_oc"].data_inputs(config) == {}
 
@@ -159,6 +167,28 @@ def test_from_import_of_a_submodule_or_an_attribute(tmp_path):
     assert g.of_source("import numpy as np\nfrom . import x") == []
 
 
+def test_graph_of_two_packages_follows_imports_across_them(tmp_path):
+    # ImportGraph(src, packages): the library and the artifact package, each import followed into the other; a
+    # single name still tracks that package alone
+    src = _package(tmp_path)
+    files = {"art/__init__.py": "", "art/out.py": "from pkg import plot\nimport numpy\n", "art/io.py": ""}
+    for name, text in files.items():
+        (src / name).parent.mkdir(parents=True, exist_ok=True)
+        (src / name).write_text(text)
+    both = ImportGraph(src, ("pkg", "art"))
+    assert both.packages == ("pkg", "art")
+    assert _names(src, both.of_modules("art.out")) == sorted(
+        ["art/__init__.py", "art/out.py", "pkg/__init__.py", "pkg/core.py", "pkg/util.py", "pkg/plot.py"]
+    )
+    assert _names(src, both.of_source("from art import io\nfrom pkg.util import x")) == sorted(
+        ["art/__init__.py", "art/io.py", "pkg/__init__.py", "pkg/core.py", "pkg/util.py"]
+    )
+    one = ImportGraph(src, "art")
+    assert one.packages == ("art",) and one.module_file("pkg.util") is None
+    assert _names(src, one.of_modules("art.out")) == ["art/__init__.py", "art/out.py"]
+    assert ImportGraph(src).packages == ("privtest", "privtest_artifact")  # the default: both of this repository
+
+
 def test_notebook_code_cells_magics_skipped(tmp_path):
     src = _package(tmp_path)
     nb = {
@@ -211,12 +241,12 @@ def test_real_jobs_plotting_only_in_notebooks(cat):
     names = ("simulate.py", "analyse.py", "check.py", "run_notebook.py")
     scripts = {s: g.of_script(ROOT / "workflow/scripts" / s) for s in names}
     for o in cat.values():
-        assert plotting not in g.of_modules(catalogue.SIMULATE_MODULE.format(o.id)) + scripts["simulate.py"], o.id
-        assert plotting not in g.of_modules(catalogue.CHECK_MODULE.format(o.id)) + scripts["check.py"], o.id
-        if g.module_file(catalogue.ANALYSE_MODULE.format(o.id)) is not None:
-            assert plotting not in g.of_modules(catalogue.ANALYSE_MODULE.format(o.id)) + scripts["analyse.py"], o.id
+        module = g.of_modules(catalogue.OUTPUT_MODULE.format(o.id))
+        assert str(ROOT / f"src/privtest_artifact/outputs/{o.id}.py") in module, o.id
+        for script in ("simulate.py", "analyse.py", "check.py"):
+            assert plotting not in module + scripts[script], (o.id, script)
         nb = g.of_notebook(ROOT / f"notebooks/{o.id}.ipynb")
-        assert str(ROOT / "src/privtest/__init__.py") in nb
+        assert str(ROOT / "src/privtest_artifact/__init__.py") in nb
         assert (plotting in nb) == (o.kind == "figure"), o.id
 
 

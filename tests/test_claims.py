@@ -1,6 +1,6 @@
-"""The verdict kinds and the error policy of privtest_artifact.claims: note contents enforced, builders, Holm's family-wise
-control simulated at the bound (seeded; tolerances from Clopper-Pearson intervals at ALPHA), PASS at its per-claim
-level, the runs an INCONCLUSIVE note asks for, and the ERRATA.md entries the checks name."""
+"""The verdict kinds and the error policy of privtest_artifact.claims: note contents enforced, builders, Holm's
+family-wise control simulated at the bound (seeded; tolerances from Clopper-Pearson intervals at ALPHA), PASS at its
+per-claim level, the runs an INCONCLUSIVE note asks for, and the ERRATA.md entries the checks name."""
 
 import importlib
 import math

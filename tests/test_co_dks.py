@@ -15,9 +15,7 @@ from privtest.co import dks, graphs
 from privtest.co.batch_to_co import batch_to_co
 from privtest.co.params import BatchToCOParams
 from privtest_artifact.claims import decide
-from privtest_artifact.outputs import _co, table3
-from privtest_artifact.outputs import fig_co_dks as check_co_dks
-from privtest_artifact.outputs import table3 as check_table3
+from privtest_artifact.outputs import _co, fig_co_dks, table3
 from privtest_artifact.outputs._co import covered
 
 
@@ -201,15 +199,16 @@ def test_table3_exponents_parse_and_rafiey_kappa():
     # Mitrovic et al.: eps^-1 -> ln^2 t + ln^3 t (Thm 42's own term): the printed ln^3 t covers both.
     r = raw.iloc[0]
     assert (r.co_lnt_exp, r.derived_lnt_exp, r.co_kappa_exp, r.factor_batch, r.factor_co) == (3, 3, 1, "1-1/e", "1-1/e")
-    verdicts = {c.claim_id: c.verdict for c in check_table3.claims(raw, cfg)}
+    tables = table3.analyse(raw, cfg)
+    verdicts = {c.claim_id: c.verdict for c in table3.claims(tables, cfg)}
     # the known erratum is refuted as printed (ERRATUM, naming its entry); an unexpected one would be FAIL
     assert verdicts["co.table3.erratum[1:Rafiey and Yoshida (2020)]"] == "ERRATUM"
-    saved = check_table3.KNOWN_ERRATA
+    saved = table3.KNOWN_ERRATA
     try:
-        check_table3.KNOWN_ERRATA = {}
-        unknown = {c.claim_id: c.verdict for c in check_table3.claims(raw, cfg)}
+        table3.KNOWN_ERRATA = {}
+        unknown = {c.claim_id: c.verdict for c in table3.claims(tables, cfg)}
     finally:
-        check_table3.KNOWN_ERRATA = saved
+        table3.KNOWN_ERRATA = saved
     assert unknown["co.table3.exponents[1:Rafiey and Yoshida (2020)]"] == "FAIL"
     assert verdicts["co.table3.exponents[0:Mitrovic et al. (2017)]"] == "PASS"
     assert all(v == "PASS" for c, v in verdicts.items() if ".privacy[" in c)
@@ -239,7 +238,11 @@ def test_va_guarantee_path_on_heavy_graph():
     assert checkpoint_steps.va_lo.isna().all()  # the proof does not cover them (ERRATA.md): no bracket there
     assert (b.va_lo <= b.va_hi).all() and (b.va_hi <= b.opt).all()
     assert (b.guarantee_va_lo <= b.guarantee_va_hi + 1e-9).all() and (b.guarantee_va_hi <= b.guarantee + 1e-9).all()
-    claim = [c for c in decide(check_co_dks.claims(part, cfg), 0.05 / 22) if c.claim_id.startswith("co.dks.utility")][0]
+    claim = [
+        c
+        for c in decide(fig_co_dks.claims(fig_co_dks.analyse(part, cfg), cfg), 0.05 / 22)
+        if c.claim_id.startswith("co.dks.utility")
+    ][0]
     # a non-vacuous check that could fail: the guarantee at V_hi is about half of OPT = 6e6 once the checkpoints stop
     assert b.guarantee_va_hi.max() > 3e6 and "V_hi" in claim.measured
     assert claim.verdict == "PASS"  # 0 of 24 runs below it; Clopper-Pearson upper end 0.14 <= (C_beta + 3) beta

@@ -222,7 +222,7 @@ def test_every_section_building_testers_declares_them():
     # `methods` is declared unless the experiment deliberately tabulates refusals (table1: "not applicable" rows)
     specs = _tester_sections()
     for oid in CAT:
-        module = catalogue.SIMULATE_MODULE.format(oid)
+        module = catalogue.OUTPUT_MODULE.format(oid)
         used = literal_testers(module)
         text = (ROOT / "src" / (module.replace(".", "/") + ".py")).read_text()
         if not used and "make_tester" not in text:

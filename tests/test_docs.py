@@ -1,6 +1,6 @@
-"""Generated documentation (privtest_artifact.docs, rule docs): the renderers, rendering is a pure function of the tracked
-inputs (not of the run's benchmark files, the clock or the machine's paths), and the committed documents equal their
-rendering from the committed inputs (docs/results/claims.csv, benchmarks/job_times.csv,
+"""Generated documentation (privtest_artifact.docs, rule docs): the renderers, rendering is a pure function of the
+tracked inputs (not of the run's benchmark files, the clock or the machine's paths), and the committed documents equal
+their rendering from the committed inputs (docs/results/claims.csv, benchmarks/job_times.csv,
 benchmarks/reproduction_time.json, the notebooks' title cells, the catalogue)."""
 
 import json
@@ -110,7 +110,7 @@ def test_result_page_shows_caption_figure_claims_analysis_and_run_time():
     )
     assert page.startswith("# `fig_oc`\n")
     assert "**What it shows.** One GTM step. More words." in page and "**Paper results tested.** Thm 21." in page
-    assert "[![fig_oc](../../docs/thumbnails/fig_oc.png)](../../figures/fig_oc.png)" in page
+    assert "![fig_oc](../../figures/fig_oc.png)" in page and "thumbnails" not in page  # the run's figure itself
     assert "2 claims: 1 PASS, 0 FAIL, 1 INCONCLUSIVE" in page and "| **PASS** | a\\|b |" in page
     assert "| simulate | 12.3 |" in page and "| figure | 2.0 |" in page
     assert f"committed record `{docs.JOB_TIMES}` (measured: idle 2-core machine; not the run" in page
@@ -248,8 +248,8 @@ def _outputs() -> list[docs.OutputInfo]:
 
 
 def test_committed_documents_equal_their_rendering():
-    """The generated blocks of README.md, ARTIFACT-APPENDIX.md and docs/findings.md are what privtest_artifact.docs renders
-    from the committed inputs: the run-time blocks from benchmarks/reproduction_time.json (the pages' run times
+    """The generated blocks of README.md, ARTIFACT-APPENDIX.md and docs/findings.md are what privtest_artifact.docs
+    renders from the committed inputs: the run-time blocks from benchmarks/reproduction_time.json (the pages' run times
     from benchmarks/job_times.csv); the claims blocks from
     the snapshot of the run that wrote them (docs/results/claims.csv) or, while none is committed, the PENDING
     sentence (never a typed number). With a snapshot, the result pages of the figures and the index are compared as
@@ -274,7 +274,7 @@ def test_committed_documents_equal_their_rendering():
     }
     from privtest_artifact.io import read_analysis
 
-    analyses = {d.name: read(d) for d in sorted((ROOT / "results/analysis").iterdir()) if d.is_dir()}
+    analyses = {d.name: read_analysis(d) for d in sorted((ROOT / "results/analysis").iterdir()) if d.is_dir()}
     data = {o.id: docs.read_output_data(ROOT, o) for o in outputs}
     pages = docs.render_all(outputs, claims, runtimes, tables, analyses, data)
     compared = [p for p in pages if not any(p.endswith(f"/{o.id}.md") and o.kind == "table" and o.id not in tables

@@ -14,11 +14,10 @@ import pytest
 from conftest import ALPHA
 from scipy import stats
 
-from privtest import GlobalCalibration, hpo
+from privtest import GlobalCalibration
+from privtest_artifact import hpo
 from privtest_artifact.claims import decide
 from privtest_artifact.outputs import fig_hpo
-from privtest_artifact.outputs import fig_hpo as analysis_hpo
-from privtest_artifact.outputs import fig_hpo as check_hpo
 
 
 @pytest.fixture(scope="module")
@@ -211,12 +210,12 @@ def test_error_classification_hand_cases():
     steps = pd.DataFrame(dict(method="m", t=[1, 2, 3], pstar=0.6, pbar=0.05, halts=0, trainings=0))
     searches = pd.DataFrame(dict(halt_step=[1, 2, 3, 0]))
     # halt at 1: Type I; halt at 2: fine (free zone); halt at 3: fine; never halting: passed step 3 (Type II).
-    assert analysis_hpo.errors(p, steps, searches) == (2, 2)
-    assert list(analysis_hpo.classify(p, steps).category) == ["reject", "free", "accept"]
+    assert fig_hpo.errors(p, steps, searches) == (2, 2)
+    assert list(fig_hpo.classify(p, steps).category) == ["reject", "free", "accept"]
     # Now step 2's interval reaches pbar: halting there is a possible (not definite) error; passing it is fine.
     p2 = p.assign(p_low=[0.01, 0.04, 0.7])
-    assert analysis_hpo.errors(p2, steps, pd.DataFrame(dict(halt_step=[2, 3]))) == (0, 1)
-    assert list(analysis_hpo.classify(p2, steps).category) == ["reject", "unresolved", "accept"]
+    assert fig_hpo.errors(p2, steps, pd.DataFrame(dict(halt_step=[2, 3]))) == (0, 1)
+    assert list(fig_hpo.classify(p2, steps).category) == ["reject", "unresolved", "accept"]
 
 
 def test_schedules_and_stream_order():
@@ -250,11 +249,11 @@ def test_simulate_small_end_to_end():
         peer=dict(stop_probability=0.05, eps0=1e-9, searches=30),
     )
     raw = fig_hpo.simulate(cfg, np.random.default_rng(10), {})
-    table = analysis_hpo.plot_table(raw)
+    table = fig_hpo.plot_table(raw)
     main, practitioner = "eps=20, target 0.9, p*=0.5", "eps=2, target 0.8, p*=0.3"
     assert set(table[table.scenario == main].method) == {"GTM (constant p*)", "GTM (adaptive p*)", "Cohen"}
     assert set(table[table.scenario == practitioner].method) == {"GTM (constant p*)", "Cohen"}
-    meths = analysis_hpo.methods(raw)
+    meths = fig_hpo.methods(raw)
     # eps_t chosen by the calibration: Lambda_T = 12 exactly at T = 2.
     cal = GlobalCalibration(2.0, 0.05, 1.0, 1.5)
     eps_t = meths[(meths.scenario == practitioner)].eps_train.iloc[0]
@@ -272,7 +271,7 @@ def test_simulate_small_end_to_end():
     for (sc, method), g in table.groupby(["scenario", "method"]):
         sel = (search.scenario == sc) & (search.method == method)
         assert g.trainings.sum() == search[sel].trainings.sum()
-    claims = decide(check_hpo.claims(raw, cfg), 0.05 / 22)
+    claims = decide(fig_hpo.claims(fig_hpo.analyse(raw, cfg), cfg), 0.05 / 22)
     ids = [c.claim_id for c in claims]
     assert {c.verdict for c in claims} <= {"PASS", "FAIL", "INCONCLUSIVE"} and len(claims) == 8 + 6
     assert all(c.verdict == "PASS" for c in claims if c.claim_id.startswith("hpo.pbar_gtm_vs"))
@@ -289,8 +288,8 @@ def test_simulate_small_end_to_end():
         "Cohen (constant p*)",
         "Cohen (adaptive p*)",
     ]
-    assert math.isclose(analysis_hpo.p_table(raw).p_hat.max(), table[table.scenario == main].p_hat.max())
-    summary = analysis_hpo.summarize(raw)
+    assert math.isclose(fig_hpo.p_table(raw).p_hat.max(), table[table.scenario == main].p_hat.max())
+    summary = fig_hpo.summarize(raw)
     assert len(summary) == len(meths) and summary.failure.between(0, 1).all()
 
 
@@ -300,8 +299,8 @@ def test_selection_failure_is_algorithm2_law():
     for p1, xi in [(0.3, 0.2), (0.7, 0.01), (0.05, 1.0)]:
         r = (1 - p1) * (1 - xi)
         series = sum(r ** (k - 1) * (1 - p1) * xi for k in range(1, 5000))
-        assert analysis_hpo.selection_failure(p1, xi) == pytest.approx(series, rel=1e-12)
-        assert analysis_hpo.selection_failure(p1, xi) <= (1 - p1) * xi / p1
+        assert fig_hpo.selection_failure(p1, xi) == pytest.approx(series, rel=1e-12)
+        assert fig_hpo.selection_failure(p1, xi) <= (1 - p1) * xi / p1
 
 
 def test_neighbours_at_the_class_edge_both_train():

@@ -9,6 +9,7 @@ than the lock's (the main run has not tested that version), else the API and lay
 module of the wheel."""
 
 import json
+import os
 import shutil
 import subprocess
 import sys
@@ -26,7 +27,10 @@ SMOKE = ("tests/test_api.py", "tests/test_layout.py")
 
 
 def _run(cmd, **kw):
-    res = subprocess.run(cmd, capture_output=True, text=True, **kw)
+    # without the test process's PYTHONPATH: importing privtest_workflow (any test of the session may have) puts the
+    # checkout's src on it for the workflow's jobs, and the fresh venv must import the installed wheel, not src
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    res = subprocess.run(cmd, capture_output=True, text=True, env=env, **kw)
     assert res.returncode == 0, f"{' '.join(map(str, cmd))}\n{res.stdout[-3000:]}\n{res.stderr[-3000:]}"
     return res.stdout
 

@@ -23,8 +23,6 @@ from privtest_workflow import catalogue, configuration
 from repo_copies import QUICK, clone_built, planned_jobs, run
 from snakemake.utils import update_config
 
-import privtest
-
 ROOT = Path(__file__).resolve().parents[1]
 SCRIPTS = ROOT / "workflow" / "scripts"
 CONFIG = yaml.safe_load((ROOT / "config/config.yaml").read_text())
@@ -97,22 +95,28 @@ def test_failing_simulation_keeps_its_traceback(tmp_path):
 
 
 def test_failing_library_import_keeps_its_traceback(tmp_path):
-    # an error raised while importing privtest reaches the log too (it is opened before the import)
-    # a privtest package whose modules are the real ones except privtest_artifact.provenance (imported by simulate.py only)
-    broken = tmp_path / "broken/privtest"
-    broken.mkdir(parents=True)
-    real = Path(privtest.__file__).parent
-    (broken / "__init__.py").write_text(
-        f"__path__.append({str(real)!r})\nexec(compile(open({str(real / '__init__.py')!r}).read(), __file__, 'exec'))\n"
+    # an error raised while importing the artifact package reaches the log too (it is opened before the import).
+    # The workflow puts this checkout's src first on sys.path (privtest_workflow), so the failure is injected by an
+    # import hook that a sitecustomize module on PYTHONPATH installs at start-up: importing
+    # privtest_artifact.provenance (done by simulate.py only) raises.
+    inject = tmp_path / "inject"
+    inject.mkdir()
+    (inject / "sitecustomize.py").write_text(
+        "import sys\n\n\n"
+        "class _Broken:\n"
+        "    @staticmethod\n"
+        "    def find_spec(name, path=None, target=None):\n"
+        "        if name == 'privtest_artifact.provenance':\n"
+        "            raise ImportError('injected: privtest_artifact cannot be imported')\n\n\n"
+        "sys.meta_path.insert(0, _Broken)\n"
     )
-    (broken / "provenance.py").write_text('raise ImportError("injected: privtest cannot be imported")\n')
     log = tmp_path / "results/logs/simulate/fig_oc.log"
     log.parent.mkdir(parents=True)
     proc = run_script(
         "simulate.py",
         tmp_path,
         log=str(log),
-        env={"PYTHONPATH": str(broken.parent)},
+        env={"PYTHONPATH": str(inject)},
         input={},
         output={"raw": str(tmp_path / "results/raw/fig_oc.csv")},
         params={"cfg": {}, "module": "privtest_artifact.outputs.fig_oc", "seed": CONFIG["seed"]},
@@ -120,7 +124,9 @@ def test_failing_library_import_keeps_its_traceback(tmp_path):
     )
     assert proc.returncode != 0
     text = log.read_text() if log.is_file() else ""
-    assert "ImportError: injected: privtest cannot be imported" in text, f"log: {text!r}\nstderr: {proc.stderr[-2000:]}"
+    assert "ImportError: injected: privtest_artifact cannot be imported" in text, (
+        f"log: {text!r}\nstderr: {proc.stderr[-2000:]}"
+    )
 
 
 def test_failing_check_keeps_its_traceback(tmp_path):

@@ -17,10 +17,6 @@ from privtest_artifact.outputs import (
     fig_rejection_threshold,
     table1,
 )
-from privtest_artifact.outputs import fig_lower_bounds as check_lower_bounds
-from privtest_artifact.outputs import fig_random_dropping as analysis_random_dropping
-from privtest_artifact.outputs import fig_rejection_threshold as check_rejection_threshold
-from privtest_artifact.outputs import table1 as check_table1
 
 GTM = dict(eps=1.0, beta=0.05, theta=1.0, gamma=1.5)
 REQUIRED = [
@@ -80,7 +76,7 @@ def test_table1_columns_and_reasons():
     g = df[(df.method == "GTM") & (df.eps_ratio == 0.1) & (df.pstar == 0.2)].iloc[0]
     assert g.pbar_theory == bounds.gtm_rejection_threshold(20, 0.2, 1.0, 0.1, 0.05, 1.0, 1.5)
     assert 0 < g.pbar_measured < 0.2
-    claims = decide(check_table1.claims(df, cfg), ALPHA_OUT)
+    claims = decide(table1.claims(table1.analyse(df, cfg), cfg), ALPHA_OUT)
     assert {c.verdict for c in claims} <= {"PASS", "INCONCLUSIVE", "ERRATUM"}
     assert any(c.claim_id.startswith("table1.gtm_above_cohen") for c in claims)
 
@@ -123,7 +119,10 @@ def test_figure_experiments_tiny():
     )
     rej = fig_rejection_threshold.simulate(cfg, rng, {})
     assert (rej.kind == "measured").sum() == 2
-    assert {c.verdict for c in decide(check_rejection_threshold.claims(rej, cfg), ALPHA_OUT)} <= {
+    assert {
+        c.verdict
+        for c in decide(fig_rejection_threshold.claims(fig_rejection_threshold.analyse(rej, cfg), cfg), ALPHA_OUT)
+    } <= {
         "PASS",
         "INCONCLUSIVE",
     }
@@ -143,11 +142,13 @@ def test_figure_experiments_tiny():
     )
     lbs = fig_lower_bounds.simulate(cfg, rng, {})
     assert set(lbs.panel) == {"a", "b", "c"}
-    assert "FAIL" not in {c.verdict for c in decide(check_lower_bounds.claims(lbs, cfg), ALPHA_OUT)}
+    assert "FAIL" not in {
+        c.verdict for c in decide(fig_lower_bounds.claims(fig_lower_bounds.analyse(lbs, cfg), cfg), ALPHA_OUT)
+    }
     cfg = dict(GTM, eps_ratio=0.1, pstar=0.5, pbar=2e-4, G=1, T=[10, 100], runs=200, runs_gtm=100)
     rd = fig_random_dropping.simulate(cfg, rng, {})
     assert set(rd.method) == {"Cohen", "Ghazi", "GTM"} and (rd.events <= rd.runs).all()
-    summary = analysis_random_dropping.analyse(rd, cfg)["summary"]
+    summary = fig_random_dropping.analyse(rd, cfg)["summary"]
     assert ((summary.ci_low <= summary.rate) & (summary.rate <= summary.ci_high)).all()
 
 
@@ -167,8 +168,6 @@ def test_liu_talwar_penalty_from_halting_is_table1_form(t):
 
 
 def test_table1_factor_is_the_printed_gtm_over_cohen_threshold():
-    from privtest_artifact.outputs import table1 as analysis_table1
-
     # beta = 1/4, theta = 2, gamma = 2, eps_1/eps = 1/4, T = 4, p* = 1/2: GTM's printed pbar 1/128 over Cohen's 1/64
     cfg = {"beta": 0.25, "theta": 2.0, "gamma": 2.0}
-    assert analysis_table1.table1_factor(0.25, 4, 0.5, cfg) == pytest.approx(0.5, rel=1e-12)
+    assert table1.table1_factor(0.25, 4, 0.5, cfg) == pytest.approx(0.5, rel=1e-12)

@@ -84,9 +84,7 @@ def test_rafiey_yoshida_vacuous_exactly_where_the_batch_guarantee_is_not_positiv
 
 
 def _approx_line(**kw):
-    base = dict(
-        table2_row=1, stream="mpls_stops_approx", eps=2.0, delta=1e-6, delta_ledger_max=1e-9, delta_budget=5e-7
-    )
+    base = dict(table2_row=1, stream="mpls_stops_approx", eps=2.0, delta=1e-6, delta_ledger_max=1e-9, delta_budget=5e-7)
     base |= dict(algorithm=table2.ROWS[1].algorithm, phi_max=4e-11) | kw
     return next(pd.DataFrame([base]).itertuples())
 

@@ -1,5 +1,5 @@
-"""Readable Markdown tables (src/privtest_artifact/tables.py): at most MAX_MD_COLUMNS columns per table, wide tables split
-or pivoted with their key columns repeated (the full table stays in the .csv)."""
+"""Readable Markdown tables (src/privtest_artifact/tables.py): at most MAX_MD_COLUMNS columns per table, wide tables
+split or pivoted with their key columns repeated (the full table stays in the .csv)."""
 
 import pandas as pd
 import pytest

@@ -8,6 +8,7 @@ gtm.py: the simulations importing it), and that a new output needs nothing but i
 notebook and config section.
 """
 
+import ast
 import re
 from pathlib import Path
 
@@ -16,7 +17,7 @@ import pandas as pd
 import pytest
 import yaml
 from privtest_workflow import catalogue
-from privtest_workflow.deps import ImportGraph
+from privtest_workflow.deps import ImportGraph, StageCode
 from repo_copies import QUICK, ROOT, clone_built, copy_repo, planned_jobs, run
 
 from privtest_artifact.claims import VERDICTS
@@ -205,12 +206,15 @@ def test_plotting_edit_plans_only_the_notebooks_importing_it(quick_build):
 
 
 def test_library_edit_plans_exactly_the_simulations_importing_it(quick_build):
-    # privtest.exact is imported by some simulations, not all (the package __init__ exports lazily)
+    # privtest.exact is imported by some simulations, not all (the package __init__ exports lazily); a simulate job
+    # depends on the library files its output's simulate function reaches (deps.StageCode)
     a = quick_build
-    graph = ImportGraph(a / "src")
+    stages = StageCode(ImportGraph(a / "src"))
     exact = str(a / "src/privtest/exact.py")
     cat = catalogue.load(a)
-    importers = {i for i in cat if exact in graph.of_modules(catalogue.SIMULATE_MODULE.format(i))}
+    importers = {
+        i for i in cat if cat[i].simulates and exact in stages.of(catalogue.OUTPUT_MODULE.format(i), "simulate")[0]
+    }
     assert importers and importers != set(cat)
     with edited(a / "src/privtest/exact.py", "# a comment\n"):
         jobs = planned(a)
@@ -229,15 +233,45 @@ def test_data_and_collection_rules_depend_on_their_library_code(quick_build):
     assert "claims" in jobs and "simulate" not in jobs, jobs
 
 
-def test_check_edit_reruns_no_notebook(quick_build):
+def _with_noop(text: str, function: str) -> str:
+    """``text`` (Python source) with a no-op ``pass`` as the first statement after the docstring of its top-level
+    ``function``: a code edit that changes no behaviour."""
+    node = next(n for n in ast.parse(text).body if isinstance(n, ast.FunctionDef) and n.name == function)
+    first = node.body[1] if ast.get_docstring(node) is not None else node.body[0]
+    lines = text.splitlines(keepends=True)
+    lines.insert(first.lineno - 1, " " * first.col_offset + "pass\n")
+    return "".join(lines)
+
+
+def test_a_stage_edit_reruns_its_own_job_and_what_reads_it(quick_build):
+    # an output's simulate, analyse and claims live in its one module; each job follows its own stage's definitions
+    # (deps.StageCode, docstrings and comments left out): a code edit of claims reruns fig_oc's check only, one of
+    # analyse its analysis and what reads it, neither the simulation; a comment reruns no job of fig_oc
     a = quick_build
-    graph = ImportGraph(a / "src")
-    path = graph.module_file(catalogue.CHECK_MODULE.format("fig_oc"))
-    assert str(path) not in graph.of_modules(catalogue.SIMULATE_MODULE.format("fig_oc"))
-    with edited(path, "# a comment\n"):
+    path = ImportGraph(a / "src").module_file(catalogue.OUTPUT_MODULE.format("fig_oc"))
+    text = path.read_text()
+    try:
+        path.write_text(_with_noop(text, "claims"))
         jobs = planned(a)
-    assert jobs.get("check") == {"fig_oc"} and not notebooks_planned(jobs, a), jobs
-    assert "simulate" not in jobs, jobs
+        assert jobs.get("check") == {"fig_oc"} and not {"simulate", "analyse"} & set(jobs), jobs
+        assert not notebooks_planned(jobs, a), jobs  # fig_oc's notebook renders no claims
+        path.write_text(_with_noop(text, "analyse"))
+        jobs = planned(a)
+        assert jobs.get("analyse") == {"fig_oc"} and jobs.get("check") == {"fig_oc"} and "simulate" not in jobs, jobs
+        assert notebooks_planned(jobs, a) == {"fig_oc"}, jobs
+        path.write_text(text + "# a comment\n")
+        jobs = planned(a)
+        assert not {"simulate", "analyse", "check"} & set(jobs) and not notebooks_planned(jobs, a), jobs
+    finally:
+        path.write_text(text)
+
+
+def test_the_noop_edit_is_a_code_edit_of_one_stage():
+    text = 'def claims(tables, cfg):\n    """Doc."""\n    return []\n\n\ndef analyse(raw, cfg):\n    return {}\n'
+    edited_text = _with_noop(text, "claims")
+    assert edited_text.splitlines()[2] == "    pass" and edited_text.replace("    pass\n", "", 1) == text
+    assert ast.unparse(ast.parse(edited_text).body[1]) == ast.unparse(ast.parse(text).body[1])  # analyse unchanged
+    assert _with_noop(text, "analyse").splitlines()[6] == "    pass"
 
 
 def test_check_script_edit_reruns_checks_and_claim_renderings_only(quick_build):
@@ -278,37 +312,42 @@ def test_slurm_profile_dry_run_without_slurm(tmp_path):
     assert "Job stats" in proc.stdout + proc.stderr
 
 
-# A throw-away output, written the way CONTRIBUTING.md "Adding an output" says.
-SIMULATE = '''"""fig_tmp: throw-away output of tests/test_workflow.py."""
+# A throw-away output, written the way CONTRIBUTING.md "Adding an output" says: one module with its three stages, a
+# notebook that reads the analysis tables.
+MODULE = '''"""fig_tmp: throw-away output of tests/test_workflow.py."""
 
 import pandas as pd
-
-
-def simulate(cfg, rng, inputs):
-    return pd.DataFrame({"x": range(cfg["n"]), "y": rng.random(cfg["n"])})
-'''
-CHECK = '''"""Claims of fig_tmp."""
 
 from privtest_artifact.claims import Claim
 
 
-def claims(raw, cfg):
+def simulate(cfg, rng, inputs):
+    return pd.DataFrame({"x": range(cfg["n"]), "y": rng.random(cfg["n"])})
+
+
+def analyse(raw, cfg):
+    return {"rows": raw}
+
+
+def claims(tables, cfg):
+    rows = tables["rows"]
     return [
         Claim(
             claim_id="tmp.rows",
             source="none",
             statement="the simulation writes n rows",
-            measured=str(len(raw)),
+            measured=str(len(rows)),
             bound=str(cfg["n"]),
-            verdict="PASS" if len(raw) == cfg["n"] else "FAIL",
+            verdict="PASS" if len(rows) == cfg["n"] else "FAIL",
         )
     ]
 '''
 NOTEBOOK = [
     "# fig_tmp: a throw-away figure",
-    '# Parameters (papermill injects the real values)\nraw = ""\ncfg = {}\npdf = ""\npng = ""\ndata = ""',
-    "import matplotlib.pyplot as plt\nimport pandas as pd\n\nfrom privtest_artifact import plotting\n"
-    "from privtest_artifact.io import write_csv_atomic\n\nplotting.setup()\ndf = pd.read_csv(raw)\nwrite_csv_atomic(df, data)\n"
+    '# Parameters (papermill injects the real values)\nanalysis = ""\ncfg = {}\npdf = ""\npng = ""\ndata = ""',
+    "import matplotlib.pyplot as plt\n\nfrom privtest_artifact import plotting\n"
+    "from privtest_artifact.io import read_analysis, write_csv_atomic\n\nplotting.setup()\n"
+    'df = read_analysis(analysis)["rows"]\nwrite_csv_atomic(df, data)\n'
     "fig, ax = plt.subplots()\nax.plot(df.x, df.y)\nplotting.save(fig, pdf, png)",
 ]
 
@@ -316,11 +355,11 @@ NOTEBOOK = [
 def test_new_output_needs_only_its_own_files(tmp_path):
     repo = copy_repo(tmp_path / "new")
     graph = ImportGraph(repo / "src")
-    simulate, check = catalogue.SIMULATE_MODULE.format("fig_tmp"), catalogue.CHECK_MODULE.format("fig_tmp")
-    for module, text in ((simulate, SIMULATE), (check, CHECK)):
-        path = repo / "src" / (module.replace(".", "/") + ".py")
-        path.write_text(path.read_text() + "\n\n" + text if path.exists() else text)
-    assert graph.module_file(simulate) and graph.module_file(check)
+    module = catalogue.OUTPUT_MODULE.format("fig_tmp")
+    path = repo / "src" / (module.replace(".", "/") + ".py")
+    assert not path.exists()
+    path.write_text(MODULE)
+    assert graph.module_file(module) == path
     nb = nbformat.v4.new_notebook()
     nb.cells = [nbformat.v4.new_markdown_cell(NOTEBOOK[0])]
     nb.cells += [nbformat.v4.new_code_cell(c) for c in NOTEBOOK[1:]]
@@ -341,7 +380,7 @@ def test_new_output_needs_only_its_own_files(tmp_path):
     (repo / "workflow/schemas/config.schema.yaml").write_text(yaml.safe_dump(schema, sort_keys=False))
 
     jobs = planned(repo)  # the default target: the whole catalogue, claims and benchmarks included
-    assert all("fig_tmp" in jobs[r] for r in ("simulate", "check", "figure")), jobs
+    assert all("fig_tmp" in jobs[r] for r in ("simulate", "analyse", "check", "figure")), jobs
     run(repo, "figures/fig_tmp.pdf", "figures/fig_tmp.png", "results/claims/fig_tmp.csv", "--cores", "2", *QUICK)
     assert len(pd.read_csv(repo / "figures/data/fig_tmp.csv")) == 5
     claims = pd.read_csv(repo / "results/claims/fig_tmp.csv", dtype=str, keep_default_na=False)

@@ -37,12 +37,16 @@ def section(name: str) -> dict:
     return copy.deepcopy(_sections()[0][name])
 
 
-def decided(module, raw: pd.DataFrame | None, cfg: dict, analysis: dict[str, pd.DataFrame] | None = None):
-    """``module.claims(raw, cfg)`` (with ``analysis=`` the given tables, if any) decided at the output's family-wise
-    level (workflow/scripts/check.py): claim id -> :class:`Claim`."""
+def decided(module, raw: pd.DataFrame | None, cfg: dict, tables: dict[str, pd.DataFrame] | None = None):
+    """``module.claims(tables, cfg)`` on the analysis of ``raw`` (``module.analyse(raw, cfg)``), or on the given
+    analysis ``tables`` (then ``raw`` is None), decided at the output's family-wise level (workflow/scripts/check.py):
+    claim id -> :class:`Claim`."""
     level = family_alpha(_sections()[1])
-    kw = {} if analysis is None else {"analysis": analysis}
-    return {c.claim_id: c for c in decide(module.claims(raw, cfg, **kw), level)}
+    if tables is None:
+        tables = module.analyse(raw, cfg)
+    else:
+        assert raw is None, "give the raw table or the analysis tables, not both"
+    return {c.claim_id: c for c in decide(module.claims(tables, cfg), level)}
 
 
 def verdicts(claims: dict[str, Claim], part: str) -> dict[str, str]:
@@ -68,11 +72,12 @@ def bco_runs(
     """BatchToCO rows (one per run and t = 1..T) in the raw schema, plus ``checkpoint_runs`` rows of
     :data:`CHECKPOINT_RUNS` (one per run at t = T).
 
-    OPT_t = 100 (exact), a checkpoint only at t = 1 (every t >= 2 is covered by Theorem 42's proof), Theorem 42(2)'s
-    guarantee 20 at U_t, V_A bracketed so that the guarantee is 5 at V_lo and 10 at V_hi; f(X_t, Y_t) = ``value``
-    (above every guarantee), or 1 at every t >= 2 when ``below`` (below the guarantee at V_lo in every run). The
-    largest Lemma 39(2) margin is ``margin`` in every run (> 0: a violation). N_t ~ Poisson(calls_ratio E[N_t]) with
-    E[N_t] = 1000 (``calls_ratio`` = 1: as Theorem 42(3)'s expectation says)."""
+    OPT_t = 100 (exact: its certified lower end ``opt_lower``, which fig_co_dks records, is 100 too), a checkpoint
+    only at t = 1 (every t >= 2 is covered by Theorem 42's proof), Theorem 42(2)'s guarantee 20 at U_t, V_A bracketed
+    so that the guarantee is 5 at V_lo and 10 at V_hi; f(X_t, Y_t) = ``value`` (above every guarantee), or 1 at every
+    t >= 2 when ``below`` (below the guarantee at V_lo in every run). The largest Lemma 39(2) margin is ``margin`` in
+    every run (> 0: a violation). N_t ~ Poisson(calls_ratio E[N_t]) with E[N_t] = 1000 (``calls_ratio`` = 1: as
+    Theorem 42(3)'s expectation says)."""
     rng = np.random.default_rng(seed)
     t = np.tile(np.arange(1, T + 1), runs)
     run = np.repeat(np.arange(runs), T)
@@ -85,6 +90,7 @@ def bco_runs(
             t=t,
             run=run,
             opt=100.0,
+            opt_lower=100.0,
             opt_kind="exact",
             method=METHOD,
             value=np.where(later & below, 1.0, value),

@@ -8,7 +8,9 @@ The helpers are fixtures (no ``import conftest``: ``tests/conftest.py`` owns tha
 - ``output_cfg(id, configfile="config/quick.yaml", **override)``: the output's resolved config section, as the
   workflow passes it to the check (config/config.yaml, then the config file on top, then ``override`` on the output's
   section; validated, inherited keys resolved, the catalogue's extra keys merged in).
-- ``run_check(id, raw, cfg)``: the check rule's path (``privtest_artifact.outputs.<id>.claims`` then
+- ``run_check(id, raw, cfg)``: the analyse and check rules' path (``privtest_artifact.outputs.<id>.analyse``, the
+  tables written and read back by :func:`privtest_artifact.io.write_analysis` and
+  :func:`~privtest_artifact.io.read_analysis`, then ``privtest_artifact.outputs.<id>.claims`` and
   :func:`privtest_artifact.claims.to_frame` at the output's family-wise level) -> the claims DataFrame
   (:data:`privtest_artifact.claims.COLUMNS`).
 - ``verdicts(frame, prefix="")``: claim_id -> verdict of the rows whose claim_id starts with ``prefix``; raises
@@ -23,6 +25,7 @@ import copy
 import functools
 import importlib
 import sys
+import tempfile
 from pathlib import Path
 
 import pandas as pd
@@ -30,6 +33,7 @@ import pytest
 import yaml
 
 from privtest_artifact.claims import family_alpha, to_frame
+from privtest_artifact.io import read_analysis, write_analysis
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "workflow/lib"))
@@ -73,9 +77,13 @@ def load_output_cfg(output_id: str, configfile: str = "config/quick.yaml", **ove
 
 
 def check_frame(output_id: str, raw: pd.DataFrame, cfg: dict) -> pd.DataFrame:
-    """What workflow/scripts/check.py writes for ``raw`` (the raw table read back: columns as in the CSV)."""
+    """What workflow/scripts/check.py writes for ``raw`` (the raw table read back: columns as in the CSV): the claims
+    on the output's analysis tables as workflow/scripts/analyse.py writes them and the check reads them back."""
     module = importlib.import_module(f"privtest_artifact.outputs.{output_id}")
-    claims = module.claims(raw, dict(cfg))
+    with tempfile.TemporaryDirectory(prefix="privtest-analysis-") as tmp:
+        write_analysis(module.analyse(raw, dict(cfg)), Path(tmp) / output_id)
+        tables = read_analysis(Path(tmp) / output_id)
+    claims = module.claims(tables, dict(cfg))
     return to_frame(claims, output_id, alpha=family_alpha(len(_catalogue_outputs())))
 
 

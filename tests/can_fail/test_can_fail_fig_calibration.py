@@ -7,9 +7,9 @@ from privtest_artifact.outputs.fig_calibration import with_budgets
 
 
 def _raw(factor, exact_tails_samples, beta=0.05) -> pd.DataFrame:
-    """fig_calibration's raw rows: per-step errors (error = factor * budget, the budget of the proof that
-    privtest_artifact.outputs.fig_calibration gives each row) of the paper's and the exact-tail calibrations, a certified row
-    (not checked per step) and one whole-run row per calibration."""
+    """fig_calibration's raw rows: per-step errors (error = factor * budget, the budget of the proof that the analysis
+    of privtest_artifact.outputs.fig_calibration gives each row) of the paper's and the exact-tail calibrations, a
+    certified row (not checked per step) and one whole-run row per calibration."""
     step = dict(eps_ratio=0.1, pstar=0.5, t=1, error_exact=0.0, budget_scale=1.0)
     rows = []
     for calibration, samples in (("paper", 100.0), ("exact tails", exact_tails_samples), ("certified", 90.0)):

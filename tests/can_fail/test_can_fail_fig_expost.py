@@ -6,8 +6,10 @@ from privtest.schedule import beta_t
 
 
 def _raw(cfg, miss_good, halt_pbar) -> pd.DataFrame:
-    """fig_expost's raw rows: a curve row (kind "curve", not checked) and one Monte Carlo step (kind "mc")."""
+    """fig_expost's raw rows: a curve row (kind "curve", not checked) and one Monte Carlo step (kind "mc"), with the
+    columns the analysis's tables carry beside the checked ones (pbar_expost, halts_pstar, halt_loss)."""
     mc = dict(kind="mc", t=1, eps_ratio=0.5, runs=2000, halts_pbar=3, good_runs_pstar=1800, good_halts_pstar=1799)
+    mc |= dict(pbar_expost=0.1, halts_pstar=1999, halt_loss=1.0)
     mc |= dict(miss_good_exact=miss_good, beta_II=float(beta_t(1, cfg["beta"])) / 6, halt_pbar_exact=halt_pbar)
     return pd.DataFrame([dict(mc, kind="curve"), mc])
 

@@ -7,11 +7,14 @@ from privtest.schedule import beta_t
 
 
 def _raw(cfg, log_ratio, miss_good, halt_continue) -> pd.DataFrame:
-    """fig_purification's raw rows: a curve row (not checked) and one GTM step per delta (kind "gtm")."""
+    """fig_purification's raw rows: a smoothing row (kind "smoothing", not checked) and one GTM step per delta (kind
+    "gtm") at p_halt = p* + phi and p_continue = pbar - phi."""
+    smooth = dict(kind="smoothing", delta=1e-6, phi=0.05, p=0.05, p_tilde=0.095, plus=95, n=1000)
     g = dict(kind="gtm", t=1, delta=1e-6, worst_log_ratio=log_ratio, miss_good_exact=miss_good, runs=2000)
     g |= dict(beta_II=float(beta_t(1, cfg["beta"])) / 4, good_runs_at_halt=1800, good_halts_at_halt=1799)
     g |= dict(halt_continue_exact=halt_continue, halts_at_continue=2, p_halt=0.55, p_continue=0.05)
-    return pd.DataFrame([dict(g, kind="curve"), g])
+    g |= dict(pstar=0.5, pbar=0.1, phi=0.05, halts_at_halt=1999)
+    return pd.DataFrame([smooth, g])
 
 
 def test_fail_pure_dp_violated_and_exact_errors_twice_their_budgets(output_cfg, run_check, verdicts):
