@@ -4,9 +4,9 @@ Build the wheel; let pip resolve ``privtest[test]`` from the ranges (not from re
 (``pip install --dry-run --report``: needs PyPI); install that resolved set into a fresh venv, reusing the
 distributions ``make install`` already installed where the resolved version is the locked one (the new venv reads
 them from .venv's site-packages, after its own) and installing only the others; then run tests against the installed
-wheel (not the source tree): the whole fast tier when a direct dependency of privtest resolves to another version
-than the lock's (the main run has not tested that version), else the API and layout tests plus an import of every
-module of the wheel."""
+wheel (not the source tree): the library's own tests (:func:`library_tests`, fast tier) when a direct dependency of
+privtest resolves to another version than the lock's (the main run has not tested that version), else the API test,
+plus an import of every module of the wheel."""
 
 import json
 import os
@@ -23,7 +23,18 @@ from packaging.utils import canonicalize_name
 
 ROOT = Path(__file__).resolve().parents[1]
 FAST_TIER = "not workflow and not slow and not slurm"
-SMOKE = ("tests/test_api.py", "tests/test_layout.py")
+SMOKE = ("tests/test_api.py",)
+
+
+def library_tests() -> list[str]:
+    """The test files of the library alone: they import no reproduction code (``privtest_artifact``, the workflow's
+    ``privtest_workflow``, the repository copies or the can-fail helpers)."""
+    artifact = ("privtest_artifact", "privtest_workflow", "repo_copies", "can_fail")
+    return sorted(
+        str(p.relative_to(ROOT))
+        for p in (ROOT / "tests").glob("test_*.py")
+        if not any(name in p.read_text() for name in artifact)
+    )
 
 
 def _run(cmd, **kw):
@@ -89,7 +100,9 @@ def test_wheel_installs_from_ranges_into_a_fresh_venv_and_passes_its_tests(tmp_p
     )
     _run([str(py), "-c", f"import importlib; [importlib.import_module(m) for m in {modules!r}]"], cwd=ROOT)
     moved = sorted(n for n in direct if n in resolved and locked.get(n) != resolved[n])
-    selection = ["-m", FAST_TIER, "tests"] if moved else ["-m", FAST_TIER, *SMOKE]
+    # the library's own tests (those that use no reproduction code), against the wheel: pytest's pythonpath
+    # (src, workflow/lib) emptied so that `import privtest` finds the installed wheel, never the source tree
+    selection = ["-o", "pythonpath=", "-m", FAST_TIER, *(library_tests() if moved else SMOKE)]
     # the fast tier as `make test-fast` selects it (a later -m replaces pyproject's "not slurm")
     out = _run([str(py), "-m", "pytest", "-q", "-p", "no:cacheprovider", *selection], cwd=ROOT)
     assert " passed" in out and " failed" not in out

@@ -9,7 +9,10 @@ notebook and config section.
 """
 
 import ast
+import os
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 import nbformat
@@ -352,8 +355,58 @@ NOTEBOOK = [
 ]
 
 
+#: The files a new output touches (CONTRIBUTING.md, "Adding an output"), and nothing else.
+NEW_OUTPUT_FILES = {
+    "src/privtest_artifact/outputs/fig_tmp.py",
+    "notebooks/fig_tmp.ipynb",
+    "config/catalogue.yaml",
+    "config/config.yaml",
+    "config/quick.yaml",
+    "workflow/schemas/config.schema.yaml",
+    "tests/test_fig_tmp.py",
+    "tests/can_fail/test_can_fail_fig_tmp.py",
+}
+UNIT_TEST = '''"""fig_tmp's claims, judged through its analysis."""
+
+import numpy as np
+
+from privtest_artifact.outputs import fig_tmp
+
+
+def test_claims_count_the_rows():
+    raw = fig_tmp.simulate({"n": 3}, np.random.default_rng(0), {})
+    assert [c.verdict for c in fig_tmp.claims(fig_tmp.analyse(raw, {"n": 3}), {"n": 3})] == ["PASS"]
+'''
+CAN_FAIL = '''"""fig_tmp's check can fail."""
+
+import pandas as pd
+
+
+def test_fail_missing_rows(output_cfg, run_check, verdicts):
+    frame = run_check("fig_tmp", pd.DataFrame({"x": [0], "y": [0.5]}), output_cfg("fig_tmp"))
+    assert verdicts(frame) == {"tmp.rows": "FAIL"}
+
+
+def test_safe_all_rows(output_cfg, run_check, verdicts):
+    cfg = output_cfg("fig_tmp")
+    frame = run_check("fig_tmp", pd.DataFrame({"x": range(cfg["n"]), "y": 0.5}), cfg)
+    assert verdicts(frame) == {"tmp.rows": "PASS"}
+'''
+
+
+def _tree(repo: Path) -> dict[str, bytes]:
+    """Every source file of a repository copy (what a contributor edits), by path."""
+    skip = ("results/", "figures/", "resources/", ".snakemake/", ".pytest_cache/")
+    return {
+        p.relative_to(repo).as_posix(): p.read_bytes()
+        for p in repo.rglob("*")
+        if p.is_file() and "__pycache__" not in p.parts and not p.relative_to(repo).as_posix().startswith(skip)
+    }
+
+
 def test_new_output_needs_only_its_own_files(tmp_path):
     repo = copy_repo(tmp_path / "new")
+    before = _tree(repo)
     graph = ImportGraph(repo / "src")
     module = catalogue.OUTPUT_MODULE.format("fig_tmp")
     path = repo / "src" / (module.replace(".", "/") + ".py")
@@ -370,21 +423,41 @@ def test_new_output_needs_only_its_own_files(tmp_path):
         f.write("  fig_tmp: {kind: figure, section: gtm}\n")
     with open(repo / "config/config.yaml", "a") as f:
         f.write("\nfig_tmp:\n  n: 5\n")
+    with open(repo / "config/quick.yaml", "a") as f:
+        f.write("\nfig_tmp:\n  n: 4\n")
     schema = yaml.safe_load((repo / "workflow/schemas/config.schema.yaml").read_text())
     schema["properties"]["fig_tmp"] = {
         "type": "object",
-        "properties": {"n": {"type": "integer", "minimum": 1}},
+        "description": "throw-away output of tests/test_workflow.py",
+        "properties": {"n": {"type": "integer", "minimum": 1, "description": "rows"}},
         "required": ["n"],
         "additionalProperties": False,
     }
+    schema["required"].append("fig_tmp")
     (repo / "workflow/schemas/config.schema.yaml").write_text(yaml.safe_dump(schema, sort_keys=False))
+    (repo / "tests/test_fig_tmp.py").write_text(UNIT_TEST)
+    (repo / "tests/can_fail/test_can_fail_fig_tmp.py").write_text(CAN_FAIL)
+    after = _tree(repo)
+    assert {f for f in after if before.get(f) != after[f]} | (set(before) - set(after)) == NEW_OUTPUT_FILES
 
     jobs = planned(repo)  # the default target: the whole catalogue, claims and benchmarks included
     assert all("fig_tmp" in jobs[r] for r in ("simulate", "analyse", "check", "figure")), jobs
     run(repo, "figures/fig_tmp.pdf", "figures/fig_tmp.png", "results/claims/fig_tmp.csv", "--cores", "2", *QUICK)
-    assert len(pd.read_csv(repo / "figures/data/fig_tmp.csv")) == 5
+    assert len(pd.read_csv(repo / "figures/data/fig_tmp.csv")) == 4  # config/quick.yaml's n
     claims = pd.read_csv(repo / "results/claims/fig_tmp.csv", dtype=str, keep_default_na=False)
     assert claims[["claim_id", "experiment", "verdict"]].values.tolist() == [["tmp.rows", "fig_tmp", "PASS"]]
+    # its tests, the can-fail requirement and the layout and catalogue checks accept it as it is
+    tests = ["tests/test_fig_tmp.py", "tests/can_fail/test_can_fail_fig_tmp.py", "tests/test_checks_can_fail.py"]
+    tests += ["tests/test_layout.py", "tests/test_catalogue.py", "tests/test_config_schema.py"]
+    env = {**os.environ, "PYTHONPATH": str(repo / "src")}
+    res = subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-m", "not workflow", *tests],
+        cwd=repo,
+        capture_output=True,
+        text=True,
+        env=env,
+    )
+    assert res.returncode == 0, res.stdout[-4000:] + res.stderr[-2000:]
 
 
 def test_every_markdown_table_is_readable(quick_build):

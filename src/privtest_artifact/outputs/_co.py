@@ -100,7 +100,7 @@ def run_problem(prob, name: str, cfg: dict, rng: np.random.Generator) -> pd.Data
         prob: a :class:`privtest.co.mechanisms.COProblem`; ``prob.opt`` is OPT_t or an upper bound U_t (float (T,)),
             labelled by ``prob.opt_kind`` (a string or a (T,) array of "exact" / "upper bound").
         name: the stream's name (column ``stream``).
-        cfg: the experiment's config section (BatchToCO constants, ``eps``, ``runs``, ``delta_adv``, ``va_draws``,
+        cfg: the output's config section (BatchToCO constants, ``eps``, ``runs``, ``delta_adv``, ``va_draws``,
             ``va_alpha``).
         rng: numpy Generator.
     """
@@ -184,8 +184,7 @@ def checkpoint_margins(params: BatchToCOParams, checkpoints: np.ndarray, U: np.n
 def checkpoint_rows(prob, plist, cfg: dict, name: str, rng: np.random.Generator, **extra) -> pd.DataFrame:
     """``cfg["checkpoint_runs"]`` runs of BatchToCO per eps without ThresholdSelect (the checkpoint process has the
     same law, :func:`privtest.co.batch_to_co.batch_to_co` with ``select=False``), one row per run at t = T (method
-    :data:`privtest_artifact.outputs._co.CHECKPOINT_RUNS`): ell(T) and the largest Lemma 39(2) margin
-    (``l39_margin``)."""
+    :data:`CHECKPOINT_RUNS`): ell(T) and the largest Lemma 39(2) margin (``l39_margin``)."""
     R, T = cfg["checkpoint_runs"], prob.T
     res = batch_to_co(prob, plist, R, rng, record=[T], select=False)
     U = np.array([prob.upper(t) for t in range(1, T + 1)])
@@ -270,7 +269,7 @@ def add_va_guarantees(part: pd.DataFrame, prob, cfg: dict, rng: np.random.Genera
 def table_rows(
     raw: pd.DataFrame, cfg: dict, algorithm: str, application: str = "densest subgraph", exact_only: bool = True
 ) -> pd.DataFrame:
-    """Rows of figures/table2.csv for this experiment: per (stream, eps) the measured ratio f/OPT of BatchToCO
+    """Rows of figures/table2.csv for one CO raw table: per (stream, eps) the measured ratio f/OPT of BatchToCO
     (median and worst over t >= 2 and runs, at the steps where OPT_t is exact), the median additive gap OPT - f; over
     the :func:`covered` steps the median and largest Theorem 42 guarantee at V_A = U_t (>= OPT_t >= V_A), the largest
     guarantee at V_hi (the upper confidence bound on V_A; NaN where the guarantee at U_t is never positive) and the
@@ -348,7 +347,7 @@ def summarize(raw: pd.DataFrame) -> pd.DataFrame:
     quantiles of ``value`` over runs, and ``opt`` and ``opt_kind`` (the figure's data).
 
     Args:
-        raw: CO raw rows (:mod:`privtest_artifact.outputs._co`: columns stream, eps, method, t, value, opt, opt_kind).
+        raw: CO raw rows (module docstring: columns stream, eps, method, t, value, opt, opt_kind).
     """
     g = plotted(raw).groupby(["stream", "eps", "method", "t"], sort=True)
     out = g["value"].agg(mean="mean", q10=lambda x: x.quantile(0.1), q90=lambda x: x.quantile(0.9)).reset_index()
@@ -362,8 +361,8 @@ def tables(raw: pd.DataFrame, cfg: dict) -> dict[str, pd.DataFrame]:
     sorted by its keys.
 
     Args:
-        raw: CO raw rows (:mod:`privtest_artifact.outputs._co`), BatchToCO's with columns ell, t_ell, gtm_calls,
-            expected_calls, guarantee, guarantee_va_lo, guarantee_va_hi, halt_loss, l39_margin.
+        raw: CO raw rows (module docstring), BatchToCO's with columns ell, t_ell, gtm_calls, expected_calls,
+            guarantee, guarantee_va_lo, guarantee_va_hi, halt_loss, l39_margin.
         cfg: the output's config section (BatchToCO's constants, :func:`co_params`).
     """
     return {
@@ -443,9 +442,8 @@ def checkpoints(raw: pd.DataFrame, sort: bool = True) -> pd.DataFrame:
 
 def calls(raw: pd.DataFrame) -> pd.DataFrame:
     """Per (stream, eps) of the BatchToCO rows of ``raw`` (sorted), over the GTM steps t >= 2: per run sum N_t /
-    sum E[N_t] (:func:`privtest_artifact.outputs._co.calls_ratio`: its mean ``calls_ratio_mean``, standard error
-    ``calls_ratio_se`` and ``runs``), the mean N_t over (run, t) (``calls_mean``) and the largest exact expectation
-    E[N_t] (``expected_calls_max``).
+    sum E[N_t] (:func:`calls_ratio`: its mean ``calls_ratio_mean``, standard error ``calls_ratio_se`` and ``runs``),
+    the mean N_t over (run, t) (``calls_mean``) and the largest exact expectation E[N_t] (``expected_calls_max``).
 
     Returns:
         DataFrame with the columns :data:`CALLS`.
@@ -511,7 +509,7 @@ CALLS_RATIO_SPAN = (0.0, math.inf)
 
 
 def claims(tables: dict[str, pd.DataFrame], cfg: dict, prefix: str) -> list[Claim]:
-    """The claims every CO experiment checks: per eps the privacy ledger (Lemma 38, exact; the realised ex-post loss
+    """The claims every CO output checks: per eps the privacy ledger (Lemma 38, exact; the realised ex-post loss
     of the runs, which cannot exceed it, is in its note); per (stream, eps) Lemma 40's checkpoint bound, the GTM
     calls per step against their exact expectation (Thm 42(3)) and the utility guarantee of Theorem 42(2) at V_A
     (:func:`utility_claim`).
@@ -536,9 +534,8 @@ def claims(tables: dict[str, pd.DataFrame], cfg: dict, prefix: str) -> list[Clai
 
 def privacy_claim(r, claim_id: str) -> Claim:
     """Lemma 38, exact: BatchToCO's worst-case privacy ledger sums to <= eps (and delta). ``r``: a row of the table
-    ``privacy`` (:func:`privtest_artifact.outputs._co.privacy`); the realised ex-post loss of its runs, which cannot
-    exceed
-    the ledger, is shown in the note."""
+    ``privacy`` (:func:`privacy`); the realised ex-post loss of its runs, which cannot exceed the ledger, is shown in
+    the note."""
     return exact(
         claim_id=claim_id,
         source="Lemma 38",
@@ -555,9 +552,8 @@ def privacy_claim(r, claim_id: str) -> Claim:
 def checkpoint_claim(r, params: BatchToCOParams, claim_id: str) -> Claim:
     """Lemma 40 (via Lemma 39(2)) on one (stream, eps): the fraction of runs in which some checkpoint violates
     h_ell < OPT_t + (2/eps(ell,t)) ln(1/pbar) (a Lemma 39(2) margin > 0, with U_t >= OPT_t) is <= C_beta beta.
-    ``r``: a row of the table ``checkpoints`` (:func:`privtest_artifact.outputs._co.checkpoints`: the checkpoint-only
-    runs if
-    any, else the BatchToCO runs)."""
+    ``r``: a row of the table ``checkpoints`` (:func:`checkpoints`: the checkpoint-only runs if any, else the BatchToCO
+    runs)."""
     R, bad = int(r.runs), int(r.runs_violating)
     rate = params.C_beta * params.beta
     which = (
@@ -579,7 +575,7 @@ def checkpoint_claim(r, params: BatchToCOParams, claim_id: str) -> Claim:
 
 def calls_claim(r, claim_id: str) -> Claim:
     """Theorem 42(3) on one (stream, eps): per run sum N / sum E[N] lies in [0.9, 1.1] (Normal evidence of its mean
-    over runs). ``r``: a row of the table ``calls`` (:func:`privtest_artifact.outputs._co.calls`)."""
+    over runs). ``r``: a row of the table ``calls`` (:func:`calls`)."""
     m, se = float(r.calls_ratio_mean), float(r.calls_ratio_se)
     return statistical(
         claim_id=claim_id,
@@ -596,16 +592,12 @@ def calls_claim(r, claim_id: str) -> Claim:
 
 def utility_claim(r, params: BatchToCOParams, cfg: dict, claim_id: str) -> Claim:
     """Theorem 42(2) on one (stream, eps): the fraction of runs with some t >= 2 where f(X_t, Y_t) < the explicit
-    guarantee at V_A(X_t) is <= (C_beta + 3) beta. ``r``: a row of the table ``utility``
-    (:func:`privtest_artifact.outputs._co.utility`).
+    guarantee at V_A(X_t) is <= (C_beta + 3) beta. ``r``: a row of the table ``utility`` (:func:`utility`).
 
-    Checked at the :func:`privtest_artifact.outputs._co.covered` steps. V_A is unknown; the guarantee increases with it.
-    The
-    count of violating runs is bracketed: counted at V_hi (V_A <= V_hi w.p. >= 1 - va_alpha) it is an upper end, at
-    V_lo a lower end; PASS is established with the upper end and FAIL refuted with the lower one
-    (:class:`privtest_artifact.claims.Binomial`, ``k_low``). VACUOUS when the guarantee at V_hi is never positive (then
-    the
-    check cannot fail)."""
+    Checked at the :func:`covered` steps. V_A is unknown; the guarantee increases with it. The count of violating runs
+    is bracketed: counted at V_hi (V_A <= V_hi w.p. >= 1 - va_alpha) it is an upper end, at V_lo a lower end; PASS is
+    established with the upper end and FAIL refuted with the lower one (:class:`privtest_artifact.claims.Binomial`,
+    ``k_low``). VACUOUS when the guarantee at V_hi is never positive (then the check cannot fail)."""
     R = int(r.runs)
     bound = (params.C_beta + 3.0) * params.beta
     positive, hi_max = float(r.guarantee_positive), float(r.guarantee_va_hi_max)

@@ -1,7 +1,6 @@
-"""Claim builders shared by several checks: failure-rate checks from Monte Carlo counts (verdicts by the policy of
-:mod:`privtest_artifact.claims`) and single-step error checks on exact probabilities with the Monte Carlo estimate
-beside
-them."""
+"""Claim builders shared by several outputs' claims: failure-rate checks from Monte Carlo counts (verdicts by the policy
+of :mod:`privtest_artifact.claims`) and single-step error checks on exact probabilities with the Monte Carlo estimate
+beside them."""
 
 from __future__ import annotations
 

@@ -1,29 +1,30 @@
-"""fig_amortized_samples: amortized evaluations N_{<=T}/T vs T, against the leading term of Lemma 22(2).
+"""fig_amortized_samples: amortized evaluations N_{<=T}/T vs T, against the explicit bound of Lemma 22(2).
 
 Setting of Lemma 22(2): eps_t = eps_1 and p*_t = p* constant, sigma = eps/(eps_1 (theta+2)) > 1, T >= 2 ln(16/beta).
 With the algorithm's explicit quantities, A~_t = rho_t e^{eps_1 mu1} (direct) or rho_t (flipped) replaces
-C_A ln(t/beta) max(Lambda_0/p*, 1/(1-p*))/(gamma-1)^2 (on eta_1 <= mu1, lambda_t <= A~_t w_t with w_t ~ Par(sigma)).
-The proof's explicit bound is N_{<=T}/T <= 2M/T with M = sigma/(sigma-1) B + u, B = sum_{t<=T} A~_t,
+C_A ln(t/beta) max(Lambda_0/p*, 1/(1-p*))/(gamma-1)^2 (on eta_1 <= mu1, lambda_t <= A~_t w_t with w_t ~ Par(sigma)). The
+proof's explicit bound is N_{<=T}/T <= 2M/T with M = sigma/(sigma-1) B + u, B = sum_{t<=T} A~_t,
 u = 4 sqrt(Var(w~) A_max B / beta), A_max = max_{t<=T} A~_t, w~ = min(w, W), W = (16T/beta)^{1/sigma} and
-Var(w~) <= E[w~^2] from Lemma 12(3b); it fails with probability < beta/2. That is the claim checked. The plot also
-shows the leading term 2 sigma/(sigma-1) R (R = A_max) and the per-step bound of Lemma 22(1) at T (the tester's
-``sample_bound``), which grows like Lambda_t while the amortized cost grows only like ln T. The bound is
+Var(w~) <= E[w~^2] from Lemma 12(3b); it fails with probability < beta/2. The bound is
 :meth:`privtest.gtm.GlobalCalibration.amortized_bound`, the tester's ``amortized_sample_bound``; it is NaN where the
-lemma's hypotheses fail (T < 2 ln(16/beta), for instance).
+lemma's hypotheses fail (T < 2 ln(16/beta), for instance). The plot also shows the leading term
+2 sigma/(sigma-1) R (R = A_max) and the per-step bound of Lemma 22(1) at T (the tester's ``sample_bound``), which grows
+like Lambda_t while the amortized cost grows only like ln T.
 
-Analysis (:func:`analyse`, of the raw rows: per
-eps_ratio,
-p* and horizon T the mean and (1-beta/2)-quantile of N_{<=T}/T over runs, ``above`` (runs above the explicit bound
-2M/T), the bound, its leading term and the per-step bound at T): the tables its check and figure read (Lemma 22(2)).
+Simulation (:func:`simulate`): per eps_ratio (ValueError unless sigma > 1, i.e. eps_ratio < 1/(2+theta)) and p*,
+``runs`` GTM runs on the stream p_t = max(pbar_t, 0) up to the largest T. Raw rows per (eps_ratio, p*, horizon T):
+sigma, the mean and (1-beta/2)-quantile of N_{<=T}/T over runs, ``above`` (runs above the explicit bound 2M/T) of
+``runs``, the bound, its leading term, the per-step bound at T and ``halted_runs``.
+
+Analysis (:func:`analyse`):
 
 * ``series``: the raw rows as drawn (``figures/data/fig_amortized_samples.csv``; evaluations per step);
-* ``summary``: the rows where Lemma 22(2)'s hypotheses hold (finite ``bound``), in simulation order: eps_ratio,
-  pstar, T, ``above`` of ``runs``, the allowed rate ``budget`` = beta/2, amortized_mean, bound, leading_term and
+* ``summary``: the rows where Lemma 22(2)'s hypotheses hold (finite ``bound``), in simulation order: eps_ratio, pstar,
+  T, ``above`` of ``runs``, the allowed rate ``budget`` = beta/2, amortized_mean, bound, leading_term and
   per_step_bound.
 
-Claims (:func:`claims`): Lemma 22(2)'s explicit amortized bound 2M/T fails in at most a beta/2 fraction
-of
-runs, at every setting where the lemma applies (the bound is NaN elsewhere, e.g. T < 2 ln(16/beta)).
+Claims (:func:`claims`): Lemma 22(2)'s explicit amortized bound 2M/T fails in at most a beta/2 fraction of runs, at
+every setting where the lemma applies (every row of ``summary``).
 """
 
 from __future__ import annotations
@@ -93,9 +94,7 @@ def summarize(raw: pd.DataFrame, beta: float) -> pd.DataFrame:
 
 
 def claims(tables: dict[str, pd.DataFrame], cfg: dict) -> list[Claim]:
-    """Lemma 22(2) at every row of the table ``summary`` of
-    :func:`privtest_artifact.outputs.fig_amortized_samples.analyse`
-    (which the workflow passes; None computes it)."""
+    """Lemma 22(2) at every row of the table ``summary`` of :func:`analyse`."""
     summary = tables["summary"]
     out = []
     for r in summary.itertuples():

@@ -1,40 +1,36 @@
 """fig_calibration: what the proof's constants cost. Theorem 21's calibration ("paper": Chernoff thresholds of eq.
 (3)-(4) and Lemma 11's c_t) vs the exact-tail calibration (:class:`privtest.calibration.ExactTailCalibration`: same
-noise, budgets and pbar_t; c_t and rho_t from exact Poisson quantiles) and the certified calibration (budgets scaled
-up while the exact whole-run error within ``certify_T`` steps stays <= beta, see ``whole_run_error``).
+noise, budgets and pbar_t; c_t and rho_t from exact Poisson quantiles) and the certified calibration (budgets scaled up
+while the exact whole-run error within ``certify_T`` steps stays <= beta, see ``whole_run_error``).
 
-Per step t: c_t, rho_t, the exact expected number of evaluations E[N_t] (closed form), pbar_t, and exact single-step
-error probabilities (:mod:`privtest.exact`, eta_1 unconditioned): Type I at p_t = pbar_t, Type II at p_t = p*
-(unconditional) and, per step, Pr[no halt at p* | eta_1 <= mu1] (Lemma 20; exact,
-:func:`privtest.exact.step_log_probs` with ``eta1_max = mu1``, as in fig_oc); the budgets the proof of Theorem 21
-gives them are the analysis' (:mod:`privtest_artifact.outputs.fig_calibration`). The certified calibration's
-per-step errors exceed those budgets by design; its guarantee is the whole-run row. Claims:
-:mod:`privtest_artifact.outputs.fig_calibration`.
+Simulation (:func:`simulate`, deterministic): one row per (calibration, eps_ratio, pstar, t, error type) with, per step
+t, c_t, rho_t, the exact expected number of evaluations E[N_t] (closed form), pbar_t, and exact single-step error
+probabilities (:mod:`privtest.exact`, eta_1 unconditioned): Type I at p_t = pbar_t, Type II at p_t = p* (unconditional)
+and, per step, Pr[no halt at p* | eta_1 <= mu1] (Lemma 20; exact, :func:`privtest.exact.step_log_probs` with
+``eta1_max = mu1``, as in fig_oc). The certified calibration's rows are at ``certify_eps_ratio``, ``certify_pstar`` and
+the configured steps t <= ``certify_T`` plus ``certify_T`` itself; each calibration then adds a whole-run row at
+T = ``certify_T`` (same eps_ratio and pstar). The certified calibration's per-step errors exceed the budgets of
+Theorem 21 by design; its guarantee is the whole-run row. Every value is exact (quadrature, :mod:`privtest.exact`); no
+interval.
 
-Analysis (:func:`analyse`, of the exact rows, one per
-(calibration,
-eps_ratio, pstar, t, error type)): Theorem 21's calibration against the exact-tail and certified ones (Lemma 20,
-Theorem 21). Every value is exact (quadrature, :mod:`privtest.exact`); no interval.
-
-Every table has the raw columns with ``budget`` after ``error_exact`` (:func:`with_budgets`): the bound the proof of
-Theorem 21 gives the row's error, Type I at p_t = pbar_t <= beta_t/2, Type II at p_t = p* <= beta/4 + beta_t/4
-(unconditional) and <= beta_t/4 given eta_1 <= mu1 (Lemma 20), the whole run <= beta.
+Analysis (:func:`analyse`): Theorem 21's calibration against the exact-tail and certified ones (Lemma 20, Theorem 21).
+The raw rows get the column ``budget`` after ``error_exact`` (:func:`with_budgets`): the bound the proof of Theorem 21
+gives the row's error, Type I at p_t = pbar_t <= beta_t/2, Type II at p_t = p* <= beta/4 + beta_t/4 (unconditional)
+and <= beta_t/4 given eta_1 <= mu1 (Lemma 20), the whole run <= beta.
 
 * ``rows``: every raw row with its budget (the figure data).
-* ``per_step``: the raw rows of the per-step calibrations ("paper", "exact tails"; the certified one and the
-  whole-run rows left out) with their columns (calibration, t, eps_ratio, pstar, s, c, rho, samples_mean = E[N_t],
-  pbar, error_type, error_exact, budget, budget_scale): the single-step errors the claims hold to their budgets.
-* ``whole_run``: the raw whole-run rows (error_type "whole run, T=..."): each calibration's exact worst-case
-  probability of any error within T steps, its budget beta, its budget scale and samples_mean = mean E[N_t] over
-  t <= T.
-* ``samples_ratio``: per (eps_ratio, pstar, t), E[N_t] of the paper's calibration (``paper``), of the exact-tail
-  one (``exact_tails``) and ``ratio`` = exact_tails / paper.
-* ``error_max``: per (calibration, error_type, t) of the per-step calibrations, the largest ``error_exact`` over
-  the configured pstar and eps_ratio and the step's ``budget`` (the same for all of them): panel (b) of the figure.
+* ``per_step``: the raw rows of the per-step calibrations ("paper", "exact tails"; the certified one and the whole-run
+  rows left out) with their columns (calibration, t, eps_ratio, pstar, s, c, rho, samples_mean = E[N_t], pbar,
+  error_type, error_exact, budget, budget_scale): the single-step errors the claims hold to their budgets.
+* ``whole_run``: the raw whole-run rows (error_type "whole run, T=..."): each calibration's exact worst-case probability
+  of any error within T steps, its budget beta, its budget scale and samples_mean = mean E[N_t] over t <= T.
+* ``samples_ratio``: per (eps_ratio, pstar, t), E[N_t] of the paper's calibration (``paper``), of the exact-tail one
+  (``exact_tails``) and ``ratio`` = exact_tails / paper.
+* ``error_max``: per (calibration, error_type, t) of the per-step calibrations, the largest ``error_exact`` over the
+  configured pstar and eps_ratio and the step's ``budget`` (the same for all of them): panel (b) of the figure.
 
-Claims (:func:`claims`) (exact): the paper's and the exact-tail calibrations keep every single-step error
-within
-the proof's budgets (Type II at p* both unconditionally, at beta/4 + beta_t/4, and given eta_1 <= mu1, at Lemma 20's
+Claims (:func:`claims`, exact): the paper's and the exact-tail calibrations keep every single-step error within the
+proof's budgets (Type II at p* both unconditionally, at beta/4 + beta_t/4, and given eta_1 <= mu1, at Lemma 20's
 beta_t/4), every calibration's whole-run error is <= beta, and exact tails never need more evaluations.
 """
 
@@ -78,8 +74,9 @@ def _rows(name, cal, ts, ratio, pstar, cfg):
 
 
 def simulate(cfg: dict, rng: np.random.Generator, inputs: dict[str, str]) -> pd.DataFrame:
-    """One row per (calibration, eps_ratio, pstar, t, error type), plus the certified calibration's whole-run rows.
-    Deterministic (``rng`` unused); no ``inputs``."""
+    """One row per (calibration, eps_ratio, pstar, t, error type) (the certified calibration at ``certify_eps_ratio``,
+    ``certify_pstar`` and t <= ``certify_T``), plus one whole-run row per calibration at ``certify_T`` (module
+    docstring). Deterministic (``rng`` unused); no ``inputs``."""
     rows = []
     args = (cfg["eps"], cfg["beta"], cfg["theta"], cfg["gamma"])
     for ratio in cfg["eps_ratio"]:
@@ -172,8 +169,7 @@ def with_budgets(raw: pd.DataFrame, beta: float) -> pd.DataFrame:
 def claims(tables: dict[str, pd.DataFrame], cfg: dict) -> list[Claim]:
     """Exact errors within budget for paper and exact-tail calibrations at every t; whole-run errors <= beta;
     the exact-tail calibration never needs more evaluations than the paper's. Reads the tables ``per_step``,
-    ``whole_run`` and ``samples_ratio`` of :func:`privtest_artifact.outputs.fig_calibration.analyse` (None computes
-    them)."""
+    ``whole_run`` and ``samples_ratio`` of :func:`analyse`."""
     out = []
     for row in tables["per_step"].itertuples():
         tag = f"{row.calibration},r={row.eps_ratio},p*={row.pstar},t={row.t},{row.error_type}"

@@ -1,30 +1,29 @@
 """fig_co_checkpoints: checkpoints ell(t) of BatchToCO vs t against Lemma 40's explicit bound, and calls of A per step
 against Theorem 42(3) / Corollary 35(3).
 
-An output that draws nothing: no simulation; its analysis reads the raw tables of the BatchToCO runs of
+An output that draws nothing (no simulation): its analysis reads the raw tables of the BatchToCO runs of
 ``fig_co_densest`` (two streams, one step per day / per 10-minute window), ``fig_co_maxcut`` (one step per edge) and
-``fig_co_crossover`` (one step per contact / message, up to t = 125,773, recorded at log-spaced steps) (catalogue
-``reads``), with this section's BatchToCO constants, which must equal those of the summarised outputs (all three
-sections merge the shared ``co`` block of config/config.yaml; :func:`runs_summary` checks them against the raw rows'
-``eps_t``).
+``fig_co_crossover`` (one step per contact / message, up to t = 125,773, recorded at log-spaced steps)
+(catalogue ``reads``), with this section's BatchToCO constants, which must equal those of the summarised outputs (all
+three sections merge the shared ``co`` block of config/config.yaml; :func:`runs_summary` checks them against the raw
+rows' ``eps_t``).
 
 Analysis (:func:`analyse`):
 
-``summary``: per (stream, eps, t) the number of runs, mean and max of ell(t) over runs, OPT_t (``opt``), mean GTM
-calls N_t (``calls_mean``) and their exact expectation (``calls_expected``), with the explicit bounds:
-``ell_bound`` = max{ell: (1+kappa)^ell < OPT_t + (2/eps(ell, t)) ln(1/pbar)} (Lemma 39(2) with OPT_t in place of
-Lemma 40's bound t, :func:`privtest.co.params.lemma40_max_checkpoints`) and ``calls_bound`` =
-rho_s e^{1/C_1}/(1 - 2/(C_H ln(4/beta_s))) at the largest instance index max ell(t) + 1 and step index s = t - 1
-(rho_s grows with both, so this bounds every run's step; NaN at t = 1; :func:`privtest.co.params.calls_bound`). The
-figure draws it.
+* ``summary``: per (stream, eps, t) the number of runs, mean and max of ell(t) over runs, OPT_t (``opt``), mean GTM
+  calls N_t (``calls_mean``) and their exact expectation (``calls_expected``), with the explicit bounds:
+  ``ell_bound`` = max{ell: (1+kappa)^ell < OPT_t + (2/eps(ell, t)) ln(1/pbar)} (Lemma 39(2) with OPT_t in place of
+  Lemma 40's bound t, :func:`privtest.co.params.lemma40_max_checkpoints`) and ``calls_bound`` = rho_s
+  e^{1/C_1}/(1 - 2/(C_H ln(4/beta_s))) at the largest instance index max ell(t) + 1 and step index s = t - 1 (rho_s
+  grows with both, so this bounds every run's step; NaN at t = 1; :func:`privtest.co.params.calls_bound`). The figure
+  draws it.
+* ``calls``: one row per (stream, eps) with, over the steps t >= 2, ``steps`` (their number),
+  ``max_calls_ratio`` = max_t calls_mean / calls_bound (measured mean GTM calls of A per step over the explicit per-step
+  bound) and ``max_expected_ratio`` = max_t calls_expected / calls_bound (the exact expectation E[N_t] over the bound;
+  NaN if some step has no exact expectation). Dimensionless. The claims read it.
 
-``calls``: one row per (stream, eps) with, over the steps t >= 2, ``steps`` (their number), ``max_calls_ratio`` =
-max_t calls_mean / calls_bound (measured mean GTM calls of A per step over the explicit per-step bound) and
-``max_expected_ratio`` = max_t calls_expected / calls_bound (the exact expectation E[N_t] over the bound; NaN if some
-step has no exact expectation). Dimensionless. The claims read it.
-
-Claims (:func:`claims`): the exact expected GTM calls of A per step never exceed the explicit per-step bound of
-Theorem 42(3) / Corollary 35(3).
+Claims (:func:`claims`, exact): the exact expected GTM calls of A per step never exceed the explicit per-step bound of
+Theorem 42(3) / Corollary 35(3) (the measured mean is shown beside them).
 """
 
 from __future__ import annotations
@@ -128,8 +127,7 @@ RTOL = 1e-9
 
 def claims(tables: dict[str, pd.DataFrame], cfg: dict) -> list[Claim]:
     """Per (stream, eps): the exact E[N_t] of every step t >= 2 is <= Theorem 42(3)'s explicit per-step bound
-    (exact; the measured mean is shown beside it). Reads the table ``calls`` of
-    :func:`privtest_artifact.outputs.fig_co_checkpoints.analyse` (None computes it)."""
+    (exact; the measured mean is shown beside it). Reads the table ``calls`` of :func:`analyse`."""
     out = []
     for r in tables["calls"].itertuples():
         tag = f"{r.stream},eps={r.eps}"

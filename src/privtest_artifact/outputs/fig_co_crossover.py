@@ -1,61 +1,65 @@
 """fig_co_crossover: when does BatchToCO (Algorithm 3) overtake the recomputation schemes a user would pick instead?
-Long per-interaction streams, baselines in the CO model and with an oracle horizon, predicted vs measured crossover.
+Long per-interaction streams, baselines in the CO model and with an oracle horizon, the crossover predicted from the
+explicit constants (Theorem 42) vs measured.
 
 Streams (densest subgraph, Section 8.2; neighbouring streams differ in one contact / message):
 
 * ``primary_school_contacts``: SocioPatterns primary school, one contact per step (125,773 steps, 242 nodes);
 * ``collegemsg_messages``: CollegeMsg, one message per step (59,835 steps, 1,899 nodes), weighted multigraph;
 * ``burst``: a *synthetic* stream (:func:`privtest.co.graphs.burst_stream`): one contact per step on a sparse random
-  base graph, except one unannounced step right after a geometric recomputation step that brings ``burst``
-  contacts on one pair, so OPT_t jumps by a large factor. Adaptivity matters here.
+  base graph, except one unannounced step right after a geometric recomputation step that brings ``burst`` contacts on
+  one pair, so OPT_t jumps by a large factor. Adaptivity matters here.
 
-Batch algorithm A: the noisy-degree prefix algorithm on the real streams (:class:`privtest.co.graphs.DensestSubgraph`,
-a stand-in; exact lazy simulation) and the exponential mechanism over node pairs on the synthetic stream
-(:class:`privtest.co.graphs.DensestPair`, a stand-in whose score law is exact: after the jump U_t eps_t >> 1, where
-the lazy simulation would need A at almost every evaluation). BatchToCO runs every step with the corrected constants
-(``log_beta``, ERRATA.md), all eps at once; the baselines (:data:`privtest.co.batch_to_co.BASELINES`) need A only where
-they recompute. f(X_t, Y_t) and exact OPT_t (Charikar's LP) are recorded at ``points`` log-spaced steps (plus the
-steps around the burst).
+Simulation (:func:`simulate`). Batch algorithm A: the noisy-degree prefix algorithm on the real streams
+(:class:`privtest.co.graphs.DensestSubgraph`, a stand-in; exact lazy simulation) and the exponential mechanism over node
+pairs on the synthetic stream (:class:`privtest.co.graphs.DensestPair`, a stand-in whose score law is exact: after the
+jump U_t eps_t >> 1, where the lazy simulation would need A at almost every evaluation). BatchToCO runs every step with
+the corrected constants (``log_beta``, ERRATA.md), all eps at once; the baselines
+(:data:`privtest.co.batch_to_co.BASELINES`) need A only where they recompute. f(X_t, Y_t) and exact OPT_t
+(Charikar's LP) are recorded at ``points`` log-spaced steps (plus the steps around the burst).
 
 Raw rows, ``source = "run"``: one per (stream, eps, method, run, t) with value, opt, opt_kind and, for BatchToCO, the
 checkpoint index ell(t), t_ell, the active instance's eps_t, s, N_t, E[N_t], the explicit bound on E[N_t]
-(Theorem 42(3)), Lemma 40's explicit bound ell_bound(t) (with the exact OPT_t), the largest Lemma 39(2) margin over
-the checkpoints declared so far (``l39_margin``, with U_t >= OPT_t at each checkpoint; > 0 is a violation), Theorem
-42(2)'s explicit guarantee at U_t (``guarantee``; where positive, also at a confidence bracket of V_A:
+(Theorem 42(3)), Lemma 40's explicit bound ell_bound(t) (with the exact OPT_t), the largest Lemma 39(2) margin over the
+checkpoints declared so far (``l39_margin``, with U_t >= OPT_t at each checkpoint; > 0 is a violation), Theorem 42(2)'s
+explicit guarantee at U_t (``guarantee``; where positive, also at a confidence bracket of V_A:
 :func:`privtest_artifact.outputs._co.add_va_guarantees`) and the run's ex-post privacy loss; plus ``checkpoint_runs``
 runs per (stream, eps) without ThresholdSelect for Lemma 40 (:func:`privtest_artifact.outputs._co.checkpoint_rows`, one
 row each at t = T).
 
-Raw rows, ``source = "model"`` (``run`` = -1): the prediction from the explicit constants. Each method's utility at t
-is modelled through the batch algorithm at the method's per-call eps (``eps_call``): a fresh draw of A(X_t, eps_call)
-for the schemes that recompute at t, a draw of A at the last recomputation evaluated on X_t for the geometric and
-never-update schemes, and for BatchToCO the law of its ThresholdSelect output (Lemma 41): A(X_t, eps(ell, t)/2)
-tilted by Pr[f + Lap(2/eps(ell, t)) >= h_ell], with ell = the median measured ell(t) (``BatchToCO``) or Lemma 40's
-explicit bound (``BatchToCO [Lemma 40 ell]``). ``value`` is the model's mean f(X_t, Y), ``value_se`` its Monte Carlo
-standard error (0 where A's score law is exact), from ``model_draws`` draws per point.
-:mod:`privtest_artifact.outputs.fig_co_crossover` turns runs and model into the predicted and measured crossover per
-(stream, eps, baseline).
+Raw rows, ``source = "model"`` (``run`` = -1): the prediction from the explicit constants. Each method's utility at t is
+modelled through the batch algorithm at the method's per-call eps (``eps_call``): a fresh draw of A(X_t, eps_call) for
+the schemes that recompute at t, a draw of A at the last recomputation evaluated on X_t for the geometric and
+never-update schemes, and for BatchToCO the law of its ThresholdSelect output (Lemma 41): A(X_t, eps(ell, t)/2) tilted
+by Pr[f + Lap(2/eps(ell, t)) >= h_ell], with ell = the median measured ell(t) (``BatchToCO``) or Lemma 40's explicit
+bound (``BatchToCO [Lemma 40 ell]``). ``value`` is the model's mean f(X_t, Y), ``value_se`` its Monte Carlo standard
+error (0 where A's score law is exact), from ``model_draws`` draws per point.
 
-Analysis (:func:`analyse`, of the raw rows): BatchToCO's lead
-over
-each baseline per recorded step, measured from the runs and predicted from the model rows (``differences``), the
-predicted and measured crossover per (stream, eps, baseline) with the measured trend at T (``crossovers``), and
-what the figure draws: mean and 10-90% band of f/OPT_t per (stream, eps, method, t) (``summary``).
+Analysis (:func:`analyse`), turning runs and model into the predicted and measured crossover:
 
-What the long-run claims compare with the paper's bounds, from the BatchToCO runs (``source = "run"``;
-:mod:`privtest_artifact.outputs._co`): ``privacy`` per eps (Lemma 38's ledger, the realised ex-post loss), and per
-(stream,
-eps) in the order of the raw rows ``checkpoints`` (Lemma 40, with Lemma 40's explicit bound at T, ``ell_bound_T``),
-``calls`` (Theorem 42(3) up to t = T, :func:`long_run_calls`) and ``utility`` (Theorem 42(2)).
+* ``differences``: BatchToCO's lead over each baseline per recorded step, measured from the runs and predicted from the
+  model rows (:func:`differences`);
+* ``crossovers``: the predicted and measured crossover per (stream, eps, baseline) with the measured trend at T
+  (:func:`crossovers`);
+* ``summary``: what the figure draws, mean and 10-90% band of f/OPT_t per (stream, eps, method, t);
+* ``privacy``: per eps, Lemma 38's ledger and the realised ex-post loss;
+* ``checkpoints``: per (stream, eps), Lemma 40's checkpoint count, with its explicit bound at T (``ell_bound_T``,
+  :func:`long_run_checkpoints`);
+* ``calls``: per (stream, eps), Theorem 42(3) up to t = T (:func:`long_run_calls`);
+* ``utility``: per (stream, eps), Theorem 42(2).
+
+The last four are what the long-run claims compare with the paper's bounds, computed from the BatchToCO runs
+(``source = "run"``) as for every CO output (:mod:`privtest_artifact.outputs._co`), the last three in the order of the
+raw rows.
 
 Analysis keys of the config section (``x-stage: analysis``, never passed to the simulation): ``crossover_alpha``
-(two-sided level of ahead/behind, Bonferroni over the recorded steps) and ``tie_tolerance`` (a lead below it is a
-tie); the check also reads ``equivalence_margin``.
+(two-sided level of ahead/behind, Bonferroni over the recorded steps), ``tie_tolerance`` (a lead below it is a tie) and
+``equivalence_margin``, which only the claims read (a predicted tie is confirmed if the measured lead at T is
+established within it).
 
-Claims (:func:`claims`): per (stream, eps, baseline) the measured lead of BatchToCO has the sign predicted
-from
-the explicit constants (the crossover); per (stream, eps) Lemma 40's checkpoint count and Theorem 42(3)'s calls per
-step up to t = T against their explicit bounds, Theorem 42(2) wherever it is not vacuous, and the realised privacy.
+Claims (:func:`claims`): per (stream, eps, baseline) the measured lead of BatchToCO has the sign predicted from the
+explicit constants (the crossover); per (stream, eps) Lemma 40's checkpoint count and Theorem 42(3)'s calls per step up
+to t = T against their explicit bounds, Theorem 42(2) wherever it is not vacuous, and the realised privacy.
 """
 
 from __future__ import annotations
@@ -285,7 +289,7 @@ def analyse(raw: pd.DataFrame, cfg: dict) -> dict[str, pd.DataFrame]:
     ``utility`` (module docstring) of one build's raw rows.
 
     Args:
-        raw: the rows of :func:`privtest_artifact.outputs.fig_co_crossover.simulate` (``source`` "run" and "model").
+        raw: the rows of :func:`simulate` (``source`` "run" and "model").
         cfg: the output's config section (keys ``crossover_alpha`` in (0, 1), ``tie_tolerance`` >= 0; BatchToCO's
             constants for ``privacy``).
 
@@ -436,10 +440,9 @@ def summarize(raw: pd.DataFrame) -> pd.DataFrame:
 
 
 def long_run_checkpoints(runs: pd.DataFrame) -> pd.DataFrame:
-    """The table ``checkpoints`` of :func:`privtest_artifact.outputs._co.checkpoints` on the run rows ``runs`` (``source
-    =
-    "run"``), in the order of the raw rows, with ``ell_bound_T``: Lemma 40's explicit bound on ell(T) at the BatchToCO
-    runs' last recorded step T (column ``ell_bound`` of the raw rows)."""
+    """The table ``checkpoints`` of :func:`privtest_artifact.outputs._co.checkpoints` on the run rows ``runs``
+    (``source = "run"``), in the order of the raw rows, with ``ell_bound_T``: Lemma 40's explicit bound on ell(T) at
+    the BatchToCO runs' last recorded step T (column ``ell_bound`` of the raw rows)."""
     out = _co.checkpoints(runs, sort=False)
     bco = runs[runs.method == METHOD]
     bound = {key: int(g[g.t == g.t.max()].ell_bound.iloc[0]) for key, g in bco.groupby(["stream", "eps"], sort=False)}
@@ -454,8 +457,7 @@ def long_run_calls(runs: pd.DataFrame) -> pd.DataFrame:
     ``steps_over_bound`` (the (run, t) with E[N_t] > bound (1 + :data:`RTOL`)), ``expected_calls_T`` (mean E[N_T]
     over runs at the last step T), per run sum N_t / sum E[N_t] over the recorded steps
     (:func:`privtest_artifact.outputs._co.calls_ratio`: ``calls_ratio_mean``, ``calls_ratio_se``, ``calls_ratio_runs``)
-    and the
-    mean N_T (``calls_mean_T``).
+    and the mean N_T (``calls_mean_T``).
 
     Returns:
         DataFrame with the columns :data:`CALLS`.
@@ -511,15 +513,15 @@ def claims(tables: dict[str, pd.DataFrame], cfg: dict) -> list[Claim]:
     return out
 
 
-def _crossover_claims(analysis: dict[str, pd.DataFrame], cfg: dict) -> list[Claim]:
+def _crossover_claims(tables: dict[str, pd.DataFrame], cfg: dict) -> list[Claim]:
     """One claim per (stream, eps, baseline): at every recorded step where the prediction is not a tie, BatchToCO's
     measured lead has the predicted sign (cells: Normal evidence of the measured lead, at_least 0 where predicted
     ahead, at_most 0 where predicted behind); where the prediction is a tie everywhere, the measured lead at T lies
     within +-equivalence_margin. A cell whose runs all give the same lead (standard error 0, e.g. both methods at
     f = 0 or at f = OPT_t in every run) is decided by the bounded-range test on :data:`LEAD_SPAN`, not as exact: a
     tie of 4 identical runs is INCONCLUSIVE, with the runs that would resolve it."""
-    diffs = analysis["differences"]
-    summary = analysis["crossovers"].set_index(["stream", "eps", "baseline"])
+    diffs = tables["differences"]
+    summary = tables["crossovers"].set_index(["stream", "eps", "baseline"])
     margin = float(cfg["equivalence_margin"])
     out = []
     for (stream, eps, baseline), f in diffs.groupby(["stream", "eps", "baseline"], sort=False):

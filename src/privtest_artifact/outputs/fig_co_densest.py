@@ -1,31 +1,34 @@
 """fig_co_densest: BatchToCO (Algorithm 3) for densest subgraph on real edge streams vs baselines (Thm 42, Sec. 8.2).
 
 Streams (``privtest_artifact.data``, neighbouring = differ in one inserted edge / contact): CollegeMsg (unweighted, each
-pair
-at its first message, one step per day: a small optimum) and the SocioPatterns primary school (weighted multigraph,
-one step per 10-minute window with contacts: a large optimum). Batch algorithm: the noisy-degree prefix algorithm
-of :class:`privtest.co.graphs.DensestSubgraph` (pure eps-edge-DP, a stand-in for the algorithms Section 8.2 cites).
-OPT_t is exact (Charikar's LP) every ``co_data.opt_stride`` steps, the next exact value (an upper bound) in between. For
-each eps of the sweep: ``runs`` runs of BatchToCO with the corrected constants (ERRATA.md) and the baselines of
-:func:`privtest.co.batch_to_co.baselines` on the same stream, plus ``checkpoint_runs`` runs without ThresholdSelect for
-Lemma 40.
+pair at its first message, one step per day: a small optimum) and the SocioPatterns primary school (weighted multigraph,
+one step per 10-minute window with contacts: a large optimum). Batch algorithm: the noisy-degree prefix algorithm of
+:class:`privtest.co.graphs.DensestSubgraph` (pure eps-edge-DP, a stand-in for the algorithms Section 8.2 cites). OPT_t
+is exact (Charikar's LP) every ``co_data.opt_stride`` steps, the next exact value (an upper bound) in between.
 
-Raw rows: :mod:`privtest_artifact.outputs._co`. Claims (:mod:`privtest_artifact.outputs.fig_co_densest`): those of every
-CO
-experiment (checkpoints, calls per step, privacy ledger, Theorem 42's guarantee), plus the Algorithm 3 vs
-Corollary 35 erratum check (``co.cor35_erratum``).
+Simulation (:func:`simulate`): for each eps of the sweep, ``runs`` runs of BatchToCO with the corrected constants
+(ERRATA.md) and the baselines of :func:`privtest.co.batch_to_co.baselines` on the same stream, plus ``checkpoint_runs``
+runs without ThresholdSelect for Lemma 40. Raw rows: those of every CO output
+(:func:`privtest_artifact.outputs._co.run_problem`).
 
-Analysis (:func:`analyse`, of the raw rows): the table its figure
-draws,
-mean and 10-90% band of f(X_t, Y_t) per (stream, eps, method, t) with OPT_t (``summary``,
-:func:`privtest_artifact.outputs._co.summarize`), the tables its claims compare with the paper's bounds
-(:func:`privtest_artifact.outputs._co.tables`): ``privacy`` per eps, ``checkpoints``, ``calls`` and ``utility`` per
-(stream,
-eps), and ``cor35`` (:func:`cor35`): Algorithm 3's printed per-call eps against Corollary 35's hypothesis.
+Analysis (:func:`analyse`):
 
-Claims (:func:`claims`): the continual-observation claims of :mod:`privtest_artifact.outputs._co` (ids
-``co.*``) and the
-erratum check of Algorithm 3's printed eps(i, t) against Corollary 35 (``co.cor35_erratum``).
+* ``summary``: what the figure draws, mean and 10-90% band of f(X_t, Y_t) per (stream, eps, method, t) with OPT_t
+  (:func:`privtest_artifact.outputs._co.summarize`);
+* ``privacy``: per eps, Lemma 38's worst-case ledger of BatchToCO beside the realised ex-post loss of the runs;
+* ``checkpoints``: per (stream, eps), Lemma 40 via Lemma 39(2): the runs whose checkpoints violate
+  h_ell < OPT_t + (2/eps(ell,t)) ln(1/pbar);
+* ``calls``: per (stream, eps), the GTM calls of A per step against their exact expectation (Theorem 42(3));
+* ``utility``: per (stream, eps), the runs below Theorem 42(2)'s explicit guarantee at the steps its proof covers, with
+  V_A bracketed;
+* ``cor35`` (:func:`cor35`): Algorithm 3's printed per-call eps against Corollary 35's hypothesis.
+
+The tables ``privacy``, ``checkpoints``, ``calls`` and ``utility`` are those every CO output's claims compare with the
+paper's bounds (:func:`privtest_artifact.outputs._co.tables`).
+
+Claims (:func:`claims`): the continual-observation claims of every CO output
+(:func:`privtest_artifact.outputs._co.claims`, ids ``co.*``: checkpoints, calls per step, privacy ledger, Theorem 42's
+guarantee), plus the erratum check of Algorithm 3's printed eps(i, t) against Corollary 35 (``co.cor35_erratum``).
 """
 
 from __future__ import annotations
@@ -97,10 +100,8 @@ ERRATUM_ALG3 = "Algorithm 3: eps(i, t) uses the global beta where Corollary 35 n
 
 def claims(tables: dict[str, pd.DataFrame], cfg: dict) -> list[Claim]:
     """The continual-observation claims of :func:`privtest_artifact.outputs._co.claims` (prefix ``co``) and, exactly,
-    Algorithm
-    3's printed eps(i, t) against Corollary 35's hypothesis (``co.cor35_erratum``, ERRATUM when violated at some
-    tried (i, t)), on the tables of :func:`privtest_artifact.outputs.analyse` (the workflow passes those of
-    ``results/analysis/fig_co_densest/``; None computes them from ``raw`` and ``cfg``)."""
+    Algorithm 3's printed eps(i, t) against Corollary 35's hypothesis (``co.cor35_erratum``, ERRATUM when violated at
+    some tried (i, t)), on the tables of :func:`analyse`."""
     cor35 = tables["cor35"]
     worst = cor35.loc[cor35.log_Lambda_t.idxmax()]  # the first (i, t) of the table's order if several tie
     erratum = exact(

@@ -1,26 +1,33 @@
 """fig_co_dks: BatchToCO (Algorithm 3) for densest-k-subgraph on real edge streams vs baselines (Thm 42, Sec. 8.3).
 
 Same streams, constants, eps sweep and baselines as :mod:`privtest_artifact.outputs.fig_co_densest`. Objective
-f(X_t, S) = w_t(E(S)) with |S| = k (sensitivity 1 under one inserted edge / contact, data-monotone). Batch
-algorithm: noisy-degree top-k (:mod:`privtest.co.dks`, pure eps-edge-DP: Laplace(2/eps) on the degree vector, L1
-sensitivity 2), a *stand-in* for the algorithm Section 8.3 cites. OPT_t: certified bounds
-(:func:`privtest.co.dks.dks_opt_bounds`): ``opt`` is an upper bound U_t >= OPT_t, labelled ``exact`` where a
-feasible k-set (top-k degrees or greedy peeling) attains it, else ``upper bound``; ``opt_lower`` is that feasible
-value. Section 8.3 has no worst-case approximation ratio, so only Theorem 42's data-dependent V_A(X_t) applies, which
-is how :mod:`privtest_artifact.outputs._co` checks every application (guarantee at U_t and at confidence bounds on V_A).
-Raw rows: those of :func:`privtest_artifact.outputs._co.run_problem` plus ``opt_lower`` and ``k``.
+f(X_t, S) = w_t(E(S)) with |S| = k (sensitivity 1 under one inserted edge / contact, data-monotone). Batch algorithm:
+noisy-degree top-k (:mod:`privtest.co.dks`, pure eps-edge-DP: Laplace(2/eps) on the degree vector, L1 sensitivity 2), a
+*stand-in* for the algorithm Section 8.3 cites. OPT_t: certified bounds (:func:`privtest.co.dks.dks_opt_bounds`):
+``opt`` is an upper bound U_t >= OPT_t, labelled ``exact`` where a feasible k-set (top-k degrees or greedy peeling)
+attains it, else ``upper bound``; ``opt_lower`` is that feasible value. Section 8.3 has no worst-case approximation
+ratio, so only Theorem 42's data-dependent V_A(X_t) applies, which is how :mod:`privtest_artifact.outputs._co` checks
+every application (guarantee at U_t and at confidence bounds on V_A).
 
-Analysis (:func:`analyse`, of the raw rows): the table its figure draws,
-mean and
-10-90% band of the edges inside S per (stream, eps, method, t) with the upper bound U_t >= OPT_t (``opt``) and the
-value of a feasible k-set (``opt_lower``) (``summary``), and the tables its claims compare with the paper's bounds
-(:func:`privtest_artifact.outputs._co.tables`): ``privacy`` per eps, ``checkpoints``, ``calls`` and ``utility`` per
-(stream,
-eps).
+Simulation (:func:`simulate`): raw rows of :func:`privtest_artifact.outputs._co.run_problem` per stream, plus
+``opt_lower`` and ``k``.
 
-Claims (:func:`claims`): the continual-observation claims of :mod:`privtest_artifact.outputs._co` (ids
-``co.dks.*``; Lemma 40
-with U_t >= OPT_t, a looser valid bound).
+Analysis (:func:`analyse`):
+
+* ``summary``: what the figure draws, mean and 10-90% band of the edges inside S per (stream, eps, method, t) with the
+  upper bound U_t >= OPT_t (``opt``) and the value of a feasible k-set (``opt_lower``);
+* ``privacy``: per eps, Lemma 38's worst-case ledger of BatchToCO beside the realised ex-post loss of the runs;
+* ``checkpoints``: per (stream, eps), Lemma 40 via Lemma 39(2): the runs whose checkpoints violate
+  h_ell < OPT_t + (2/eps(ell,t)) ln(1/pbar);
+* ``calls``: per (stream, eps), the GTM calls of A per step against their exact expectation (Theorem 42(3));
+* ``utility``: per (stream, eps), the runs below Theorem 42(2)'s explicit guarantee at the steps its proof covers, with
+  V_A bracketed.
+
+The last four are those every CO output's claims compare with the paper's bounds
+(:func:`privtest_artifact.outputs._co.tables`).
+
+Claims (:func:`claims`): the continual-observation claims of every CO output
+(:func:`privtest_artifact.outputs._co.claims`, ids ``co.dks.*``; Lemma 40 with U_t >= OPT_t, a looser valid bound).
 """
 
 from __future__ import annotations
@@ -59,6 +66,5 @@ def analyse(raw: pd.DataFrame, cfg: dict) -> dict[str, pd.DataFrame]:
 
 def claims(tables: dict[str, pd.DataFrame], cfg: dict) -> list[Claim]:
     """The continual-observation claims of :func:`privtest_artifact.outputs._co.claims` with prefix ``co.dks``, on the
-    tables of :func:`privtest_artifact.outputs.fig_co_dks.analyse` (None computes the ones they read,
-    :func:`privtest_artifact.outputs._co.tables`, from ``raw`` and ``cfg``)."""
+    tables of :func:`analyse`."""
     return _co.claims(tables, cfg, "co.dks")

@@ -1,18 +1,27 @@
 """fig_co_maxcut: BatchToCO (Algorithm 3) for Max-Cut (Section 8.4) vs baselines on the CollegeMsg subgraph of its
-``k`` most active users, one CO step per inserted edge; batch algorithm: the exponential mechanism over all cuts
+``users`` most active users, one CO step per inserted edge; batch algorithm: the exponential mechanism over all cuts
 (:class:`privtest.co.maxcut.MaxCut`, pure eps-edge-DP, additive error O((n + ln(1/beta))/eps)); OPT_t exact by
-enumeration. Raw rows: :mod:`privtest_artifact.outputs._co`; claims: :mod:`privtest_artifact.outputs.fig_co_maxcut`.
+enumeration.
 
-Analysis (:func:`analyse`, of the raw rows): the table its figure
-draws,
-mean and 10-90% band of f(X_t, Y_t) per (stream, eps, method, t) with OPT_t (``summary``,
-:func:`privtest_artifact.outputs._co.summarize`), and the tables its claims compare with the paper's bounds
-(:func:`privtest_artifact.outputs._co.tables`): ``privacy`` per eps, ``checkpoints``, ``calls`` and ``utility`` per
-(stream,
-eps).
+Simulation (:func:`simulate`): the raw rows of every CO output (:func:`privtest_artifact.outputs._co.run_problem`) on
+that stream.
 
-Claims (:func:`claims`): the continual-observation claims of :mod:`privtest_artifact.outputs._co` (ids
-``co.maxcut.*``).
+Analysis (:func:`analyse`):
+
+* ``summary``: what the figure draws, mean and 10-90% band of f(X_t, Y_t) per (stream, eps, method, t) with OPT_t
+  (:func:`privtest_artifact.outputs._co.summarize`);
+* ``privacy``: per eps, Lemma 38's worst-case ledger of BatchToCO beside the realised ex-post loss of the runs;
+* ``checkpoints``: per (stream, eps), Lemma 40 via Lemma 39(2): the runs whose checkpoints violate
+  h_ell < OPT_t + (2/eps(ell,t)) ln(1/pbar);
+* ``calls``: per (stream, eps), the GTM calls of A per step against their exact expectation (Theorem 42(3));
+* ``utility``: per (stream, eps), the runs below Theorem 42(2)'s explicit guarantee at the steps its proof covers, with
+  V_A bracketed.
+
+The last four are those every CO output's claims compare with the paper's bounds
+(:func:`privtest_artifact.outputs._co.tables`).
+
+Claims (:func:`claims`): the continual-observation claims of every CO output
+(:func:`privtest_artifact.outputs._co.claims`, ids ``co.maxcut.*``).
 """
 
 from __future__ import annotations
@@ -41,7 +50,5 @@ def analyse(raw: pd.DataFrame, cfg: dict) -> dict[str, pd.DataFrame]:
 
 def claims(tables: dict[str, pd.DataFrame], cfg: dict) -> list[Claim]:
     """The continual-observation claims of :func:`privtest_artifact.outputs._co.claims` with prefix ``co.maxcut``, on
-    the
-    tables of :func:`privtest_artifact.outputs.fig_co_maxcut.analyse` (None computes the ones they read,
-    :func:`privtest_artifact.outputs._co.tables`, from ``raw`` and ``cfg``)."""
+    the tables of :func:`analyse`."""
     return _co.claims(tables, cfg, "co.maxcut")

@@ -1,22 +1,32 @@
-"""fig_co_submodular: BatchToCO (Algorithm 3) for decomposable monotone submodular maximisation (Section 8.1, Table
-2's k-Card. and k-Matroid rows) vs baselines: facility location on the 2017 Minneapolis police stops, one CO step
-per ``step_days`` days. Batch algorithms: private greedy with the exponential mechanism (Gupta et al. 2010 /
-Mitrovic et al. 2017, pure eps-DP) under a k-cardinality constraint, and its partition-matroid variant (each round
-restricted to candidates whose strip is not full; greedy is a 1/2-approximation under a matroid). OPT_t is replaced
-by a certified upper bound (greedy prefixes + top-k gains, also valid for the matroid, whose feasible sets are a
-subset), labelled "upper bound", so measured ratios are lower bounds of the true ones. Raw rows:
-:mod:`privtest_artifact.outputs._co`; claims: :mod:`privtest_artifact.outputs.fig_co_submodular`.
+"""fig_co_submodular: BatchToCO (Algorithm 3) for decomposable monotone submodular maximisation (Section 8.1, Table 2's
+k-Card. and k-Matroid rows) vs baselines: facility location on the 2017 Minneapolis police stops, one CO step per
+``step_days`` days. Batch algorithms: private greedy with the exponential mechanism (Gupta et al. 2010 / Mitrovic et al.
+2017, pure eps-DP) under a k-cardinality constraint, and its partition-matroid variant (each round restricted to
+candidates whose strip is not full; greedy is a 1/2-approximation under a matroid). OPT_t is replaced by a certified
+upper bound (greedy prefixes + top-k gains, also valid for the matroid, whose feasible sets are a subset), labelled
+"upper bound", so measured ratios are lower bounds of the true ones.
 
-Analysis (:func:`analyse`, of the raw rows): the table its
-figure draws,
-mean and 10-90% band of f(X_t, Y_t) per (stream, eps, method, t) with OPT_t (``summary``,
-:func:`privtest_artifact.outputs._co.summarize`), and the tables its claims compare with the paper's bounds
-(:func:`privtest_artifact.outputs._co.tables`): ``privacy`` per eps, ``checkpoints``, ``calls`` and ``utility`` per
-(stream,
-eps).
+Simulation (:func:`simulate`): the raw rows of every CO output (:func:`privtest_artifact.outputs._co.run_problem`) for
+the k-cardinality stream (``mpls_stops``) and, if ``matroid`` is configured, the partition-matroid stream
+(``mpls_stops_matroid``).
 
-Claims (:func:`claims`): the continual-observation claims of :mod:`privtest_artifact.outputs._co` (ids
-``co.submodular.*``), for the k-cardinality and the partition-matroid streams.
+Analysis (:func:`analyse`):
+
+* ``summary``: what the figure draws, mean and 10-90% band of f(X_t, Y_t) per (stream, eps, method, t) with OPT_t
+  (:func:`privtest_artifact.outputs._co.summarize`);
+* ``privacy``: per eps, Lemma 38's worst-case ledger of BatchToCO beside the realised ex-post loss of the runs;
+* ``checkpoints``: per (stream, eps), Lemma 40 via Lemma 39(2): the runs whose checkpoints violate
+  h_ell < OPT_t + (2/eps(ell,t)) ln(1/pbar);
+* ``calls``: per (stream, eps), the GTM calls of A per step against their exact expectation (Theorem 42(3));
+* ``utility``: per (stream, eps), the runs below Theorem 42(2)'s explicit guarantee at the steps its proof covers, with
+  V_A bracketed.
+
+The last four are those every CO output's claims compare with the paper's bounds
+(:func:`privtest_artifact.outputs._co.tables`).
+
+Claims (:func:`claims`): the continual-observation claims of every CO output
+(:func:`privtest_artifact.outputs._co.claims`, ids ``co.submodular.*``), for the k-cardinality and the partition-matroid
+streams.
 """
 
 from __future__ import annotations
@@ -61,7 +71,5 @@ def analyse(raw: pd.DataFrame, cfg: dict) -> dict[str, pd.DataFrame]:
 
 def claims(tables: dict[str, pd.DataFrame], cfg: dict) -> list[Claim]:
     """The continual-observation claims of :func:`privtest_artifact.outputs._co.claims` with prefix ``co.submodular``,
-    on the
-    tables of :func:`privtest_artifact.outputs.fig_co_submodular.analyse` (None computes the ones they read,
-    :func:`privtest_artifact.outputs._co.tables`, from ``raw`` and ``cfg``)."""
+    on the tables of :func:`analyse`."""
     return _co.claims(tables, cfg, "co.submodular")

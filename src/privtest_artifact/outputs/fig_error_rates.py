@@ -1,24 +1,24 @@
-"""fig_error_rates: probability that a whole T-step run makes any Type I or Type II error (Definition 13),
-on adversarial streams, for each tester and beta (Theorem 21 for the GTM: must be <= beta).
+"""fig_error_rates: probability that a whole T-step run makes any Type I or Type II error (Definition 13), on
+adversarial streams, for each tester and beta (Theorem 21 for the GTM: must be <= beta).
 
 Streams (each tester on its own thresholds):
-  * ``pbar_then_pstar``: p_t = pbar_t for t < T, then p_T = p*: an error is halting before T (Type I) or not
-    halting at T (Type II).
-  * ``never_pstar``: p_t = pbar_t for all t <= T: an error is any halt (Type I).
 
-For the GTM the same probabilities are also computed exactly (``rate_exact``: ``Tester.exact_error``, NaN for
-testers without an exact analysis): the Monte Carlo rate must agree with it, and the exact value is checked against
-beta even where the sample cannot resolve it (:mod:`privtest_artifact.outputs.fig_error_rates`).
+* ``pbar_then_pstar``: p_t = pbar_t for t < T, then p_T = p*: an error is halting before T (Type I) or not halting at T
+  (Type II).
+* ``never_pstar``: p_t = pbar_t for all t <= T: an error is any halt (Type I).
 
-Analysis (:func:`analyse`, of the raw counts): each tester's
-whole-run
-error rate per (method, beta, stream) with its 95% Clopper-Pearson interval, next to its budget and the exact rate
-where known (``summary``: the raw columns plus ``rate``, ``ci_low``, ``ci_high``). The claims
-(:mod:`privtest_artifact.outputs.fig_error_rates`) are decided on the counts themselves.
+Simulation (:func:`simulate`): one row per (method, beta, stream): the failures among ``runs`` independent runs of
+length T, with the tester's budget; for the GTM the same probability is also computed exactly (``rate_exact``:
+``Tester.exact_error``, NaN for testers without an exact analysis).
 
-Claims (:func:`claims`): each tester's whole-run error probability on adversarial streams is within its own
-budget (Theorem 21 for the GTM: beta); for the GTM also on the exact value (the Monte Carlo rate beside it as a
-cross-check).
+Analysis (:func:`analyse`):
+
+* ``summary``: each tester's whole-run error rate per (method, beta, stream) with its 95% Clopper-Pearson interval, next
+  to its budget and the exact rate where known (the raw columns plus ``rate``, ``ci_low``, ``ci_high``).
+
+Claims (:func:`claims`): each tester's whole-run error probability on adversarial streams is within its own budget
+(Theorem 21 for the GTM: beta), decided on the counts themselves; for the GTM also on the exact value, checked against
+beta even where the sample cannot resolve it, with the Monte Carlo rate beside it as a cross-check (the two must agree).
 """
 
 from __future__ import annotations
@@ -105,12 +105,11 @@ def summarize(raw: pd.DataFrame) -> pd.DataFrame:
 
 def claims(tables: dict[str, pd.DataFrame], cfg: dict) -> list[Claim]:
     """Each tester's whole-run error probability <= its own budget on each adversarial stream (column ``budget``, from
-    :func:`privtest_artifact.outputs.fig_error_rates.error_budget`); where the exact value is known (the GTM) also the
-    exact
-    value, with the Monte Carlo rate beside it as a cross-check
-    (:func:`privtest_artifact.outputs._common.mc_cross_check`)."""
-    raw = tables["summary"]
-    return _exact_claims(raw) + [
+    :func:`error_budget`); where the exact value is known (the GTM) also the exact value, with the Monte Carlo rate
+    beside it as a cross-check (:func:`privtest_artifact.outputs._common.mc_cross_check`). Reads the table ``summary``
+    of :func:`analyse`."""
+    summary = tables["summary"]
+    return _exact_claims(summary) + [
         rate_claim(
             f"error_rates.{r.method}[beta={r.beta},{r.stream},T={r.T}]",
             r.source,
@@ -120,15 +119,15 @@ def claims(tables: dict[str, pd.DataFrame], cfg: dict) -> list[Claim]:
             float(r.budget),
             f"p_T = {r.p_last:.4g} (its halting threshold)" if r.stream == "pbar_then_pstar" else "",
         )
-        for r in raw.itertuples()
+        for r in summary.itertuples()
     ]
 
 
-def _exact_claims(raw: pd.DataFrame) -> list[Claim]:
+def _exact_claims(summary: pd.DataFrame) -> list[Claim]:
     """The exact whole-run error of every row with an exact value (``rate_exact`` finite) <= its budget, the Monte
     Carlo rate beside it as a cross-check."""
     out = []
-    for r in raw.itertuples():
+    for r in summary.itertuples():
         if not np.isfinite(r.rate_exact):  # NaN: no exact analysis for this tester
             continue
         tag = f"{r.method}[beta={r.beta},{r.stream},T={r.T}]"

@@ -1,34 +1,31 @@
 """fig_expost: the ex-post calibration of Theorem 23.
 
-(a) Rejection threshold pbar_t vs t: flat under Theorem 23 (Lambda_t = (4/beta)^{eps_t/eps_C} e^{2/C_H} does not
-    depend on t), decaying under Theorem 21 at the same input privacy; measured single-step halting at p* and pbar_t.
-(b) Ex-post privacy loss of a transcript halting at t, eps_C + C_H eps_t ln(4/beta_t), growing like ln t, and the
-    loss eps_C of every continuation prefix.
+(a) Rejection threshold pbar_t vs t: flat under Theorem 23 (Lambda_t = (4/beta)^{eps_t/eps_C} e^{2/C_H} does not depend
+    on t), decaying under Theorem 21 at the same input privacy; measured single-step halting at p* and pbar_t.
+(b) Ex-post privacy loss of a transcript halting at t, eps_C + C_H eps_t ln(4/beta_t), growing like ln t, and the loss
+    eps_C of every continuation prefix.
 
-Claims (:mod:`privtest_artifact.outputs.fig_expost`), on the exact per-step probabilities
-(:func:`privtest.exact.step_log_probs`,
-columns ``miss_good_exact``, ``halt_pbar_exact``) with the Monte Carlo counts beside them: miss at p* <= beta_t/6 given
-eta_1 <= mu1, halting at pbar_t <= beta_t/4 + beta_t/6 (the eta_2,t tail beta_t/4 of Lemma 19 plus the Poisson tail
-beta_t/6 of Lemma 20).
+Simulation (:func:`simulate`), per eps_ratio: ``curve`` rows of both calibrations' thresholds and losses on a log grid
+of t, and ``mc`` rows at the ``mc_t`` steps: Monte Carlo halting counts at p* and pbar_t and the exact per-step
+probabilities (:func:`privtest.exact.step_log_probs`, columns ``miss_good_exact``, ``halt_pbar_exact``).
 
-Analysis (:func:`analyse`, of the raw rows: ``curve`` rows of both
-calibrations'
-thresholds and losses on a log grid of t, ``mc`` rows of halting counts and exact probabilities at the ``mc_t``
-steps): the tables its check and figure read (Theorem 23).
+Analysis (:func:`analyse`):
 
 * ``series``: the raw rows as drawn (``figures/data/fig_expost.csv``): pbar_expost, pbar_global (probabilities),
   halt_loss, continue_loss (privacy loss, nats) per (eps_ratio, t);
-* ``steps``: one row per mc step (eps_ratio, t), in simulation order: the exact ``miss_good_exact`` (Pr[miss a
-  halt at p* | eta_1 <= mu1]) with its bound ``beta_II`` (beta_t/6) and its Monte Carlo count ``misses_good`` of
-  ``good_runs_pstar``; the exact ``halt_pbar_exact`` (Pr[halt at pbar_t]) with its bound ``continue_bound`` =
-  beta_t/4 + beta_t/6 (:func:`privtest.gtm.continue_bound`) and its count ``halts_pbar`` of ``runs``;
+* ``steps``: one row per mc step (eps_ratio, t), in simulation order: the exact ``miss_good_exact`` (Pr[miss a halt at
+  p* | eta_1 <= mu1]) with its bound ``beta_II`` (beta_t/6) and its Monte Carlo count ``misses_good`` of
+  ``good_runs_pstar``; the exact ``halt_pbar_exact`` (Pr[halt at pbar_t]) with its bound
+  ``continue_bound`` = beta_t/4 + beta_t/6 (:func:`privtest.gtm.continue_bound`) and its count ``halts_pbar`` of
+  ``runs``;
 * ``rates``: per mc step, in simulation order: pbar_expost, halt_loss and the Monte Carlo halting rates
   ``halt_at_pstar`` (at p*) and ``halt_at_pbar`` (at pbar_t), the figure's table.
 
 Claims (:func:`claims`): Theorem 23's ex-post calibration keeps the per-step Type II (at p*) and Type I (at pbar_t)
-budgets, checked on the exact probabilities with the Monte Carlo estimates beside them. The calibration's identities
-(Lemma 17's halting loss equals the theorem's loss function, pbar_t is flat in t) cannot fail and are unit tests
-(tests/test_gtm.py::test_expost_identities_over_t).
+budgets, checked on the exact probabilities with the Monte Carlo counts beside them: miss at p* <= beta_t/6 given
+eta_1 <= mu1, halting at pbar_t <= beta_t/4 + beta_t/6 (the eta_2,t tail beta_t/4 of Lemma 19 plus the Poisson tail
+beta_t/6 of Lemma 20). The calibration's identities (Lemma 17's halting loss equals the theorem's loss function, pbar_t
+is flat in t) cannot fail and are unit tests (tests/test_gtm.py::test_expost_identities_over_t).
 """
 
 from __future__ import annotations
@@ -131,9 +128,9 @@ def rates(raw: pd.DataFrame) -> pd.DataFrame:
 
 
 def claims(tables: dict[str, pd.DataFrame], cfg: dict) -> list[Claim]:
-    """Per mc step t and ratio (the table ``steps`` of :func:`privtest_artifact.outputs.fig_expost.analyse`, which the
-    workflow passes; None computes it): the exact miss probability at p* given eta_1 <= mu1 (<= beta_II = beta_t/6)
-    and the exact halting probability at pbar_t (<= beta_t/4 + beta_t/6), Monte Carlo beside each."""
+    """Per mc step t and ratio (the table ``steps`` of :func:`analyse`): the exact miss probability at p* given
+    eta_1 <= mu1 (<= beta_II = beta_t/6) and the exact halting probability at pbar_t (<= beta_t/4 + beta_t/6), Monte
+    Carlo beside each."""
     steps = tables["steps"]
     out = []
     for r in steps.itertuples():

@@ -1,47 +1,51 @@
 """fig_hpo: the GTM as a private tester for hyperparameter search on real data (Section 1.5), against the private
 selection a practitioner would pick instead (OpenDP's ``make_select_private_candidate``), at equal total privacy.
 
-The stream: T hyperparameters h_t (number of features x clipping quantile, a public grid sweep) of a
-differentially private Gaussian naive Bayes model (:mod:`privtest_artifact.hpo`) on the breast-cancer data shipped with
-scikit-learn. M_t trains one eps_t-DP model with h_t on the private training split and outputs +1 iff its accuracy on
-the public validation split is >= ``target``; every evaluation is a real training run. For each h_t and each
-per-training eps used below, the true p_t = Pr[M_t = +1] is estimated non-privately from ``p_evals`` trainings
-(Clopper-Pearson interval).
+The stream: T hyperparameters h_t (number of features x clipping quantile, a public grid sweep) of a differentially
+private Gaussian naive Bayes model (:mod:`privtest_artifact.hpo`) on the breast-cancer data shipped with scikit-learn.
+M_t trains one eps_t-DP model with h_t on the private training split and outputs +1 iff its accuracy on the public
+validation split is >= ``target``; every evaluation is a real training run. For each h_t and each per-training eps used
+below, the true p_t = Pr[M_t = +1] is estimated non-privately from ``p_evals`` trainings (Clopper-Pearson interval).
 
 Scenarios (:func:`scenarios`), each a total privacy budget eps and a task (target accuracy, p*):
+
 * the paper-scale one: eps = cfg eps (20), eps_t = cfg eps_t (1), the constant and the adaptive p* schedules;
 * the practitioner's: eps = ``practitioner.eps`` (2) for each of ``practitioner.tasks``, with eps_t chosen by the
   calibration (:func:`calibrated_eps_t`: the largest eps_t with Lambda_T <= ``practitioner.Lambda_max``).
-In each, ``searches`` private searches run the GTM (Theorem 21) and every other tester of ``methods`` (Cohen et al.)
-at the same eps, eps_t and p*, and ``peer.searches`` runs of the peer: private selection with a known threshold
-(Algorithm 2 = Liu-Talwar = OpenDP's combinator, :func:`privtest_artifact.hpo.private_selection`) over random search of
-the
-same space, the same learner and data, at the same total eps: each candidate is trained at eps_Q = (eps - eps0)/2
-(Lemma 34(1): 2 eps_Q + eps0 = eps; OpenDP's map 2 eps_Q). Two peer variants: stop probability ``stop_probability``
-as OpenDP documents it, and as OpenDP 0.16.0 draws it (:func:`privtest.opendp.opendp_effective_stop_probability`).
 
-Analysis (p_t intervals, plotted tables, summaries): :mod:`privtest_artifact.outputs.fig_hpo`; claims:
-:mod:`privtest_artifact.outputs.fig_hpo`.
+Simulation (:func:`simulate`): in each scenario, ``searches`` private searches run the GTM (Theorem 21) and every other
+tester of ``methods`` (Cohen et al.) at the same eps, eps_t and p*, and ``peer.searches`` runs of the peer: private
+selection with a known threshold (Algorithm 2 = Liu-Talwar = OpenDP's combinator,
+:func:`privtest_artifact.hpo.private_selection`) over random search of the same space, the same learner and data, at the
+same total eps: each candidate is trained at eps_Q = (eps - eps0)/2 (Lemma 34(1): 2 eps_Q + eps0 = eps; OpenDP's map
+2 eps_Q). Two peer variants: stop probability ``stop_probability`` as OpenDP documents it, and as OpenDP 0.16.0 draws it
+(:func:`privtest.opendp.opendp_effective_stop_probability`). Raw rows (column ``kind``): "p" rows of the non-private
+estimates of p_t, "method", "step" and "search" rows of the private searches.
 
-Analysis (:func:`analyse`, of the raw rows: "p" rows of the non-private
-estimates of
-p_t, "method", "step" and "search" rows of the private searches): the tables its check and figure read.
+Analysis (:func:`analyse`):
 
 * ``methods``: one row per (scenario, method), in simulation order (the "method" rows);
-* ``p``: every "p" row with p_hat = successes/evals, its 95% Clopper-Pearson interval (p_low, p_high) and the
-  setting's label, for every per-training eps and target (:func:`p_rows`; :func:`select_p` picks one);
+* ``p``: every "p" row with p_hat = successes/evals, its 95% Clopper-Pearson interval (p_low, p_high) and the setting's
+  label, for every per-training eps and target (:func:`p_rows`; :func:`select_p` picks one);
 * ``plot``: the testers' plotted data per (scenario, method, t) (:func:`plot_table`): panels (a) and (c);
 * ``peers``: the selection peers' plotted data per (scenario, method, t): true p_t at their eps_Q and the searches
   choosing h_t (t = 0: no output): panel (a);
-* ``halts``: where the searches of every method stop, per (scenario, method, t), t = 0 for none
-  (:func:`halt_table`): panel (b);
+* ``halts``: where the searches of every method stop, per (scenario, method, t), t = 0 for none (:func:`halt_table`):
+  panel (b);
 * ``summary``: one row per (scenario, method) (:func:`summarize`);
-* ``errors``, ``pbar``, ``selection``, ``comparison``: one row per claim cell of
-:mod:`privtest_artifact.outputs.fig_hpo`
-  with the numbers the claim shows and judges (:func:`error_table`, :func:`pbar_table`, :func:`selection_table`,
-  :func:`comparison_table`).
+* ``errors``: per tester (and pooled per family run with both p* schedules), the definite and possible numbers of
+  searches with a Type I or II error of Theorem 21 (Proposition 48 for Cohen et al.) and the method's failure bound
+  (:func:`error_table`);
+* ``pbar``: per tester of another family than the reference tester, the smallest ratio of the reference tester's pbar_t
+  to its pbar_t (:func:`pbar_table`);
+* ``selection``: per selection peer (both variants), the searches releasing nothing, Lemma 34(2)'s bound and the
+  reference tester's failure bound (:func:`selection_table`);
+* ``comparison``: per documented-schedule peer against the reference tester, the mean true p of the output and the mean
+  trainings, with their differences (:func:`comparison_table`).
 
-Claims (:func:`claims`) , per scenario (total eps, target, p*; :func:`privtest_artifact.outputs.fig_hpo.scenarios`):
+The last four hold one row per claim cell, with the numbers the claim shows and judges.
+
+Claims (:func:`claims`), per scenario (total eps, target, p*; :func:`scenarios`):
 
 * Theorem 21's no-error event per tester and p* schedule on real DP training runs (pooled over the schedules of the
   testers that run two), Proposition 48's for Cohen et al. (each tester's own guarantee, from its ``source``);
@@ -49,11 +53,11 @@ Claims (:func:`claims`) , per scenario (total eps, target, p*; :func:`privtest_a
   ``methods``, the GTM) exceeds every other tester's;
 * the peer (private selection, Algorithm 2 = OpenDP's combinator as documented) fails (releases nothing) with
   probability at most beta, the reference tester's failure probability: Lemma 34(2) gives (1 - p1)(1 + eps0/2) xi/p1;
-* OpenDP 0.16.0's combinator as released fails more often than Lemma 34(2) allows at the stop probability it was
-  asked for (the finding of :func:`privtest.opendp.opendp_effective_stop_probability`);
+* OpenDP 0.16.0's combinator as released fails more often than Lemma 34(2) allows at the stop probability it was asked
+  for (the finding of :func:`privtest.opendp.opendp_effective_stop_probability`);
 * the comparison of docs/findings.md: at equal total eps, the peer's output is better than the reference tester's
-  (expected true p of the output at the method's own per-training eps, counting no output as 0) with fewer
-  trainings. This is a statement of docs/findings.md about this data, not a claim of the paper.
+  (expected true p of the output at the method's own per-training eps, counting no output as 0) with fewer trainings.
+  This is a statement of docs/findings.md about this data, not a claim of the paper.
 
 Equal total privacy within a scenario holds by construction (eps_Q = (eps - eps0)/2) and is a unit test
 (``tests/test_hpo.py``), not a claim.
@@ -479,10 +483,10 @@ COMPARISON_COLUMNS = ["scenario", "peer", "reference", "peer_eps_train", "refere
 
 
 def comparison_table(raw: pd.DataFrame, ms: pd.DataFrame | None = None, p_all: pd.DataFrame | None = None):
-    """The README's comparison, per scenario and documented-schedule selection peer against the reference tester:
-    mean over searches of the true p of the output (at the method's own per-training eps, 0 for no output) and of
-    the trainings spent, for both, and the differences (peer - reference) with their standard errors and runs
-    (the smaller number of searches; se = 0 for a single search or constant values)."""
+    """The comparison of docs/findings.md, per scenario and documented-schedule selection peer against the reference
+    tester: mean over searches of the true p of the output (at the method's own per-training eps, 0 for no output) and
+    of the trainings spent, for both, and the differences (peer - reference) with their standard errors and runs (the
+    smaller number of searches; se = 0 for a single search or constant values)."""
     ms = methods(raw) if ms is None else ms
     p_all = p_rows(raw) if p_all is None else p_all
     rows = []
@@ -553,8 +557,7 @@ def halt_table(raw: pd.DataFrame) -> pd.DataFrame:
     (label: the setting h_t, ``d=<features>, q=<quantile>``) and one for t = 0 (label "none": no halt, or no
     release), with ``halts`` (searches stopping there, of ``searches``) and ``fraction`` = halts/searches.
 
-    T is the number of settings of the method's own "p" rows (:func:`p_table`); a search's ``halt_step`` is in
-    0..T.
+    T is the number of settings of the method's own "p" rows (:func:`p_table`); a search's ``halt_step`` is in 0..T.
     """
     rows = []
     searches = raw[raw.kind == "search"]
@@ -714,7 +717,7 @@ def summarize(raw: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame(out)
 
 
-#: The analysis tables the claims read (:func:`privtest_artifact.outputs.fig_hpo.analyse`).
+#: The analysis tables the claims read (:func:`analyse`).
 TABLES = ("errors", "pbar", "selection", "comparison")
 
 

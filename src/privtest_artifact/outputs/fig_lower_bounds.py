@@ -1,24 +1,22 @@
 """fig_lower_bounds: upper vs lower bounds (Table 1, Corollary 30, Theorem 31).
 
-(a) log(p*/pbar_T) vs log(T/beta) for T on a log grid (at each beta of ``betas``): GTM (Theorem 21, its guaranteed
-pbar_T), Liu-Talwar (Theorem 46(2)), Cohen et al. (Proposition 48, proof) and the lower bound log Lambda_0
-(Corollary 30, case 1, p* <= 1/2). Exact evaluations.
-(b) Evaluations per step vs beta at p* <= 1/2 and T = ``T_samples``: GTM measured (mean N_t over ``runs`` runs of T
-steps while continuing, :mod:`privtest.measure`), Cohen's N_t and its measured mean, Liu-Talwar's N (eq. 25), and
-Theorem 31's lower bound with beta_t^II = beta (Remark 32).
-(c) claims only: classic AboveThreshold (Dwork-Roth), the standard test Theorem 29 starts from: its measured error
-rate at accuracy alpha, and alpha_+ + alpha_- = 2 alpha against Theorem 29's bound.
-Claims: :mod:`privtest_artifact.outputs.fig_lower_bounds`.
+(a) log(p*/pbar_T) vs log(T/beta) for T on a log grid (at each beta of ``betas_a``): GTM (Theorem 21, its guaranteed
+    pbar_T), Liu-Talwar (Theorem 46(2)), Cohen et al. (Proposition 48, proof) and the lower bound log Lambda_0
+    (Corollary 30, case 1, p* <= 1/2). Exact evaluations.
+(b) Evaluations per step vs beta (``betas_b``) at p* <= 1/2 and T = ``T_samples``: GTM measured (mean N_t over ``runs``
+    runs of T steps while continuing, :mod:`privtest.measure`), Cohen's N_t and its measured mean, Liu-Talwar's N
+    (eq. 25), and Theorem 31's lower bound with beta_t^II = beta (Remark 32).
+(c) claims only: classic AboveThreshold (Dwork-Roth), the standard test Theorem 29 starts from: its measured error rate
+    at accuracy alpha, and alpha_+ + alpha_- = 2 alpha against Theorem 29's bound.
 
-Analysis (:func:`analyse`, of the raw rows: panel "a",
-ln(p*/pbar_T)
-of every upper bound and ln Lambda_0 per (beta, T); panel "b", evaluations per step per beta, theory and measured;
-panel "c", classic AboveThreshold's errors): the tables its check and figure read (Table 1, Corollary 30, Theorems 29
-and 31).
+Simulation (:func:`simulate`): raw rows of panel "a", ln(p*/pbar_T) of every upper bound and ln Lambda_0 per (beta, T);
+panel "b", evaluations per step per beta, theory and measured; panel "c", classic AboveThreshold's errors.
+
+Analysis (:func:`analyse`):
 
 * ``series``: the raw rows as drawn (``figures/data/fig_lower_bounds.csv``);
-* ``margins``: per upper-bound method of panel (a), in simulation order: ``min_margin``, the least ln(p*/pbar_T) -
-  ln Lambda_0 over T and beta (Corollary 30: >= 0);
+* ``margins``: per upper-bound method of panel (a), in simulation order: ``min_margin``, the least
+  ln(p*/pbar_T) - ln Lambda_0 over T and beta (Corollary 30: >= 0);
 * ``samples``: panel (b)'s rows (kind theory/measured, method, beta, T, samples: mean evaluations per step), with for
   the measured rows ``se`` = samples_sd/sqrt(runs) (0 for one run or identical counts), ``ci_half`` = 1.96 se (the
   plotted 95% half-width, normal approximation) and Theorem 31's ``lower_bound``;
@@ -26,9 +24,8 @@ and 31).
   Clopper-Pearson interval (``ci_low``, ``ci_high``), ``alpha_sum`` = alpha_+ + alpha_- = 2 alpha, Theorem 29's
   ``alpha_sum_lower`` and their ratio ``alpha_sum_ratio``.
 
-Claims (:func:`claims`): upper bounds never beat Corollary 30's lower bound, measured
-evaluations per step against Theorem 31, and AboveThreshold (where Theorem 29 starts) against Dwork-Roth and
-Theorem 29.
+Claims (:func:`claims`): upper bounds never beat Corollary 30's lower bound, measured evaluations per step against
+Theorem 31, and AboveThreshold (where Theorem 29 starts) against Dwork-Roth and Theorem 29.
 """
 
 from __future__ import annotations
@@ -176,10 +173,8 @@ def above_threshold(raw: pd.DataFrame, confidence: float = CONFIDENCE) -> pd.Dat
 
 
 def claims(tables: dict[str, pd.DataFrame], cfg: dict) -> list[Claim]:
-    """On the tables of :func:`privtest_artifact.outputs.fig_lower_bounds.analyse` (which the workflow passes; None
-    computes
-    them): (a) exact: every upper bound's ln(p*/pbar_T) >= ln Lambda_0 (its slope (eps_1/eps) in ln T is a unit test
-    of privtest.bounds, not a claim: it is the code's own closed form).
+    """On the tables of :func:`analyse`: (a) exact: every upper bound's ln(p*/pbar_T) >= ln Lambda_0 (its slope
+    (eps_1/eps) in ln T is a unit test of privtest.bounds, not a claim: it is the code's own closed form).
     (b) measured mean evaluations per step >= Theorem 31's bound (normal approximation over runs).
     (c) AboveThreshold's error rate <= beta and its alpha_+ + alpha_- >= Theorem 29's lower bound."""
     out = []

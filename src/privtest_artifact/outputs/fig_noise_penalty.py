@@ -1,34 +1,32 @@
-"""fig_noise_penalty: the noise penalty Lambda_t vs t (log-log, t up to ``t_max``) for every method and the lower
-bound (Table 1, Theorem 4): GTM (Theorem 21) for several theta and for the theta that minimises Lambda_t
+"""fig_noise_penalty: the noise penalty Lambda_t vs t (log-log, t up to ``t_max``) for every method and the lower bound
+(Table 1, Theorem 4): GTM (Theorem 21) for several theta and for the theta that minimises Lambda_t
 (:func:`privtest.bounds.gtm_theta_opt`), GTM ex-post (Theorem 23, flat in t; ex-post privacy, a different notion),
 Liu-Talwar, Cohen et al. (Proposition 48, proof) and Corollary 30's Lambda_0 with T = t. All values are exact
 evaluations (no Monte Carlo); ``log10_Lambda`` is kept in log space.
 
-Every penalty is measured from where the method guarantees halting, as the GTM's (its p* is where Theorem 21
-guarantees halting). Liu-Talwar guarantees halting only where Theorem 46(4)'s Phi condition holds, at
-``halt_p`` (about 0.987 for p* = 0.5 here), so its curve is odds(halt_p)/odds(pbar_t) with pbar_t of Theorem 46(2)
+Every penalty is measured from where the method guarantees halting, as the GTM's (its p* is where Theorem 21 guarantees
+halting). Liu-Talwar guarantees halting only where Theorem 46(4)'s Phi condition holds, at ``halt_p`` (about 0.987 for
+p* = 0.5 here), so its curve is odds(halt_p)/odds(pbar_t) with pbar_t of Theorem 46(2)
 (:func:`liu_talwar_penalty_from_halting`): Table 1's odds form, whose (t/beta^2)^sigma_LT is (1/beta)^sigma_LT from
 46(4) times ((t+1)/beta)^sigma_LT from 46(2) (ERRATA.md). Its penalty from the nominal p* (where halting is not
-guaranteed), p*/pbar_t = 2 e^eps_0 ((t+1)/beta)^sigma_LT, is kept as the curve labelled "nominal". Claims:
-:mod:`privtest_artifact.outputs.fig_noise_penalty`.
+guaranteed), p*/pbar_t = 2 e^eps_0 ((t+1)/beta)^sigma_LT, is kept as the curve labelled "nominal".
 
-Analysis (:func:`analyse`, of the raw rows: per curve and
-step t the
-log10 noise penalty, log10_gap (where the method guarantees halting over its rejection threshold), its output delta
-and ``cor30``, whether Corollary 30 constrains it): the tables its check and figure read (Table 1, Theorem 4,
-Corollary 30).
+Simulation (:func:`simulate`, deterministic): per curve and step t, the log10 noise penalty, ``log10_gap`` (where the
+method guarantees halting over its rejection threshold), its output delta and ``cor30``, whether Corollary 30 constrains
+it.
+
+Analysis (:func:`analyse`):
 
 * ``series``: the raw rows as drawn (``figures/data/fig_noise_penalty.csv``);
-* ``curves``: the raw rows with ``Lambda`` = 10^min(log10_Lambda, 300) (the plotted noise penalty, capped at 1e300
-  where it overflows a float);
+* ``curves``: the raw rows with ``Lambda`` = 10^min(log10_Lambda, 300) (the plotted noise penalty, capped at 1e300 where
+  it overflows a float);
 * ``margins``: per curve Corollary 30 constrains (from T = t = 2 on), in simulation order: ``min_log10_margin``, the
   least log10_gap - log10 Lambda_0(T = t) over t, Lambda_0 of Corollary 30 at the tester's own delta (an achievable
   guarantee has margin >= 0).
 
-Claims (:func:`claims`) (exact): every upper bound's noise penalty, measured from where the method
-guarantees
-halting, is >= Corollary 30's Lambda_0. (Identities of our own formulas are unit tests, not claims: that the ex-post
-Lambda_t is flat in t, tests/test_gtm.py::test_expost_identities_over_t; that the closed-form theta* of
+Claims (:func:`claims`, exact): every upper bound's noise penalty, measured from where the method guarantees halting,
+is >= Corollary 30's Lambda_0. (Identities of our own formulas are unit tests, not claims: that the ex-post Lambda_t is
+flat in t, tests/test_gtm.py::test_expost_identities_over_t; that the closed-form theta* of
 :func:`privtest.bounds.gtm_theta_opt` minimises Theorem 21's Lambda_t,
 tests/test_bounds.py::test_gtm_theta_opt_is_the_numerical_argmin_of_lambda_t.)
 """
@@ -117,7 +115,6 @@ def simulate(cfg: dict, rng: np.random.Generator, inputs: dict[str, str]) -> pd.
     return pd.DataFrame(rows)
 
 
-LN10 = math.log(10.0)
 #: Largest plotted log10 Lambda (10^300 is near a float's range).
 LOG10_CAP = 300
 
@@ -148,9 +145,8 @@ def margins(raw: pd.DataFrame, cfg: dict) -> pd.DataFrame:
 
 
 def claims(tables: dict[str, pd.DataFrame], cfg: dict) -> list[Claim]:
-    """Exact checks on the table ``margins`` of :func:`privtest_artifact.outputs.fig_noise_penalty.analyse` (which the
-    workflow passes; None computes it): every upper bound's gamma*Lambda_t is >= Cor 30's Lambda_0 (an achievable
-    guarantee cannot beat the lower bound)."""
+    """Exact checks on the table ``margins`` of :func:`analyse`: every upper bound's gamma*Lambda_t is >= Cor 30's
+    Lambda_0 (an achievable guarantee cannot beat the lower bound)."""
     out = []
     for r in tables["margins"].itertuples():
         out.append(

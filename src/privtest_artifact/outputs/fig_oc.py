@@ -1,36 +1,31 @@
 """fig_oc: operating characteristic of one GTM step (Theorem 21): halting probability vs p_t.
 
-For each step index t, input-privacy ratio eps_t/eps and case (acceptance threshold p* and variant), the step's
-parameters come from :class:`~privtest.GlobalCalibration` and its halting probability is estimated by Monte Carlo,
-each replication drawing its own eta_1 (Algorithm 1's Init) and eta_2,t, and computed exactly (``halt_prob_exact``,
-eta_1 and eta_2,t integrated out by :func:`privtest.exact.step_log_halt`; ``miss_good_exact``, the continuation
-probability given eta_1 <= mu1, by :func:`privtest.exact.step_log_probs`).
+Simulation (:func:`simulate`): for each step index t, input-privacy ratio eps_t/eps and case (acceptance threshold p*
+and variant), the step's parameters come from :class:`~privtest.GlobalCalibration` and its halting probability on a grid
+of p_t is estimated by Monte Carlo, each replication drawing its own eta_1 (Algorithm 1's Init) and eta_2,t, and
+computed exactly (``halt_prob_exact``, eta_1 and eta_2,t integrated out by :func:`privtest.exact.step_log_halt`;
+``miss_good_exact``, the continuation probability given eta_1 <= mu1, by :func:`privtest.exact.step_log_probs`). Raw
+rows: the counts, one row per (t, eps_t/eps, p*, variant, p).
 
-Claims (:mod:`privtest_artifact.outputs.fig_oc`; per-step error bounds read off the proof of Theorem 21, each checked on
-the
-exact value with the Monte Carlo estimate beside it: Monte Carlo cannot resolve beta_t/4 ~ 1e-6 at t = 100):
-  * Type II at p = p*: Pr[no halt | eta_1 <= mu1] <= beta_t/4 (Lemma 20 with lambda_t >= rho_t, resp. <= rho_t when
-    flipped, Lemma 19(3)).
-  * Type I at p = pbar_t: Pr[halt] <= Pr[eta_2,t > tau2 ln(4/beta_t)] + beta_t/4 = beta_t/2.
-  * Type II at p = p*: Pr[no halt] <= beta/4 + beta_t/4 (unconditional).
-The per-step budget beta_t of the theorem holds only conditioned on the good-noise event G (Lemma 19), whose
-eta_1 part (probability beta/4) is shared by all steps; the measured miss rate at p* shows the difference.
-
-Analysis (:func:`analyse`, of the raw counts, one row per (t, eps_t/eps, p*,
-variant, p)
-of one GTM step): the tables its check and figure read.
+Analysis (:func:`analyse`):
 
 * ``summary``: the raw columns plus the halting probability ``halt_prob`` = halts/runs and its 95% Clopper-Pearson
   interval (``ci_low``, ``ci_high``), next to the exact value and pbar_t (the figure data);
 * ``curves``: one row per curve (t, eps_ratio, pstar, variant), sorted by them (:func:`curves`): the per-step error
   probabilities of the proof of Theorem 21 at p_t = p* and p_t = pbar_t, each exact (:mod:`privtest.exact`) with its
-  bound (:func:`privtest.gtm.halt_miss_bound`, :func:`privtest.gtm.continue_bound`) and its Monte Carlo count, which
-  the claims (:mod:`privtest_artifact.outputs.fig_oc`) compare.
+  bound (:func:`privtest.gtm.halt_miss_bound`, :func:`privtest.gtm.continue_bound`) and its Monte Carlo count: what the
+  claims compare.
 
-Claims (:func:`claims`): per-step error bounds of one GTM step read off the proof of Theorem 21, each on the exact
-probability (:mod:`privtest.exact`) with the Monte Carlo estimate beside it: Type II at p* given eta_1 <= mu1 (at
-beta_t/4) and unconditionally (at beta/4 + beta_t/4), Type I at pbar_t (at beta_t/2; VACUOUS where pbar_t <= 0).
-The probabilities, bounds and counts are the table ``curves`` of :mod:`privtest_artifact.outputs.fig_oc`.
+Claims (:func:`claims`): per-step error bounds of one GTM step read off the proof of Theorem 21, each checked on the
+exact probability with the Monte Carlo estimate beside it (Monte Carlo cannot resolve beta_t/4 ~ 1e-6 at t = 100):
+
+* Type II at p = p*: Pr[no halt | eta_1 <= mu1] <= beta_t/4 (Lemma 20 with lambda_t >= rho_t, resp. <= rho_t when
+  flipped, Lemma 19(3)).
+* Type I at p = pbar_t: Pr[halt] <= Pr[eta_2,t > tau2 ln(4/beta_t)] + beta_t/4 = beta_t/2 (VACUOUS where pbar_t <= 0).
+* Type II at p = p*: Pr[no halt] <= beta/4 + beta_t/4 (unconditional).
+
+The per-step budget beta_t of the theorem holds only conditioned on the good-noise event G (Lemma 19), whose eta_1 part
+(probability beta/4) is shared by all steps; the measured miss rate at p* shows the difference.
 """
 
 from __future__ import annotations
@@ -176,8 +171,7 @@ def curves(raw: pd.DataFrame, beta: float) -> pd.DataFrame:
 
 def claims(tables: dict[str, pd.DataFrame], cfg: dict) -> list[Claim]:
     """Per-step Type I / Type II checks at p = pbar_t and p = p* for every curve (see module docstring): one row of
-    the table ``curves`` of :func:`privtest_artifact.outputs.fig_oc.analyse` per curve (the workflow passes it; None
-    computes it from ``raw`` and ``cfg["beta"]``)."""
+    the table ``curves`` of :func:`analyse` per curve."""
     curves = tables["curves"]
     out = []
     for r in curves.itertuples():

@@ -1,60 +1,53 @@
-"""fig_privacy_audit: black-box audited lower bounds on eps (:mod:`privtest.audit`) for the GTM (global direct,
-global flipped, ex-post), Cohen et al., Liu-Talwar (approximate DP: eps is audited at its claimed delta), the classic
+"""fig_privacy_audit: black-box audited lower bounds on eps (:mod:`privtest.audit`) for the GTM (global direct, global
+flipped, ex-post), Cohen et al., Liu-Talwar (approximate DP: eps is audited at its claimed delta), the classic
 AboveThreshold, and the six SVT variants of Lyu, Su and Li (2017), four of which are not private.
 
-Inputs. Generalized testers run on Bernoulli streams p and their neighbour p' = min(e^eps_1 p, 1 - e^-eps_1 (1 - p))
-(the extreme pure-DP pair; Cohen and Liu-Talwar at p = sqrt(pbar p*), where their halting is uncertain). Each GTM
-case uses a stream where the exact analysis (fig_privacy_exact) finds continuation losses at the bound, and the exact
-worst loss of that very pair is reported next to the audit (``eps_exact``: no audit of the pair can exceed it).
+Simulation (:func:`simulate`, one raw row per mechanism). Inputs: generalized testers run on Bernoulli streams p and
+their neighbour p' = min(e^eps_1 p, 1 - e^-eps_1 (1 - p)) (the extreme pure-DP pair; Cohen and Liu-Talwar at
+p = sqrt(pbar p*), where their halting is uncertain). Each GTM case uses a stream where the exact analysis
+(fig_privacy_exact) finds continuation losses at the bound, and the exact worst loss of that very pair is reported next
+to the audit (``eps_exact``: no audit of the pair can exceed it).
 
-SVT-type mechanisms are audited the way published DP testers do it (:func:`privtest.audit.audit`): the witness
-search tries StatDP's input patterns (:func:`privtest.svt_variants.witness_pairs`, ``queries`` answers of
-sensitivity 1) under three codings of the output (first top and number of tops; bottoms and the smallest released
-value; Hamming distance to half tops), picks the ``CANDIDATES`` most promising (pair, coding, event) on a pilot of
-n/2 runs per input, and tests them on fresh samples of n runs per input (conditional binomial test, union bound over
-the carried witnesses). A mechanism is flagged when its bound exceeds the claimed eps; for a broken variant that is
-not flagged, ``runs_to_flag`` is the audit's power: the runs per input at which the best witness's observed rates
-would flag it (both: :mod:`privtest_artifact.outputs.fig_privacy_audit`; claims:
-:mod:`privtest_artifact.outputs.fig_privacy_audit`).
+SVT-type mechanisms are audited the way published DP testers do it (:func:`privtest.audit.audit`): the witness search
+tries StatDP's input patterns (:func:`privtest.svt_variants.witness_pairs`, ``queries`` answers of sensitivity 1) under
+three codings of the output (first top and number of tops; bottoms and the smallest released value; Hamming distance to
+half tops), picks the ``CANDIDATES`` most promising (pair, coding, event) on a pilot of n/2 runs per input, and tests
+them on fresh samples of n runs per input (conditional binomial test, union bound over the carried witnesses). A
+mechanism is flagged when its bound exceeds the claimed eps; for a broken variant that is not flagged, ``runs_to_flag``
+is the audit's power: the runs per input at which the best witness's observed rates would flag it (both computed by the
+analysis).
 
-What is drawn does not depend on the confidence level (an analysis key): the pilot search, the carried witnesses
-and their main-sample counts do not. So the simulation records every carried witness's counts (column ``carried``)
-and :mod:`privtest_artifact.outputs.fig_privacy_audit` judges them at ``confidence`` (:func:`privtest.audit.verdict`:
-the
-level alpha, eps_lower, eps_hat, the best witness); a changed confidence reruns the analysis, never this simulation.
+What is drawn does not depend on the confidence level (an analysis key): the pilot search, the carried witnesses and
+their main-sample counts do not. So the simulation records every carried witness's counts (column ``carried``, in pilot
+order), and the analysis judges them at ``confidence``; a changed confidence reruns the analysis, never the simulation.
 The audits run at :data:`SIMULATION_CONFIDENCE`, whose verdict is not recorded.
 
-Analysis (:func:`analyse`, of the audit results, one row per
-mechanism): what the claims (:mod:`privtest_artifact.outputs.fig_privacy_audit`) decide on, for the audits of Lemma 17 /
-Theorem 21 (GTM), the published privacy claims of the baselines and Lyu, Su and Li (2017)'s broken SVT variants.
-
-The verdict of each audit is judged here at ``cfg["confidence"]`` (an analysis key: the simulation's samples and
-counts do not depend on it): :func:`judge` turns the raw column ``carried`` (every carried witness's counts, in pilot
-order) into alpha, eps_lower, eps_hat, the best witness's event, counts and (for the witness searches) ``inputs``,
-and ``cells`` (the counts of the carried witnesses, best first), through :func:`privtest.audit.verdict`, the
-function :func:`privtest.audit.audit` itself uses.
+Analysis (:func:`analyse`): what the claims decide on, for the audits of Lemma 17 / Theorem 21 (GTM), the published
+privacy claims of the baselines and Lyu, Su and Li (2017)'s broken SVT variants. The verdict of each audit is judged at
+``cfg["confidence"]``: :func:`judge` turns the raw column ``carried`` into alpha (the level), eps_lower, eps_hat, the
+best witness's event, counts and (for the witness searches) ``inputs``, and ``cells`` (the counts of the carried
+witnesses, best first), through :func:`privtest.audit.verdict`, the function :func:`privtest.audit.audit` itself uses.
 
 * ``summary``: the judged columns (mechanism, claimed_eps, delta, actual_eps, eps_lower, eps_hat, n, event, inputs,
-  eps_exact, k_a, k_b, n_a, n_b, alpha, searched, cells; eps in nats) with ``expected`` ("broken" where actual_eps >
-  claimed_eps, else "private"), ``flagged`` (eps_lower > claimed_eps: the verdict at ``cfg["confidence"]``) and
-  ``runs_to_flag`` (for a broken mechanism that is not flagged, NaN otherwise: the runs per input at which the
-  chosen witness's observed rates would flag it at the audit's level alpha, :func:`privtest.audit.runs_to_flag`), in
-  the figure data's column order; plus, for the broken variants (NaN otherwise), ``eps_lower_pass`` (the largest
-  carried witness's lower bound on eps at the claims policy's one-sided PASS level,
+  eps_exact, k_a, k_b, n_a, n_b, alpha, searched, cells; eps in nats) with ``expected`` ("broken" where
+  actual_eps > claimed_eps, else "private"), ``flagged`` (eps_lower > claimed_eps: the verdict at ``cfg["confidence"]``)
+  and ``runs_to_flag`` (for a broken mechanism that is not flagged, NaN otherwise: the runs per input at which the
+  chosen witness's observed rates would flag it at the audit's level alpha, :func:`privtest.audit.runs_to_flag`), in the
+  figure data's column order; plus, for the broken variants (NaN otherwise), ``eps_lower_pass`` (the largest carried
+  witness's lower bound on eps at the claims policy's one-sided PASS level,
   :data:`privtest_artifact.claims.PASS_CONFIDENCE`, union bound over the carried witnesses) and ``runs_to_flag_pass``
-  (runs
-  per input at which the chosen witness's observed rates would push that bound above the claimed eps,
+  (runs per input at which the chosen witness's observed rates would push that bound above the claimed eps,
   :func:`privtest.audit.runs_to_flag`).
 * ``cells``: one row per (mechanism, ``against`` in {claimed, exact}, carried witness ``cell`` 1, 2, ...) of the
-  binomial statement "Pr_a[E] <= e^eps Pr_b[E] (+ delta)" at eps = claimed_eps, resp. eps_exact (GTM cases only):
-  ``k`` successes of ``n`` trials whose success probability is at most ``bound`` (:func:`witness_cells`). Witnesses
-  whose event was never seen (delta = 0, k_a + k_b = 0) have no row.
+  binomial statement "Pr_a[E] <= e^eps Pr_b[E] (+ delta)" at eps = claimed_eps, resp. eps_exact (GTM cases only): ``k``
+  successes of ``n`` trials whose success probability is at most ``bound`` (:func:`witness_cells`). Witnesses whose
+  event was never seen (delta = 0, k_a + k_b = 0) have no row.
 
-Claims (:func:`claims`): the auditor flags every SVT variant that is not private (or says how many runs it
-would need: INCONCLUSIVE, never a FAIL about the paper), the audit finds no violation in the private mechanisms (a
-mechanism it flags is FAIL only if its witnesses refute the claim at the output's family-wise level, else
-INCONCLUSIVE), and the audit's witnesses do not refute the exact loss of the audited GTM input pair (FAIL only through
-the same family-wise policy).
+Claims (:func:`claims`): the auditor flags every SVT variant that is not private (or says how many runs it would need:
+INCONCLUSIVE, never a FAIL about the paper), the audit finds no violation in the private mechanisms (a mechanism it
+flags is FAIL only if its witnesses refute the claim at the output's family-wise level, else INCONCLUSIVE), and the
+audit's witnesses do not refute the exact loss of the audited GTM input pair (FAIL only through the same family-wise
+policy).
 """
 
 from __future__ import annotations
@@ -238,8 +231,7 @@ def analyse(raw: pd.DataFrame, cfg: dict) -> dict[str, pd.DataFrame]:
     """The tables ``summary`` and ``cells`` (module docstring).
 
     Args:
-        raw: the simulation's rows (:func:`privtest_artifact.outputs.fig_privacy_audit.raw_row`), judged at
-            ``cfg["confidence"]`` (:func:`judge`).
+        raw: the simulation's rows (:func:`raw_row`), judged at ``cfg["confidence"]`` (:func:`judge`).
         cfg: the config section (``confidence`` in (0, 1)).
 
     Raises:
@@ -268,8 +260,7 @@ def judge(raw: pd.DataFrame, confidence: float) -> pd.DataFrame:
 
     Args:
         raw: rows with at least delta, inputs and ``carried`` (JSON list, one dict per carried witness in pilot order
-            with keys witness, coding, event, direction, k_a, k_b, n_a, n_b;
-            :mod:`privtest_artifact.outputs.fig_privacy_audit`).
+            with keys witness, coding, event, direction, k_a, k_b, n_a, n_b; :func:`raw_row`).
         confidence: level of the audited lower bounds, in (0, 1).
 
     Returns:
@@ -358,7 +349,7 @@ def claims(tables: dict[str, pd.DataFrame], cfg: dict) -> list[Claim]:
     """Broken SVT variants are flagged at the claims policy's PASS level (else INCONCLUSIVE with the runs that would
     flag them); the private mechanisms' witnesses do not refute their claim, and the GTM cases' witnesses do not
     refute the exact loss of the audited pair (both decided with the other cells of this output). Reads the tables
-    ``summary`` and ``cells`` of :func:`privtest_artifact.outputs.fig_privacy_audit.analyse` (None computes them)."""
+    ``summary`` and ``cells`` of :func:`analyse`."""
     cells = tables["cells"]
 
     def evidence(mechanism: str, against: str) -> list[Binomial]:

@@ -1,31 +1,33 @@
 """fig_privacy_exact: exact worst-case privacy loss of GTM variants vs the claimed eps (Lemma 17, Theorem 23, Cor 25).
 
-For each case, :func:`privtest.privacy.search_worst_case` maximizes ln(Pr[a | p] / Pr[a | p']) over transcripts a
-(every continuation prefix and every halt-at-t), neighbouring inputs (p_t/p'_t and (1-p_t)/(1-p'_t) in
-[e^-eps_t, e^eps_t], or the (eps_t, delta_t) relation for purified inputs) and input sequences (grid + Nelder-Mead),
-with probabilities from :mod:`privtest.exact` (quadrature, no sampling). The claimed bound of a transcript is
-Lemma 17's (1/tau1 on continuation, 1/tau1 + 2/tau2 on halting, their sum = eps for Theorem 21) or Theorem 23's
-ex-post loss (eps_C, eps_C + C_H eps_t ln(4/beta_t)). Two deliberately broken GTMs are negative controls: eta_1
-redrawn at every step, and tau1 halved (noise smaller than the calibration claims); the check
-(:mod:`privtest_artifact.outputs.fig_privacy_exact`) must flag both.
+Simulation (:func:`simulate`, deterministic): for each case, :func:`privtest.privacy.search_worst_case` maximizes
+ln(Pr[a | p] / Pr[a | p']) over transcripts a (every continuation prefix and every halt-at-t), neighbouring inputs
+(p_t/p'_t and (1-p_t)/(1-p'_t) in [e^-eps_t, e^eps_t], or the (eps_t, delta_t) relation for purified inputs) and input
+sequences (grid + Nelder-Mead), with probabilities from :mod:`privtest.exact` (quadrature, no sampling). The claimed
+bound of a transcript is Lemma 17's (1/tau1 on continuation, 1/tau1 + 2/tau2 on halting, their sum = eps for Theorem 21)
+or Theorem 23's ex-post loss (eps_C, eps_C + C_H eps_t ln(4/beta_t)). Two deliberately broken GTMs are negative
+controls: eta_1 redrawn at every step, and tau1 halved (noise smaller than the calibration claims); the claims must flag
+both. Raw rows: one per (case, eps_ratio, transcript kind), the worst transcript found, its loss, its claimed bound and
+its inputs.
 
-Analysis (:func:`analyse`, of the raw rows: the exact
-worst-case
-privacy loss found per GTM variant, calibration, eps_t/eps and transcript kind, Lemma 17, Theorem 23, Corollary 25):
-each row's excess over its claimed bound and whether the bound holds (``verdicts``).
+Analysis (:func:`analyse`):
+
+* ``verdicts``: per GTM variant, calibration, eps_t/eps and transcript kind, the exact worst-case privacy loss found
+  (Lemma 17, Theorem 23, Corollary 25), its excess over its claimed bound and whether the bound holds (raw columns plus
+  ``excess``, ``within_bound``, ``flagged``, ``tight``).
+
+The table holds what is a property of the case, not of the search's path: the maximising inputs, the number of
+evaluations and the search stage that found them (raw columns ``worst_inputs``, ``evaluations``, ``method``) are left in
+the raw table. Where a bound is attained the maximum is flat, and which maximiser Nelder-Mead reaches (and after how
+many evaluations) depends on the last bits of numpy's exp/log, which differ between CPUs (SIMD code paths); the loss
+differs only at quadrature error (~1e-13), so ``slack`` and ``excess`` are rounded to ``DIGITS`` decimals.
 
 Judging keys of the config section (``x-stage: analysis``, never passed to the simulation): ``quadrature_tol`` (a
 private case holds if its loss is at most the claim plus this; the quadrature is accurate to ~1e-12,
 tests/test_exact.py) and ``detect_margin`` (a broken case is flagged if its loss exceeds the claim by more).
 
-The table holds what is a property of the case, not of the search's path: the maximising inputs, the number of
-evaluations and the search stage that found them (raw columns ``worst_inputs``, ``evaluations``, ``method``) are left
-in the raw table. Where a bound is attained the maximum is flat, and which maximiser Nelder-Mead reaches (and after
-how many evaluations) depends on the last bits of numpy's exp/log, which differ between CPUs (SIMD code paths); the
-loss differs only at quadrature error (~1e-13), so ``slack`` and ``excess`` are rounded to ``DIGITS`` decimals.
-
-Claims (:func:`claims`) (exact quadrature): the worst privacy loss of every private GTM case is within its
-claimed bound; the two broken negative controls are flagged.
+Claims (:func:`claims`, exact quadrature): the worst privacy loss of every private GTM case is within its claimed bound;
+the two broken negative controls are flagged.
 """
 
 from __future__ import annotations
@@ -174,15 +176,13 @@ def analyse(raw: pd.DataFrame, cfg: dict) -> dict[str, pd.DataFrame]:
     return {"verdicts": out}
 
 
-#: Where the maximising inputs are (not in the committed results: :mod:`privtest_artifact.outputs.fig_privacy_exact`).
+#: Where the maximising inputs are: the raw table (not in the committed results), for the claims' notes.
 WITNESS = "; maximising inputs: results/raw/fig_privacy_exact.csv (worst_inputs)"
 
 
 def claims(tables: dict[str, pd.DataFrame], cfg: dict) -> list[Claim]:
     """Private cases: worst loss <= claim + ``quadrature_tol`` (exact). Broken cases: the check flags them (loss >
-    claim + ``detect_margin``). ``analysis``: the tables of :func:`privtest_artifact.outputs.fig_privacy_exact.analyse`
-    (the
-    workflow passes those of ``results/analysis/fig_privacy_exact/``); None computes them from ``raw``."""
+    claim + ``detect_margin``). Reads the table ``verdicts`` of :func:`analyse`."""
     out = []
     for row in tables["verdicts"].itertuples():
         tag = f"{row.variant},{row.calibration},r={row.eps_ratio},{row.kind}"

@@ -1,35 +1,33 @@
 """fig_purification: (eps_1, delta_1)-DP inputs through the binary symmetric channel (Lemma 24, Corollary 25).
 
-(a) Smoothed success probability p~ = p + phi (1 - 2p) vs p, measured from purified evaluations, for several
-    delta_1, with |p~ - p| <= phi <= delta_1/eps_1.
-(b) GTM halting probability at Corollary 25's shifted thresholds p* + phi (must halt) and pbar - phi (must continue),
-    by Monte Carlo and exactly (:func:`privtest.exact.step_log_probs`: ``miss_good_exact`` = Pr[no halt | eta_1 <= mu1]
-    at p* + phi, ``halt_continue_exact`` = Pr[halt] at pbar - phi).
-(c) Lemma 24(3) checked exactly: for neighbouring (p, p') on the boundary of (eps_1, delta_1)-DP, the purified
-    pair satisfies p~/p~' <= e^{eps_1} and (1-p~)/(1-p~') <= e^{eps_1}.
-Claims: :mod:`privtest_artifact.outputs.fig_purification`.
+(a) Smoothed success probability p~ = p + phi (1 - 2p) vs p, measured from purified evaluations, for several delta_1,
+    with |p~ - p| <= phi <= delta_1/eps_1.
+(b) GTM halting probability at Corollary 25's shifted thresholds p* + phi (must halt) and pbar - phi (must continue), by
+    Monte Carlo and exactly (:func:`privtest.exact.step_log_probs`: ``miss_good_exact`` = Pr[no halt | eta_1 <= mu1] at
+    p* + phi, ``halt_continue_exact`` = Pr[halt] at pbar - phi).
+(c) Lemma 24(3) checked exactly: for neighbouring (p, p') on the boundary of (eps_1, delta_1)-DP, the purified pair
+    satisfies p~/p~' <= e^{eps_1} and (1-p~)/(1-p~') <= e^{eps_1}.
 
-Analysis (:func:`analyse`, of the raw rows: ``smoothing`` rows
-of
-purified Bernoulli counts per (delta, p), ``gtm`` rows of halting counts at Corollary 25's shifted thresholds and the
-exact worst log-ratio of purified boundary pairs, per delta): the tables its check and figure read (Lemma 24,
-Corollary 25).
+Simulation (:func:`simulate`): ``smoothing`` rows of purified Bernoulli counts per (delta, p), and ``gtm`` rows, per
+delta, of halting counts at Corollary 25's shifted thresholds, with the exact probabilities and the exact worst
+log-ratio of purified boundary pairs (:func:`worst_pure_ratio`).
+
+Analysis (:func:`analyse`):
 
 * ``series``: the raw rows as drawn (``figures/data/fig_purification.csv``);
 * ``smoothing``: per (delta, p), in simulation order: phi, ``shift_exact`` = p_tilde - p (the purified success
   probability's shift) and ``shift_measured`` = plus/n - p (its Monte Carlo estimate);
-* ``steps``: one row per delta, in simulation order: t, ``eps1`` = eps_ratio eps, ``worst_log_ratio`` (nats, Lemma
-  24(2)-(3): at most eps1), at p_t = ``p_halt`` = p* + phi the exact ``miss_good_exact`` with its bound ``beta_II``
-  and its count ``misses_good`` of ``good_runs_at_halt``, at p_t = ``p_continue`` = pbar - phi the exact
-  ``halt_continue_exact`` with its bound ``continue_bound`` = beta_t/2 (:func:`privtest.gtm.continue_bound`) and
-  its count ``halts_at_continue`` of ``runs``;
+* ``steps``: one row per delta, in simulation order: t, ``eps1`` = eps_ratio eps, ``worst_log_ratio`` (nats,
+  Lemma 24(2)-(3): at most eps1), at p_t = ``p_halt`` = p* + phi the exact ``miss_good_exact`` with its bound
+  ``beta_II`` and its count ``misses_good`` of ``good_runs_at_halt``, at p_t = ``p_continue`` = pbar - phi the exact
+  ``halt_continue_exact`` with its bound ``continue_bound`` = beta_t/2 (:func:`privtest.gtm.continue_bound`) and its
+  count ``halts_at_continue`` of ``runs``;
 * ``rates``: the figure's bars, one row per delta: t, pstar, pbar, phi and the Monte Carlo halting rates
   ``halt_rate_at_halt`` (at p* + phi) and ``halt_rate_at_continue`` (at pbar - phi).
 
-Claims (:func:`claims`): Lemma 24 (pure DP of purified boundary pairs, exactly) and Corollary 25 (halting at
-p* + phi, continuation at pbar - phi; exact per-step probabilities, Monte Carlo beside them). That the purified
-mechanism's Pr[+1] is p + phi (1 - 2p) (Lemma 24(1)) is a property of our sampler, tested in tests/test_mechanisms.py;
-the figure plots it.
+Claims (:func:`claims`): Lemma 24 (pure DP of purified boundary pairs, exactly) and Corollary 25 (halting at p* + phi,
+continuation at pbar - phi; exact per-step probabilities, Monte Carlo beside them). That the purified mechanism's Pr[+1]
+is p + phi (1 - 2p) (Lemma 24(1)) is a property of our sampler, tested in tests/test_mechanisms.py; the figure plots it.
 """
 
 from __future__ import annotations
@@ -158,10 +156,9 @@ def rates(raw: pd.DataFrame) -> pd.DataFrame:
 
 
 def claims(tables: dict[str, pd.DataFrame], cfg: dict) -> list[Claim]:
-    """Per delta (the table ``steps`` of :func:`privtest_artifact.outputs.fig_purification.analyse`, which the workflow
-    passes; None computes it): Lemma 24(2)-(3) exactly (worst log-ratio of purified boundary pairs <= eps_1), and
-    Corollary 25's halting at p* + phi (given eta_1 <= mu1, at beta_II) and continuation at pbar - phi (at beta_t/2),
-    exactly."""
+    """Per delta (the table ``steps`` of :func:`analyse`): Lemma 24(2)-(3) exactly (worst log-ratio of purified
+    boundary pairs <= eps_1), and Corollary 25's halting at p* + phi (given eta_1 <= mu1, at beta_II) and continuation
+    at pbar - phi (at beta_t/2), exactly."""
     steps = tables["steps"]
     out = []
     for r in steps.itertuples():

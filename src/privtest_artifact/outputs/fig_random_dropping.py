@@ -1,33 +1,31 @@
 """fig_random_dropping: Corollaries 51 and 53 measured. Random dropping (a shared dropping probability, no per-step
 noise) makes the false-halt probability grow like T * pbar, so a fixed pbar fails once T is large.
 
-* Cohen et al. (Algorithm 4): p_t = pbar at every step t <= T; measured Pr[halt within T] against Lemma 50's lower
-  bound (1/2)(1 - exp(-T N_t 2^(-1/theta_C) pbar)) used in Corollary 51.
-* Ghazi et al. (Algorithm 5, uniform selection): T - G bad mechanisms (p_t = pbar) then G good ones (p_t = p*);
-  measured Pr[a bad (+1, t) is selected] against the lower bound in the proof of Corollary 53.
-* GTM on the same streams: Pr[halt within T - G steps at p_t = pbar] (a halt before the first good step is the
-  GTM's bad selection; with G = 0 it is the false halt on Cohen's stream).
-All three use the same pbar and eps_1/eps; beta is the GTM's and Cohen's failure probability. Analysis:
-:mod:`privtest_artifact.outputs.fig_random_dropping`; claims: :mod:`privtest_artifact.outputs.fig_random_dropping`.
+Simulation (:func:`simulate`), per horizon T:
 
-Analysis (:func:`analyse`, of the raw counts;
-Corollaries 51
-and 53, Theorem 21): the measured error probability of each (method, T) with its 95% Clopper-Pearson interval.
+* Cohen et al. (Algorithm 4): p_t = pbar at every step t <= T; measured Pr[halt within T] against Lemma 50's lower bound
+  (1/2)(1 - exp(-T N_t 2^(-1/theta_C) pbar)) used in Corollary 51.
+* Ghazi et al. (Algorithm 5, uniform selection): T - G bad mechanisms (p_t = pbar) then G good ones (p_t = p*); measured
+  Pr[a bad (+1, t) is selected] against the lower bound in the proof of Corollary 53.
+* GTM on the same streams: Pr[halt within T - G steps at p_t = pbar] (a halt before the first good step is the GTM's bad
+  selection; with G = 0 it is the false halt on Cohen's stream).
 
-``summary``: the raw columns (method, T, G, events, runs, bound, pbar_max, event, source, events_at_pbar_max) plus
+All three use the same pbar and eps_1/eps; beta is the GTM's and Cohen's failure probability. Raw rows: one per
+(method, T) with the events counted at the fixed pbar and, for the GTM, at p_t = pbar_{T-G}.
 
-* ``rate`` = events / runs (probability of a false halt, Cohen and GTM, or of a bad selection, Ghazi, at the fixed
-  pbar of the config), ``ci_low``, ``ci_high`` its interval;
-* ``rate_at_pbar_max``, ``ci_low_at_pbar_max``, ``ci_high_at_pbar_max`` (GTM rows only, NaN otherwise): the same
-  for ``events_at_pbar_max``, the GTM's false halts at p_t = pbar_{T-G} (inside Theorem 21).
+Analysis (:func:`analyse`): the measured error probability of each (method, T) with its 95% Clopper-Pearson interval
+(Corollaries 51 and 53, Theorem 21).
 
-The claims (:mod:`privtest_artifact.outputs.fig_random_dropping`) and the figure read it.
+* ``summary``: the raw columns (method, T, G, events, runs, bound, pbar_max, event, source, events_at_pbar_max) plus
+  ``rate`` = events / runs (probability of a false halt, Cohen and GTM, or of a bad selection, Ghazi, at the fixed pbar
+  of the config), ``ci_low``, ``ci_high`` its interval, and ``rate_at_pbar_max``, ``ci_low_at_pbar_max``,
+  ``ci_high_at_pbar_max`` (GTM rows only, NaN otherwise): the same for ``events_at_pbar_max``, the GTM's false halts at
+  p_t = pbar_{T-G} (inside Theorem 21). The claims and the figure read it.
 
-Claims (:func:`claims`): Cohen et al.'s false halts and Ghazi et al.'s bad selections at a fixed pbar are
-at
-least their lower bounds (Corollaries 51 and 53) and exceed beta at the largest T, while the GTM stays below beta at
-its own pbar_T (inside Theorem 21; the figure's fixed pbar may exceed pbar_T, and the GTM's rate there is reported as
-an observation beyond the theorem).
+Claims (:func:`claims`): Cohen et al.'s false halts and Ghazi et al.'s bad selections at a fixed pbar are at least their
+lower bounds (Corollaries 51 and 53) and exceed beta at the largest T, while the GTM stays below beta at its own pbar_T
+(inside Theorem 21; the figure's fixed pbar may exceed pbar_T, and the GTM's rate there is reported as an observation
+beyond the theorem).
 """
 
 from __future__ import annotations
@@ -48,7 +46,7 @@ def simulate(cfg: dict, rng: np.random.Generator, inputs: dict[str, str]) -> pd.
     the GTM, whose Theorem 21 bounds the event by beta from above), ``pbar_max`` the largest pbar the method's
     guarantee covers (the GTM's pbar_{T-G}), ``events_at_pbar_max`` (GTM only, NaN otherwise) the same runs' false
     halts at p_t = pbar_{T-G} (coupled: a run halts within T - G steps iff p >= its critical p), ``source`` the paper
-    result. No ``inputs``. The rates and their intervals: :mod:`privtest_artifact.outputs.fig_random_dropping`."""
+    result. No ``inputs``. The rates and their intervals: :func:`analyse`."""
     beta, r, ps, pbar, G = cfg["beta"], cfg["eps_ratio"], cfg["pstar"], cfg["pbar"], cfg["G"]
     eps1 = r * cfg["eps"]
     rows = []
@@ -139,7 +137,7 @@ def summarize(raw: pd.DataFrame, confidence: float = CONFIDENCE) -> pd.DataFrame
 def claims(tables: dict[str, pd.DataFrame], cfg: dict) -> list[Claim]:
     """Cohen's false-halt and Ghazi's bad-selection probabilities are >= their lower bounds (Cor 51, Cor 53) at
     every T; at the largest T they exceed beta while the GTM stays <= beta at p_t = pbar_T (Theorem 21). Reads the
-    table ``summary`` of :func:`privtest_artifact.outputs.fig_random_dropping.analyse` (None computes it)."""
+    table ``summary`` of :func:`analyse`."""
     summary = tables["summary"]
     out = []
     lower = summary[np.isfinite(summary.bound)]  # random dropping: a lower bound on the error (Cor 51, Cor 53)

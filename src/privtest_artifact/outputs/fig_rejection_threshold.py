@@ -1,26 +1,26 @@
 """fig_rejection_threshold: rejection threshold pbar vs p* in (0, 1) at fixed T, beta, eps_1/eps (Table 1, Cor 30):
-GTM's two branches (direct p*/(gamma Lambda_T), flipped 1 - gamma Lambda_T (1-p*)) and their max (Theorem 21),
-Cohen et al. (Proposition 48, proof), Liu-Talwar (Theorem 46(2)), and the largest pbar the lower bound allows
-(Corollary 30, three cases; and the weaker odds form eq. 17). Measured points: each tester's pbar_measured at a few
-p* (largest p with Pr[halt within T] <= beta at 95% confidence, :mod:`privtest.measure`). Claims:
-:mod:`privtest_artifact.outputs.fig_rejection_threshold`.
+GTM's two branches (direct p*/(gamma Lambda_T), flipped 1 - gamma Lambda_T (1-p*)) and their max (Theorem 21), Cohen
+et al. (Proposition 48, proof), Liu-Talwar (Theorem 46(2)), and the largest pbar the lower bound allows (Corollary 30,
+three cases; and the weaker odds form eq. 17).
 
-Analysis (:func:`analyse`, of the raw rows:
-``theory``
-rows of every rejection-threshold curve on a logit grid of p*, ``measured`` rows per tester and measured p*): the
-tables its check and figure read (Table 1, Corollary 30).
+Simulation (:func:`simulate`): ``theory`` rows of every rejection-threshold curve on a logit grid of p*, and
+``measured`` rows per tester at a few p* (``measured_pstar``): its pbar_measured (the largest p with
+Pr[halt within T] <= beta at 95% confidence, :mod:`privtest.measure`), its halts at its theoretical pbar_T and its
+Type I budget.
+
+Analysis (:func:`analyse`):
 
 * ``series``: the raw rows as drawn (``figures/data/fig_rejection_threshold.csv``);
 * ``theory``: the theory rows (curve, method, pstar, pbar; pbar NaN where a branch is <= 0), in simulation order;
-* ``measured``: per tester and measured p*, in simulation order: pbar (its measured rejection threshold, the largest
-  p with Pr[halt within T] <= beta at 95% confidence), pbar_theory (its theoretical pbar_T), ``halts_at_theory`` of
+* ``measured``: per tester and measured p*, in simulation order: pbar (its measured rejection threshold, the largest p
+  with Pr[halt within T] <= beta at 95% confidence), pbar_theory (its theoretical pbar_T), ``halts_at_theory`` of
   ``runs`` at p_t = pbar_theory with ``rate`` = halts/runs and its 95% Clopper-Pearson interval (``ci_low``,
   ``ci_high``), and the tester's Type I ``budget``;
-* ``points``: the plotted measured points, per tester and measured p*: pbar and ``pbar_err`` = max(pbar_upper - pbar,
-  0) (0 where undefined), the one-sided error bar up to the threshold's upper confidence limit pbar_upper.
+* ``points``: the plotted measured points, per tester and measured p*: pbar and ``pbar_err`` = max(pbar_upper - pbar, 0)
+  (0 where undefined), the one-sided error bar up to the threshold's upper confidence limit pbar_upper.
 
-Claims (:func:`claims`): each tester, fed p_t = its own pbar_T at every step, halts within T with
-probability within its Type I budget.
+Claims (:func:`claims`): each tester, fed p_t = its own pbar_T at every step, halts within T with probability within its
+Type I budget.
 """
 
 from __future__ import annotations
@@ -127,9 +127,7 @@ def points(raw: pd.DataFrame) -> pd.DataFrame:
 
 def claims(tables: dict[str, pd.DataFrame], cfg: dict) -> list[Claim]:
     """Per tester and measured p*: Pr[halt within T] at its own theoretical pbar_T is within its Type I budget (the
-    table ``measured`` of :func:`privtest_artifact.outputs.fig_rejection_threshold.analyse`, which the workflow passes;
-    None
-    computes it)."""
+    table ``measured`` of :func:`analyse`)."""
     measured = tables["measured"]
     out = []
     for r in measured.itertuples():

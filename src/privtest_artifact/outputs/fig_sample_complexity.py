@@ -1,30 +1,29 @@
-"""fig_sample_complexity: evaluations per step N_t vs t, measured (mean and (1-beta)-quantile over runs) against
-each tester's per-step bound (GTM: Lemma 22(1) with the algorithm's explicit rho_t Lambda_t in place of C_A).
+"""fig_sample_complexity: evaluations per step N_t vs t, measured (mean and (1-beta)-quantile over runs) against each
+tester's per-step bound (Table 1's sample complexity; GTM: Lemma 22(1) with the algorithm's explicit rho_t Lambda_t in
+place of C_A).
 
-The stream keeps every run going (p_t = the tester's pbar_t), so N_t is observed at every t <= T.
-Claim (GTM): on the good-noise event lambda_t <= lambda_max_t for all t, and Pr[N_t > e lambda_max_t] <= beta_t/4
-(Lemma 22(1) tail, Lemma 55). Unconditionally, Pr[exists t <= T: N_t > e max(lambda_max_t, ln(4/beta_t))] is at most
-the tester's ``sample_budget(T)``: beta_t/4 per direct step (eta_2,t tail; eta_1 > mu1 only lowers lambda_t there),
-beta/4 once if some step is flipped (there lambda_t <= rho_t needs eta_1 <= mu1), and beta_t/4 per step for the
-Poisson tail: beta/2, or 3 beta/4 when the stream uses the flipped variant.
+Simulation (:func:`simulate`): the stream keeps every run going (p_t = the tester's pbar_t), so N_t is observed at every
+t <= T. Raw rows per tester, eps_ratio, p* and recorded step t (``points`` log-spaced steps, always t = T): the mean,
+(1-beta)-quantile and max of N_t over runs, the per-step bound and its failure budget, and ``exceed_runs``.
 
-Analysis (:func:`analyse`, of the raw rows: per
-tester,
-eps_ratio, p* and recorded step t the mean, (1-beta)-quantile and max of N_t over runs, the per-step bound and its
-failure budget, and ``exceed_runs``): the tables its check and figure read (Lemma 22(1), Table 1).
+Analysis (:func:`analyse`):
 
-* ``series``: the raw rows as drawn (``figures/data/fig_sample_complexity.csv``): t, samples_mean,
-  samples_quantile, bound (evaluations per step) per (method, eps_ratio, pstar);
+* ``series``: the raw rows as drawn (``figures/data/fig_sample_complexity.csv``): t, samples_mean, samples_quantile,
+  bound (evaluations per step) per (method, eps_ratio, pstar);
 * ``summary``: one row per (method, eps_ratio, pstar), in simulation order: ``T`` (the last recorded step),
-  ``exceed_runs`` (runs whose N_t exceeded the bound at some t <= T) of ``runs``, the failure ``budget``, the
-  tester's ``source``, ``max_mean_to_bound`` (max over t of mean N_t / bound, NaN without a bound) and ``claimed``:
-  whether Lemma 22(1)'s rate is a claim (finite bound and budget, budget > 0: a deterministic N_t, budget 0, meets
-  its bound by construction, a unit test).
+  ``exceed_runs`` (runs whose N_t exceeded the bound at some t <= T) of ``runs``, the failure ``budget``, the tester's
+  ``source``, ``max_mean_to_bound`` (max over t of mean N_t / bound, NaN without a bound) and ``claimed``: whether
+  Lemma 22(1)'s rate is a claim (finite bound and budget, budget > 0: a deterministic N_t, budget 0, meets its bound by
+  construction, a unit test).
 
-Claims (:func:`claims`): the fraction of runs whose N_t ever exceeds the tester's per-step bound is
-within
-the bound's failure budget (Lemma 22(1) for the GTM). Testers whose N_t is deterministic (Cohen et al., Liu-Talwar:
-budget 0) meet their bound by construction; that identity is a unit test (tests/test_baselines.py), not a claim.
+Claims (:func:`claims`): the fraction of runs whose N_t ever exceeds the tester's per-step bound is within the bound's
+failure budget (Lemma 22(1) for the GTM). For the GTM: on the good-noise event lambda_t <= lambda_max_t for all t, and
+Pr[N_t > e lambda_max_t] <= beta_t/4 (Lemma 22(1) tail, Lemma 55). Unconditionally, Pr[exists t <= T: N_t > e
+max(lambda_max_t, ln(4/beta_t))] is at most the tester's ``sample_budget(T)``: beta_t/4 per direct step (eta_2,t tail;
+eta_1 > mu1 only lowers lambda_t there), beta/4 once if some step is flipped (there lambda_t <= rho_t needs
+eta_1 <= mu1), and beta_t/4 per step for the Poisson tail: beta/2, or 3 beta/4 when the stream uses the flipped variant.
+Testers whose N_t is deterministic (Cohen et al., Liu-Talwar: budget 0) meet their bound by construction; that identity
+is a unit test (tests/test_baselines.py), not a claim.
 """
 
 from __future__ import annotations
@@ -110,9 +109,7 @@ def summarize(raw: pd.DataFrame) -> pd.DataFrame:
 
 def claims(tables: dict[str, pd.DataFrame], cfg: dict) -> list[Claim]:
     """Per tester and setting: fraction of runs whose N_t ever exceeds its bound <= the tester's budget, from the table
-    ``summary`` of :func:`privtest_artifact.outputs.fig_sample_complexity.analyse` (which the workflow passes; None
-    computes
-    it)."""
+    ``summary`` of :func:`analyse`."""
     summary = tables["summary"]
     out = []
     for r in summary[summary.claimed.astype(bool)].itertuples():

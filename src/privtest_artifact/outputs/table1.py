@@ -2,14 +2,16 @@
 Liu-Talwar, and the lower bound of Theorem 4) and its numeric instantiation with measured values.
 
 ``figures/table1.tex``/``.md`` are rendered (:mod:`privtest_artifact.tables`) from :data:`privtest.bounds.TABLE1` (each
-entry's printed and explicit LaTeX next to the function that evaluates it). ``figures/table1.csv`` (this module's
-raw table without its last three columns) evaluates those same entries (:meth:`privtest.bounds.Entry.evaluate`) on
-the grid of the config (eps_1/eps, T, p*) at each tester's parameters, and adds, per tester
-(:class:`privtest.testers.Tester`):
+entry's printed and explicit LaTeX next to the function that evaluates it). ``figures/table1.csv``, the numeric
+instantiation, is the analysis table ``table``.
 
-* ``samples_expected``: the tester's expected evaluations at step T with fresh shared noise (exact for the GTM, an
-  upper bound for Cohen et al.: :meth:`privtest.testers.Tester.expected_samples`); ``halt_p``: the smallest p at
-  which its theorem guarantees halting.
+Simulation (:func:`simulate`): one raw row per (method, eps_ratio, T, p*) that evaluates those same entries
+(:meth:`privtest.bounds.Entry.evaluate`) on the grid of the config (eps_1/eps, T, p*) at each tester's parameters, and
+adds, per tester (:class:`privtest.testers.Tester`):
+
+* ``samples_expected``: the tester's expected evaluations at step T with fresh shared noise (exact for the GTM, an upper
+  bound for Cohen et al.: :meth:`privtest.testers.Tester.expected_samples`); ``halt_p``: the smallest p at which its
+  theorem guarantees halting.
 * ``penalty_from_halt``: odds(halt_p)/odds(pbar_theory), the noise penalty measured from where the tester guarantees
   halting, in Table 1's odds form (Corollary 30, eq. 17, bounds it below): for GTM and Cohen et al. halt_p = p*; for
   Liu-Talwar halt_p is Theorem 46(4)'s threshold, and combining 46(4) with 46(2) gives Table 1's (T/beta^2)^sigma_LT
@@ -21,54 +23,47 @@ the grid of the config (eps_1/eps, T, p*) at each tester's parameters, and adds,
 * ``samples_measured``: mean evaluations of M_t per step while the tester continues (same pass);
   ``samples_measured_kind`` says whether it is measured (``Monte Carlo``) or, for Liu-Talwar, computed: eq. 25 fixes
   exactly N evaluations per step and the coupled simulation never draws them (``computed (deterministic count)``).
-* ``halts_at_pstar``/``halts_at_halt_p``: halting at the first step with p_t = p* (resp. at ``halt_p``), at step
-  index T (``type2_runs`` runs, ``Tester.halts_at_step``).
+* ``halts_at_pstar``/``halts_at_halt_p``: halting at the first step with p_t = p* (resp. at ``halt_p``), at step index T
+  (``type2_runs`` runs, ``Tester.halts_at_step``).
 
-The last columns record what each tester guarantees, for judging (``type1_bound``, ``type2_bound``: its Type I /
-Type II budgets, ``privacy_delta``: its privacy's delta); ``figures/table1.csv`` leaves them out
-(:data:`privtest_artifact.outputs.table1.RECORDED`). Each tester is judged by its own guarantee
-(:mod:`privtest_artifact.outputs.table1`, :mod:`privtest_artifact.outputs.table1`): GTM by Theorem 21, Cohen et al. by
-Proposition 48 (Type I and Type II parts each <= beta), Liu-Talwar by Theorem 46(2) (continuation, beta + delta/2)
-and 46(4) (halting where the Phi condition holds, not at p*).
+The last columns record what each tester guarantees, for judging (:data:`RECORDED`: ``type1_bound``, ``type2_bound``,
+its Type I / Type II budgets, and ``privacy_delta``, its privacy's delta), from the tester itself, so that every tester
+is judged by its own theorem: GTM by Theorem 21, Cohen et al. by Proposition 48 (Type I and Type II parts each <= beta),
+Liu-Talwar by Theorem 46(2) (continuation, beta + delta/2) and 46(4) (halting where the Phi condition holds, not at p*);
+the lower bounds are Corollary 30 and Theorem 31.
 
-Analysis (:func:`analyse`, of the rows per (method, eps_ratio, T, p*): Table 1's
-entries
-evaluated at each tester's parameters, its measured thresholds and counts, and what the tester guarantees). Each
-tester is judged by its own theorem: GTM by Theorem 21, Cohen et al. by Proposition 48, Liu-Talwar by Theorem
-46(2),(4); the lower bounds are Corollary 30 and Theorem 31.
+Analysis (:func:`analyse`):
 
-* ``table``: the numeric instantiation of Table 1 (``figures/table1.csv``; the raw rows without the guarantees
-  recorded for judging, :data:`RECORDED`).
+* ``table``: the numeric instantiation of Table 1 (``figures/table1.csv``): the raw rows without the guarantees recorded
+  for judging (:data:`RECORDED`).
 * ``testers``: one row per measured tester row (method, T, eps_ratio, p*; ``cell`` its label, ``source``, ``runs``,
   ``type2_runs``, ``with_delta`` whether its privacy has delta > 0) with, probabilities in [0, 1]:
 
-  - continuation at its pbar_T: ``cont_k`` halts of ``runs``, ``cont_rate`` = cont_k / runs with its 95%
-    Clopper-Pearson interval ``cont_low``, ``cont_high``, and ``cont_bound`` (its Type I budget);
+  - continuation at its pbar_T: ``cont_k`` halts of ``runs``, ``cont_rate`` = cont_k / runs with its 95% Clopper-Pearson
+    interval ``cont_low``, ``cont_high``, and ``cont_bound`` (its Type I budget);
   - halting at its halting threshold ``halt_p`` (step T): ``halt_k`` halts of ``type2_runs`` (NaN if no p in [0, 1]
     guarantees halting), ``halt_rate``, ``halt_low``, ``halt_high``, ``halt_need`` = 1 - its Type II budget;
-  - halting at p* (step T): ``pstar_k`` halts of ``type2_runs``, ``pstar_rate``, ``pstar_low``, ``pstar_high``,
-    and ``no_guarantee_at_pstar`` (halt_p > p*: the tester guarantees no halting at p*, Table 1's dagger);
-  - ``moreover_bound``: Theorem 46(3)'s printed "moreover" bound on p_1 at R = 1 (Liu-Talwar only, where it exceeds
-    p*; NaN otherwise) and ``moreover_level`` = beta + delta/2;
+  - halting at p* (step T): ``pstar_k`` halts of ``type2_runs``, ``pstar_rate``, ``pstar_low``, ``pstar_high``, and
+    ``no_guarantee_at_pstar`` (halt_p > p*: the tester guarantees no halting at p*, Table 1's dagger);
+  - ``moreover_bound``: Theorem 46(3)'s printed "moreover" bound on p_1 at R = 1 (Liu-Talwar only, where it exceeds p*;
+    NaN otherwise) and ``moreover_level`` = beta + delta/2;
   - ``samples_lb``: Theorem 31's lower bound on the mean evaluations per step (p* <= 1/2; NaN otherwise) next to
-    ``samples_measured``, its standard error ``samples_se`` (0 for one run) and ``samples_exact`` (True when the
-    count is computed, not measured: Liu-Talwar's N of eq. 25);
+    ``samples_measured``, its standard error ``samples_se`` (0 for one run) and ``samples_exact`` (True when the count
+    is computed, not measured: Liu-Talwar's N of eq. 25);
   - ``pbar_theory`` and ``cor30_pbar``: the largest pbar Corollary 30 allows for a tester with its accuracy
     (:data:`COR30_ACCURACY`) and delta that guarantees halting at halt_p (NaN if halt_p >= 1);
-  - ``samples_rank`` (by samples_measured / samples_lb, smallest first) and ``cor30_rank`` (by pbar_theory /
-    cor30_pbar, largest first): 1 for the worst cell of its (method, T), the one a claim quotes.
+  - ``samples_rank`` (by samples_measured / samples_lb, smallest first) and ``cor30_rank`` (by pbar_theory / cor30_pbar,
+    largest first): 1 for the worst cell of its (method, T), the one a claim quotes.
 * ``ratios``: per (T, eps_ratio, p*) where GTM and Cohen et al. both ran: the bracket [``ratio_low``,
-  ``ratio_high``] = [GTM pbar_measured / Cohen pbar_measured_upper, GTM pbar_measured_upper / Cohen pbar_measured]
-  of the ratio of their measured rejection thresholds (each end at >= 95%), ``runs`` = the smaller run count, and
-  ``factor`` (:func:`table1_factor`); ``ge1_rank`` (by ratio_low) and ``factor_rank`` (by ratio_low / factor): 1
-  for the worst cell of its T.
+  ``ratio_high``] = [GTM pbar_measured / Cohen pbar_measured_upper, GTM pbar_measured_upper / Cohen pbar_measured] of
+  the ratio of their measured rejection thresholds (each end at >= 95%), ``runs`` = the smaller run count, and
+  ``factor`` (:func:`table1_factor`); ``ge1_rank`` (by ratio_low) and ``factor_rank`` (by ratio_low / factor): 1 for the
+  worst cell of its T.
 
-Claims (:func:`claims`): per tester and T, continuation at its own pbar_T (Type I budget), halting at its own halting
-threshold (Type II budget), mean evaluations >= Theorem 31, and no upper bound beating Corollary 30; Liu-Talwar's
-missing guarantee at p* (Table 1's dagger) and the Theorem 46(3) erratum; GTM vs Cohen et al. rejection thresholds.
-
-Each row's budgets come from its tester (:class:`privtest.testers.Tester`: recorded by the simulation, evaluated in
-:mod:`privtest_artifact.outputs.table1`), so every tester is judged by its own theorem.
+Claims (:func:`claims`), each tester by its own guarantee: per tester and T, continuation at its own pbar_T
+(Type I budget), halting at its own halting threshold (Type II budget), mean evaluations >= Theorem 31, and no upper
+bound beating Corollary 30; Liu-Talwar's missing guarantee at p* (Table 1's dagger) and the Theorem 46(3) erratum; GTM
+vs Cohen et al. rejection thresholds.
 """
 
 from __future__ import annotations
@@ -245,8 +240,8 @@ def _measure(tester: Tester, cfg: dict, T: int, pstar: float, th: dict, rng: np.
 
 
 def simulate(cfg: dict, rng: np.random.Generator, inputs: dict[str, str]) -> pd.DataFrame:
-    """One row per (method, eps_ratio, T, pstar) with the Table 1 entries and the measured values (see module); no
-    ``inputs``."""
+    """One row per (method, eps_ratio, T, pstar) with the Table 1 entries and the measured values (module docstring);
+    no ``inputs``."""
     rows = []
     for ratio in cfg["eps_ratio"]:
         for T in cfg["T"]:
@@ -388,11 +383,9 @@ def _aggregate(claim_id, source, statement, cells, bound_text, note="", erratum=
     """One claim over several cells, measured shows the worst cell. ``cells``: list of (check, measured_text, score,
     cell) with larger score = worse (the first of equal ones; minus the analysis' rank where it ranks the cells),
     where check is an evidence cell (:class:`privtest_artifact.claims.Binomial`,
-    :class:`~privtest_artifact.claims.Normal`,
-    :class:`~privtest_artifact.claims.Bracket`; the claim is decided by the policy: FAIL if any cell is refuted, PASS if
-    every
-    cell is established) or a bool (exact cell: a False one makes the claim an exact FAIL, True ones leave it to the
-    evidence cells)."""
+    :class:`~privtest_artifact.claims.Normal`, :class:`~privtest_artifact.claims.Bracket`; the claim is decided by the
+    policy: FAIL if any cell is refuted, PASS if every cell is established) or a bool (exact cell: a False one makes the
+    claim an exact FAIL, True ones leave it to the evidence cells)."""
     worst = max(cells, key=lambda c: c[2])
     text = dict(
         claim_id=claim_id,
@@ -415,7 +408,7 @@ def _aggregate(claim_id, source, statement, cells, bound_text, note="", erratum=
 def claims(tables: dict[str, pd.DataFrame], cfg: dict) -> list[Claim]:
     """Per tester and T: continuation at its own pbar_T, halting at its own halting threshold, samples >= Thm 31;
     LT's missing guarantee at p*; GTM vs Cohen rejection thresholds; upper bounds never beat the lower bound. Reads
-    the tables ``testers`` and ``ratios`` of :func:`privtest_artifact.outputs.table1.analyse` (None computes them)."""
+    the tables ``testers`` and ``ratios`` of :func:`analyse`."""
     out = []
     beta = cfg["beta"]
     for (method, T), g in tables["testers"].groupby(["method", "T"], sort=False):

@@ -169,9 +169,8 @@ def simulate(cfg: dict, rng: np.random.Generator, inputs: dict[str, str]) -> pd.
     """Table 2's (eps, delta)-DP rows 1, 3 and 4, run here (:func:`simulate_approx` with ``wheel_mpls_stops`` and
     ``wheel_collegemsg``; ``rng`` drives those runs): raw rows of two levels (column ``level``): ``line``, one per
     (stream, eps) (:func:`privtest_artifact.outputs._co.table_rows` with C_beta, delta, delta_budget, phi_max), and
-    ``run``,
-    one per BatchToCO run of each line (:func:`run_rows`). The other rows of ``figures/table2.csv`` summarise the raw
-    tables of other outputs, in :func:`analyse`.
+    ``run``, one per BatchToCO run of each line (:func:`run_rows`). The other rows of ``figures/table2.csv``
+    summarise the raw tables of other outputs, in :func:`analyse`.
     """
     lines, runs = simulate_approx(cfg, rng, inputs)
     return pd.concat(
@@ -182,9 +181,9 @@ def simulate(cfg: dict, rng: np.random.Generator, inputs: dict[str, str]) -> pd.
 
 def summarised_lines(raw: dict[str, pd.DataFrame], cfg: dict) -> tuple[list[pd.DataFrame], list[pd.DataFrame]]:
     """The lines (and their run rows, :func:`run_rows`) of the CO applications Table 2 summarises from other outputs'
-    raw tables: ``fig_co_densest`` (stand-in), ``fig_co_submodular`` (rows 5, 6: stand-ins for Ghazi et al.'s and
-    Chaturvedi et al.'s algorithms, ``co/table2``'s :data:`ROWS`), ``fig_co_maxcut`` and ``fig_co_crossover`` (the
-    long streams, at their log-spaced recorded steps; same BatchToCO constants as densest subgraph).
+    raw tables: ``fig_co_densest`` (stand-in), ``fig_co_submodular`` (rows 5, 6: stand-ins for Ghazi et al.'s
+    algorithm, labelled as :data:`ROWS` says), ``fig_co_maxcut`` and ``fig_co_crossover`` (the long streams, at their
+    log-spaced recorded steps; same BatchToCO constants as densest subgraph).
 
     Returns:
         (lines, runs): per line :func:`privtest_artifact.outputs._co.table_rows` with the constant C_beta, and
@@ -226,10 +225,9 @@ def simulate_approx(
     with k = ``approx.cut_k`` and the partition matroid ``approx.cut_matroid``.
 
     Returns:
-        (lines, runs): per row, the lines of :func:`privtest_artifact.outputs._co.table_rows` with ``C_beta``, ``delta``
-        ``delta_budget`` (Lemma 38's upper bound, :meth:`BatchToCOParams.privacy_budget`) and ``phi_max``
-        (:func:`phi_max`); and its runs
-        (:func:`run_rows` with the checkpoint, ledger and calls columns).
+        (lines, runs): per row, the lines of :func:`privtest_artifact.outputs._co.table_rows` with ``C_beta``,
+        ``delta``, ``delta_budget`` (Lemma 38's upper bound, :meth:`BatchToCOParams.privacy_budget`) and ``phi_max``
+        (:func:`phi_max`); and its runs (:func:`run_rows` with the checkpoint, ledger and calls columns).
     """
     ap, fac = cfg["approx"], cfg["facility"]
     problems = []
@@ -279,8 +277,7 @@ def phi_max(params, raw: pd.DataFrame) -> float:
 def run_rows(raw: pd.DataFrame, application: str, exact_only: bool = True, process: bool = False) -> pd.DataFrame:
     """One row per BatchToCO run of a CO raw table, per (stream, eps), sorted, labelled with the line's
     ``application`` (column ``application``: the lines of one table2 raw table are told apart by (application,
-    stream, eps)): what
-    :mod:`privtest_artifact.outputs.table2` counts (a run-level outcome of the run's steps, not a count over runs).
+    stream, eps)): what :func:`run_counts` counts (a run-level outcome of the run's steps, not a count over runs).
 
     Over the same steps as :func:`privtest_artifact.outputs._co.table_rows`' ``violations`` (the :func:`covered` steps,
     where OPT_t is exact if ``exact_only``): ``utility_margin_va_hi`` and ``utility_margin_va_lo``, the run's largest
@@ -313,18 +310,16 @@ def run_rows(raw: pd.DataFrame, application: str, exact_only: bool = True, proce
     return out.reset_index().assign(application=application)
 
 
-#: Values of the raw column ``level`` (:mod:`privtest_artifact.outputs.table2`): a line of figures/table2.csv, or a run.
-LINE, RUN = "line", "run"
 #: What names a line (and the run rows of a line).
 KEYS = ["application", "stream", "eps"]
-#: Raw columns of the run rows only (:func:`privtest_artifact.outputs.table2.run_rows`).
+#: Raw columns of the run rows only (:func:`run_rows`).
 RUN_COLUMNS = ["run", "utility_margin_va_hi", "utility_margin_va_lo", "l39_margin", "ell", "delta_loss", "calls_ratio"]
 #: Counts of every line (Theorem 42(2)) and, for the lines simulated by table2 (rows 1, 3, 4), the largest realised
 #: delta ledger (Lemma 38): placed before ``delta_budget``.
 UTILITY_COUNTS = ["runs_violating", "runs_violating_va_lo", "delta_ledger_max"]
 #: Lemma 40's counts and Theorem 42(3)'s calls against their expectation
-#: (:class:`privtest_artifact.outputs._co.CallsRatio` of
-#: the runs' ``calls_ratio``) of the lines simulated by table2: placed before ``table2_row``.
+#: (:class:`privtest_artifact.outputs._co.CallsRatio` of the runs' ``calls_ratio``) of the lines simulated by table2:
+#: placed before ``table2_row``.
 CHECKPOINT_COUNTS = [
     *("checkpoint_runs", "checkpoint_runs_violating", "ell_T_max", "l39_margin_max"),
     *("calls_ratio_mean", "calls_ratio_se", "calls_runs"),
@@ -372,15 +367,14 @@ def analyse(raw: dict[str, pd.DataFrame], cfg: dict) -> dict[str, pd.DataFrame]:
 
 
 def run_counts(runs: pd.DataFrame) -> pd.DataFrame:
-    """Per line (application, stream, eps) of the run rows ``runs`` (:func:`privtest_artifact.outputs.table2.run_rows`),
-    sorted: the runs with some covered step below Theorem 42's guarantee at V_hi (``runs_violating``: an upper end of
-    the true count w.p. >= 1 - va_alpha) and at V_lo (``runs_violating_va_lo``: a lower end), the counts
-    :mod:`privtest_artifact.outputs.table2` judges against Theorem 42(2)'s failure probability (C_beta + 3) beta per
-    run; for
-    the lines simulated by table2 (rows 1, 3, 4: their runs carry ``ell``), also ``checkpoint_runs`` (their number),
-    ``checkpoint_runs_violating`` (runs with a Lemma 39(2) margin > 0), ``ell_T_max`` (the largest ell(T)),
-    ``l39_margin_max`` (the largest margin), ``delta_ledger_max`` (the largest realised delta ledger) and the mean,
-    standard error and number of the runs' ``calls_ratio`` (``calls_ratio_mean``, ``calls_ratio_se``, ``calls_runs``,
+    """Per line (application, stream, eps) of the run rows ``runs`` (:func:`run_rows`), sorted: the runs with some
+    covered step below Theorem 42's guarantee at V_hi (``runs_violating``: an upper end of the true count w.p.
+    >= 1 - va_alpha) and at V_lo (``runs_violating_va_lo``: a lower end), the counts :func:`claims` judges against
+    Theorem 42(2)'s failure probability (C_beta + 3) beta per run; for the lines simulated by table2 (rows 1, 3, 4:
+    their runs carry ``ell``), also ``checkpoint_runs`` (their number), ``checkpoint_runs_violating`` (runs with a
+    Lemma 39(2) margin > 0), ``ell_T_max`` (the largest ell(T)), ``l39_margin_max`` (the largest margin),
+    ``delta_ledger_max`` (the largest realised delta ledger) and the mean, standard error and number of the runs'
+    ``calls_ratio`` (``calls_ratio_mean``, ``calls_ratio_se``, ``calls_runs``,
     :func:`privtest_artifact.outputs._co.summarise`); NaN for the other lines.
 
     Returns:
@@ -445,20 +439,15 @@ def rafiey_yoshida_rows(cfg: dict, rows: pd.DataFrame) -> pd.DataFrame:
 
 
 def claims(tables: dict[str, pd.DataFrame], cfg: dict) -> list[Claim]:
-    """Per row: the fraction of runs with some covered step (t > t(ell(t)),
-    :func:`privtest_artifact.outputs._co.covered`) where
-    f(X_t, Y_t) is below Theorem 42's explicit guarantee at V_A is <= (C_beta + 3) beta (Theorem 42(2)).
+    """Per row: the fraction of runs with some covered step (t > t(ell(t)), :func:`covered`) where f(X_t, Y_t) is
+    below Theorem 42's explicit guarantee at V_A is <= (C_beta + 3) beta (Theorem 42(2)).
 
     V_A is bracketed (:func:`privtest_artifact.outputs._co.add_va_guarantees`): the violating runs counted at V_hi
     (column ``runs_violating``) are an upper end of the true count, at V_lo (``runs_violating_va_lo``) a lower end;
     PASS needs the upper end, FAIL the lower one (:class:`privtest_artifact.claims.Binomial` with ``k_low``), as for the
-    source
-    figure's ``utility`` claim. VACUOUS where the guarantee at V_hi is never positive (the note gives its largest
-    value). Reads the table ``rows`` of :func:`privtest_artifact.outputs.table2.analyse` (None computes it from ``raw``,
-    the
-    lines and run rows of :func:`privtest_artifact.outputs.table2.simulate`, and ``cfg``): columns application,
-    algorithm, stream, eps, beta, C_beta, runs, T, violations, runs_violating, runs_violating_va_lo, guarantee_max,
-    guarantee_va_hi_max."""
+    source figure's ``utility`` claim. VACUOUS where the guarantee at V_hi is never positive (the note gives its
+    largest value). Reads the table ``rows`` of :func:`analyse`: columns application, algorithm, stream, eps, beta,
+    C_beta, runs, T, violations, runs_violating, runs_violating_va_lo, guarantee_max, guarantee_va_hi_max."""
     raw = tables["rows"]
     out = []
     has_row = "table2_row" in raw
@@ -467,7 +456,7 @@ def claims(tables: dict[str, pd.DataFrame], cfg: dict) -> list[Claim]:
         if row is not None and pd.notna(row) and int(row) == 2:
             out.append(rafiey_yoshida_claim(r))
             continue
-        if has_row and "delta_ledger_max" in raw and float(r.delta) > 0:
+        if has_row and pd.notna(row) and "delta_ledger_max" in raw and float(r.delta) > 0:
             out.append(delta_ledger_claim(r))
         if "checkpoint_runs" in raw and pd.notna(r.checkpoint_runs):
             out += process_claims(r)

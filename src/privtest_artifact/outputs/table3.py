@@ -1,32 +1,30 @@
-"""table3: the paper's Table 3 (Section 8.1, lines 2434-2458: Theorem 42 applied to batch DP submodular
-maximisation) rendered from :mod:`privtest.co.tables`, and checked against the code of the reduction.
+"""table3: the paper's Table 3 (Section 8.1, lines 2434-2458: Theorem 42 applied to batch DP submodular maximisation)
+rendered from :mod:`privtest.co.tables`, and checked against the code of the reduction.
 
-Table 3 has no measured column (every cell is an asymptotic formula), so the raw table is the rendered rows plus
-what the committed code says about each row:
+Simulation (:func:`simulate`; no randomness, ``rng`` is unused): Table 3 has no measured column (every cell is an
+asymptotic formula), so the raw table is the rendered rows plus what the committed code says about each row:
 
-* the exponents displayed in each cell (parsed from the LaTeX of :data:`privtest.co.tables.SUBMODULAR_ROWS`): the
-  batch additive error's eps exponent ``a``, and the CO additive error's exponents of 1/eps, 1/kappa and ln t;
+* the exponents displayed in each cell (parsed from the LaTeX of :data:`privtest.co.tables.SUBMODULAR_ROWS`): the batch
+  additive error's eps exponent ``a``, and the CO additive error's exponents of 1/eps, 1/kappa and ln t;
 * the exponents *derived* from Theorem 42 / Corollaries 43-44: the batch error is evaluated at
   eps_batch(t) = Theta~(kappa eps / ln^2(t/beta)) (lines 196-203, 2395-2413) and Theorem 42(2) adds
-  O(ln^3(t/beta)/(kappa eps)), so the CO additive term is Theta~(ln^{2a}(t/beta)/(kappa eps)^a + ln^3(t/beta)/
-  (kappa eps)); a single displayed term X ln^b t/(kappa^c eps^e) upper-bounds it (kappa, eps <= 1, t large) iff
-  b >= max(2a, 3), c >= max(a, 1), e >= max(a, 1);
-* the code's eps_batch(t) = eps(ell+1, t)/2 (:meth:`privtest.co.params.BatchToCOParams.batch_eps`) on the
-  trajectory OPT_t = t of a sensitivity-1 objective (checkpoint ell(t) = floor(ln t / ln(1+kappa)), an idealised
-  trajectory: Lemma 39 only bounds ell(t) from above), and the factor (eps/eps_batch(t))^a by which the batch
-  error inflates;
+  O(ln^3(t/beta)/(kappa eps)), so the CO additive term is
+  Theta~(ln^{2a}(t/beta)/(kappa eps)^a + ln^3(t/beta)/(kappa eps)); a single displayed term X ln^b t/(kappa^c eps^e)
+  upper-bounds it (kappa, eps <= 1, t large) iff b >= max(2a, 3), c >= max(a, 1), e >= max(a, 1);
+* the code's eps_batch(t) = eps(ell+1, t)/2 (:meth:`privtest.co.params.BatchToCOParams.batch_eps`) on the trajectory
+  OPT_t = t of a sensitivity-1 objective (checkpoint ell(t) = floor(ln t / ln(1+kappa)), an idealised trajectory:
+  Lemma 39 only bounds ell(t) from above), and the factor (eps/eps_batch(t))^a by which the batch error inflates;
 * Lemma 38's privacy ledger of BatchToCO with the row's privacy type ((eps, delta) or pure eps).
 
-No randomness: ``rng`` is unused. Claims: :mod:`privtest_artifact.outputs.table3`.
+Analysis (:func:`analyse`, Section 8.1):
 
-Analysis (:func:`analyse`, of the rendered rows, Section 8.1): the eps_batch(t)
-scaling
-behind Table 3 on the config's grids of t and kappa (``scaling``), which :mod:`privtest_artifact.outputs.table3` judges.
+* ``rows``: the rendered rows, the raw table as it is (the claims and the notebook read it);
+* ``scaling``: the eps_batch(t) scaling behind Table 3 on the config's grids of t and kappa (:func:`scaling_grid`).
 
 Judging keys of the config section (``x-stage: analysis``, never passed to the simulation): ``t_grid`` and
 ``kappa_grid`` (the points at which the scaling is evaluated).
 
-Claims (:func:`claims`) (exact): each row's printed CO cell against Theorem 42's substitution (exponents, with the
+Claims (:func:`claims`, exact): each row's printed CO cell against Theorem 42's substitution (exponents, with the
 recorded erratum row), Lemma 38's privacy ledger per row, and the eps_batch(t) scaling behind Table 3.
 """
 
@@ -163,8 +161,7 @@ KNOWN_ERRATA = {"Rafiey": "Table 3 / Table 2, Rafiey and Yoshida row: kappa expo
 def claims(tables: dict[str, pd.DataFrame], cfg: dict) -> list[Claim]:
     """Per row: the printed CO cell's exponents against Theorem 42's substitution (ERRATUM for the recorded rows of
     :data:`KNOWN_ERRATA`, FAIL elsewhere) and Lemma 38's ledger; on the t and kappa grids, the eps_batch(t) scaling
-    (all exact; table ``scaling`` of :func:`privtest_artifact.outputs.table3.analyse`, which the workflow passes as
-    ``analysis``; None computes it)."""
+    (all exact; the tables ``rows`` and ``scaling`` of :func:`analyse`)."""
     out = []
     for i, r in tables["rows"].iterrows():
         tag = f"{i}:{r.work}"
