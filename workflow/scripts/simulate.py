@@ -30,8 +30,12 @@ inputs = {name: str(path) for name, path in sm.input.items() if name != "library
 module = importlib.import_module(sm.params.module)
 raw = module.simulate(dict(sm.params.cfg), job_rng(sm.params.seed, exp), inputs)
 seconds = time.perf_counter() - start
+# the output's module is not an input (the job follows its simulate function: the code param) but it is the code
+# that produced the numbers, so its file is recorded with the inputs
+own = Path(module.__file__).resolve()
+own = str(own.relative_to(Path.cwd().resolve())) if own.is_relative_to(Path.cwd().resolve()) else str(own)
 record = provenance.simulation_record(
-    exp, dict(sm.params.cfg), sm.params.seed, sm.input.library, seconds, stage_code=sm.params.code
+    exp, dict(sm.params.cfg), sm.params.seed, [*sm.input.library, own], seconds, stage_code=sm.params.code
 )
 write_text_atomic(json.dumps(record, indent=2, sort_keys=True) + "\n", sm.output.provenance)
 write_csv_atomic(raw, sm.output.raw)
