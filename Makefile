@@ -1,5 +1,6 @@
 # Two commands: `make reproduce` (everything in config/config.yaml) and `make test` (lint, unit + statistical tests,
-# then the quick workflow end to end). Both create .venv from requirements.lock if it is missing or stale.
+# the library at its oldest supported versions, the API reference, then the quick workflow end to end). Both create
+# .venv from requirements.lock if it is missing or stale.
 # `make test-fast` is the edit loop: unit tests without Snakemake runs, slow tests or the SLURM test (about 1.3 min).
 PYTHON ?= python3
 VENV := .venv
@@ -7,7 +8,8 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 CORES ?= all
 
-.PHONY: reproduce verify-reproduction compare-reproduction test test-units test-workflow test-fast lint install report clean
+.PHONY: reproduce verify-reproduction compare-reproduction test test-units test-workflow test-fast test-oldest docs-api \
+	lint install report clean
 
 $(STAMP): requirements.lock pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -60,9 +62,10 @@ lint: $(STAMP)
 # chain, so the linters and the unit tier run at a lower CPU priority (BACKGROUND) and fill the cores the chain
 # leaves idle. -O: each one's output in one piece.
 # --durations: the slowest tests of each tier, in the log (where the time goes).
+# docs-api (the API reference, warnings as errors) runs beside them; the unit tier includes test-oldest's test.
 BACKGROUND ?=
 test: $(STAMP)
-	$(MAKE) --no-print-directory -j3 -O lint test-units test-workflow BACKGROUND="nice -n 10"
+	$(MAKE) --no-print-directory -j3 -O lint test-units test-workflow docs-api BACKGROUND="nice -n 10"
 
 test-units: $(STAMP)
 	$(BACKGROUND) $(BIN)/python -m pytest -n auto -m "not workflow and not slurm" --durations=10
@@ -72,6 +75,18 @@ test-workflow: $(STAMP)
 
 test-fast: $(STAMP)
 	$(BIN)/python -m pytest -n auto -m "not workflow and not slow and not slurm"
+
+# The library at the lower bounds of pyproject.toml's ranges (numpy, scipy, mpmath, opendp; SPEC 0): a fresh venv with
+# exactly those versions from the index and the wheel, then the library's own tests and doctests in it
+# (tests/test_oldest_versions.py, a test of make test's unit tier; about a minute, needs the index).
+test-oldest: $(STAMP)
+	$(BIN)/python -m pytest -s tests/test_oldest_versions.py
+
+# The API reference (docs/api): Sphinx autodoc + napoleon over the library's docstrings, into build/api (open
+# build/api/index.html). Warnings are errors (-W); --keep-going lists them all before failing; -E: every page is
+# read again (an incremental build would not repeat the warnings of the modules that did not change).
+docs-api: $(STAMP)
+	$(BACKGROUND) $(BIN)/python -m sphinx -W --keep-going -E -q -b html -d build/api/.doctrees docs/api build/api
 
 clean:
 	rm -rf results .snakemake

@@ -480,7 +480,7 @@ def test_fig_calibration_analysis_budgets_rows_and_maxima():
 
 
 def test_fig_co_checkpoints_analysis_bounds_and_ratios_over_steps_from_two():
-    from privtest.co.params import BatchToCOParams, calls_bound, lemma40_max_checkpoints
+    from privtest.co.params import BatchToCOParams, calls_bound, max_checkpoints
     from privtest_artifact.outputs import fig_co_checkpoints
 
     cfg = _section("fig_co_checkpoints")
@@ -496,7 +496,7 @@ def test_fig_co_checkpoints_analysis_bounds_and_ratios_over_steps_from_two():
         "calls_bound",
     ]  # the figure data's columns
     p = BatchToCOParams.from_config(cfg, 0.5)
-    assert s.ell_bound[2] == lemma40_max_checkpoints(p, 3.0, 3)
+    assert s.ell_bound[2] == max_checkpoints(p, 3.0, 3)
     assert s.calls_bound[2] == calls_bound(p, 3, 2, 3)  # instance max ell(t) + 1, step t - 1
     assert np.isnan(s.calls_bound[0]) and np.isnan(s.calls_bound[3])  # no GTM step at t = 1
     c = fig_co_checkpoints.calls(s)

@@ -154,7 +154,7 @@ def test_ghazi_uniform_selection_and_cor53():
     p = np.r_[np.full(49, 0.01), 0.5]
     sel, _ = g.run(bernoulli_stream(p, 0.1), 40000, rng)
     bad = int(np.count_nonzero((sel >= 1) & (sel <= 49)))
-    assert binom_interval(bad, 40000)[1] >= bounds.cor53_bad_selection_lower(50, 1, 0.5, 0.01, g.theta_G)
+    assert binom_interval(bad, 40000)[1] >= bounds.ghazi_bad_selection_lower(50, 1, 0.5, 0.01, g.theta_G)
     with pytest.raises(ValueError, match="eps > 2 eps_1"):
         GhaziSelection(1.0, 0.5)
 
@@ -171,7 +171,7 @@ def test_above_threshold_accuracy_and_thm29():
     assert np.array_equal(samples.sum(axis=1), np.where(halt == 0, T, halt))  # one answer per step until the halt
     errors = int(np.count_nonzero(halt != T))
     assert binom_interval(errors, 20000)[0] <= beta
-    assert 2 * alpha >= bounds.thm29_alpha_sum(T, 1.0, beta)
+    assert 2 * alpha >= bounds.alpha_sum_lower_bound(T, 1.0, beta)
     with pytest.raises(ValueError, match="eps"):
         AboveThreshold(eps=0.0, beta=beta, T=T)
 

@@ -10,14 +10,14 @@ from privtest.schedule import beta_t
 
 def test_thm29_alpha_sum_hand_values():
     # T=100, eps=1, beta=0.05, delta=0: ln(100/0.1) + ln(1/0.1) - 2 = 6.907755 + 2.302585 - 2 = 7.210340
-    assert b.thm29_alpha_sum(100, 1.0, 0.05) == pytest.approx(7.210340, abs=1e-6)
+    assert b.alpha_sum_lower_bound(100, 1.0, 0.05) == pytest.approx(7.210340, abs=1e-6)
     # T=10, eps=2, beta=0.1: (ln(10/0.2) + ln(1/0.2))/2 - 2 = (3.912023 + 1.609438)/2 - 2 = 0.760730
-    assert b.thm29_alpha_sum(10, 2.0, 0.1) == pytest.approx(0.760730, abs=1e-6)
+    assert b.alpha_sum_lower_bound(10, 2.0, 0.1) == pytest.approx(0.760730, abs=1e-6)
     # delta=0.01: delta' = 0.01/(e-1) = 0.0058198; ln(100/(2*0.631977)) + ln(1/(2*0.0558198)) - 2
     #   = 4.370917 + 2.192489 - 2 = 4.563406
-    assert b.thm29_alpha_sum(100, 1.0, 0.05, 0.01) == pytest.approx(4.563406, abs=1e-5)
+    assert b.alpha_sum_lower_bound(100, 1.0, 0.05, 0.01) == pytest.approx(4.563406, abs=1e-5)
     with pytest.raises(ValueError, match="1/2"):
-        b.thm29_alpha_sum(100, 1.0, 0.45, 0.2)
+        b.alpha_sum_lower_bound(100, 1.0, 0.45, 0.2)
 
 
 def test_cor30_lambda0_and_cases():
@@ -35,11 +35,11 @@ def test_cor30_lambda0_and_cases():
     # odds form (p* = 0.5): 0.5 / (2.056559 * 0.5 + 0.5) = 0.5 / 1.5282795 = 0.327165
     assert b.lower_bound_rejection_threshold(100, 0.5, 1.0, 0.1, 0.05, form="odds") == pytest.approx(0.327165, rel=1e-5)
     # p* = 0.8, pbar = 0.3: case 3, 1/(4 * 0.3 * 0.2) = 4.16667; odds ratio (0.8/0.2)/(0.3/0.7) = 4/0.428571 = 9.33333
-    assert b.cor30_case(0.8, 0.3) == 3
-    assert b.cor30_ratio(0.8, 0.3) == pytest.approx(4.166667, rel=1e-6)
-    assert b.cor30_odds_ratio(0.8, 0.3) == pytest.approx(9.333333, rel=1e-6)
-    assert b.cor30_ratio(0.2, 0.1) == pytest.approx(2.0)  # case 1: 0.2/0.1
-    assert b.cor30_ratio(0.9, 0.6) == pytest.approx(4.0)  # case 2: 0.4/0.1
+    assert b.threshold_ratio_case(0.8, 0.3) == 3
+    assert b.threshold_ratio(0.8, 0.3) == pytest.approx(4.166667, rel=1e-6)
+    assert b.threshold_odds_ratio(0.8, 0.3) == pytest.approx(9.333333, rel=1e-6)
+    assert b.threshold_ratio(0.2, 0.1) == pytest.approx(2.0)  # case 1: 0.2/0.1
+    assert b.threshold_ratio(0.9, 0.6) == pytest.approx(4.0)  # case 2: 0.4/0.1
 
 
 def test_thm31_sample_lower_bound():
@@ -103,20 +103,20 @@ def test_gtm_entries():
 
 def test_random_dropping_bounds():
     # Cor 51: 4 * 0.05 * 2^(1/8) / 1200 = 0.2 * 1.090508 / 1200 = 1.817513e-4
-    assert b.cor51_pbar_max(0.05, 8.0, 1200) == pytest.approx(1.817513e-4, rel=1e-6)
+    assert b.cohen_pbar_max(0.05, 8.0, 1200) == pytest.approx(1.817513e-4, rel=1e-6)
     # Lemma 50 in Cor 51: 0.5 (1 - exp(-1200 * 2^(-1/8) * 1e-3)) = 0.5 (1 - exp(-1.100405)) = 0.5 * 0.667263 = 0.333632
     assert b.cohen_false_halt_lower(1e-3, 8.0, 1200) == pytest.approx(0.333632, rel=1e-5)
     # Cor 53: 2 * 0.05 * (1 + 10 * 0.5) / (90 (1 - e^-0.8)) = 0.6 / (90 * 0.550671) = 0.0121064
-    assert b.cor53_pbar_max(0.05, 100, 10, 0.5, 0.8) == pytest.approx(0.0121064, rel=1e-5)
+    assert b.ghazi_pbar_max(0.05, 100, 10, 0.5, 0.8) == pytest.approx(0.0121064, rel=1e-5)
     # Corollary 53's hypothesis G in [T-2] = {1, ..., T-2}: the docstring's range is the one checked
-    assert b.cor53_pbar_max(0.05, 3, 1, 0.5, 0.8) > 0
+    assert b.ghazi_pbar_max(0.05, 3, 1, 0.5, 0.8) > 0
     for T, G in ((100, 0), (100, 99), (2, 1)):
         with pytest.raises(ValueError, match="G must be in"):
-            b.cor53_pbar_max(0.05, T, G, 0.5, 0.8)
+            b.ghazi_pbar_max(0.05, T, G, 0.5, 0.8)
     # proof of Cor 53: 0.550671 * 90 * 0.01 / (1 + 89 * 0.01 + 10 * 0.5) = 0.495604 / 6.89 = 0.0719309
-    assert b.cor53_bad_selection_lower(100, 10, 0.5, 0.01, 0.8) == pytest.approx(0.0719309, rel=1e-5)
+    assert b.ghazi_bad_selection_lower(100, 10, 0.5, 0.01, 0.8) == pytest.approx(0.0719309, rel=1e-5)
     with pytest.raises(ValueError, match="1/4"):
-        b.cor51_pbar_max(0.3, 8.0, 10)
+        b.cohen_pbar_max(0.3, 8.0, 10)
 
 
 def test_upper_bounds_respect_lower_bound():

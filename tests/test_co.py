@@ -12,7 +12,7 @@ from scipy import stats
 from privtest.co import graphs
 from privtest.co.batch_to_co import advanced_composition_eps, batch_to_co
 from privtest.co.mechanisms import TestMechanism, laplace_tail, threshold_select, threshold_select_rounds
-from privtest.co.params import BatchToCOParams, c_omega, theorem42_guarantee, weight_sum_bound
+from privtest.co.params import BatchToCOParams, c_omega, utility_guarantee, weight_sum_bound
 
 
 def params(**kw):
@@ -204,7 +204,7 @@ def test_batch_to_co_runs_and_accounts():
     res = batch_to_co(prob, P, 5, np.random.default_rng(0))
     assert res.value.shape == (5, 3) and np.all(res.halt_loss <= 20.0)
     assert np.all(res.gtm_calls[:, 1:] > 0) and np.all(res.gtm_calls[:, 0] == 0)
-    g = theorem42_guarantee(P, prob.opt[None, 1:], res.ell[:, 1:], res.t_ell[:, 1:], np.arange(2, 4)[None, :])
+    g = utility_guarantee(P, prob.opt[None, 1:], res.ell[:, 1:], res.t_ell[:, 1:], np.arange(2, 4)[None, :])
     assert np.all(np.isfinite(g))
 
 

@@ -21,7 +21,7 @@ from privtest.exact import (
 )
 from privtest.gtm import ExPostCalibration, GlobalCalibration
 from privtest.mechanisms import BernoulliMechanism
-from privtest.privacy import lemma17_claims, neighbour_interval, search_worst_case, worst_neighbour_losses
+from privtest.privacy import neighbour_interval, search_worst_case, transcript_loss_bounds, worst_neighbour_losses
 from privtest.runs import halting_counts, run_streams
 
 mp.mp.dps = 50
@@ -273,7 +273,7 @@ def _global_stream(T, variant="direct", pstar=0.2):
 def test_privacy_check_passes_the_gtm_and_its_bound_is_attained():
     """Lemma 17 on the exact loss: <= 1/tau1 on continuation, <= eps on halting, and both are attained (to 1e-6)."""
     base = _global_stream(5)
-    cc, ch = lemma17_claims(base)
+    cc, ch = transcript_loss_bounds(base)
     best_c, best_h = -np.inf, -np.inf
     for v in (0.01, 0.05, 0.12, 0.3, 0.7, 0.99):
         L = worst_neighbour_losses(base.with_p(np.full(5, v)))
@@ -290,7 +290,7 @@ def test_privacy_check_passes_the_gtm_and_its_bound_is_attained():
 @pytest.mark.parametrize("broken", ["eta1 redrawn", "tau1 halved"])
 def test_privacy_check_fails_on_a_broken_gtm(broken):
     base = _global_stream(4)
-    cc, ch = lemma17_claims(base)
+    cc, ch = transcript_loss_bounds(base)
     shared = broken != "eta1 redrawn"
     if broken == "tau1 halved":
         base = Stream(base.tau1 / 2, base.mu1, base.p, base.eps, base.tau2, base.c, base.rho, base.s)
@@ -306,7 +306,7 @@ def test_search_keeps_the_flipped_and_purified_gtm_within_its_claim():
         _global_stream(3, "flipped", 0.9),
         Stream.from_calibration(GlobalCalibration(1.0, 0.05, 1.0, 1.5), np.full(3, 0.5), 0.1, 0.2, 1e-3),
     ):
-        cc, ch = lemma17_claims(base)
+        cc, ch = transcript_loss_bounds(base)
         res = search_worst_case(base, cc, ch, grid=grid, full_dim_T=2, nm_iters=3)
         for wc in res.values():
             assert wc.loss <= wc.claimed + 1e-9

@@ -97,18 +97,6 @@ def test_bad_input_names_the_parameter(call, name):
         call()
 
 
-def test_every_config_section_is_documented():
-    # config/README.md must document every top-level key of config/config.yaml (issue: config documentation).
-    from pathlib import Path
-
-    import yaml
-
-    root = Path(__file__).resolve().parents[1]
-    cfg = yaml.safe_load((root / "config/config.yaml").read_text())
-    doc = (root / "config/README.md").read_text()
-    assert [k for k in cfg if f"`{k}`" not in doc] == []
-
-
 def test_notebooks_are_thin_and_their_text_is_clean():
     """Every catalogue notebook starts with a title cell (the report's caption) free of control characters (a
     mangled backslash such as "\\v" in "\\varepsilon" becomes one), and its code cells define no functions or classes:

@@ -90,7 +90,7 @@ def test_make_gtm_refuses_bad_inputs():
     zcdp = _space() >> dp.m.then_gaussian(scale=1.0) >> dp.new_function(lambda v: v > 0, TO=bool)
     with pytest.raises(ValueError, match="pure DP"):
         pod.make_gtm([zcdp], cal, 0.5)
-    bad = _space() >> dp.m.then_laplace(scale=1.0)  # releases a float, not a bit
+    bad = _space() >> dp.m.then_laplace(scale=4.0)  # releases a float, not a bit
     with pytest.raises(dp.OpenDPException, match="bool"):  # our ValueError, raised inside OpenDP's call
         pod.make_gtm([bad], cal, 0.5, rng=0)(0.0)
 

@@ -1,12 +1,14 @@
-"""privtest installs as a library from pyproject.toml's compatible ranges alone.
+"""privtest installs as a library from pyproject.toml's compatible ranges alone, and its core is small.
 
-Build the wheel; let pip resolve ``privtest[test]`` from the ranges (not from requirements.lock) against the index
-(``pip install --dry-run --report``: needs PyPI); install that resolved set into a fresh venv, reusing the
-distributions ``make install`` already installed where the resolved version is the locked one (the new venv reads
-them from .venv's site-packages, after its own) and installing only the others; then run tests against the installed
-wheel (not the source tree): the library's own tests (:func:`library_tests`, fast tier) when a direct dependency of
-privtest resolves to another version than the lock's (the main run has not tested that version), else the API test,
-plus an import of every module of the wheel."""
+The core: ``pip install privtest`` (no extra) resolves, against the index, to the library with numpy, scipy and mpmath
+and nothing else. The ranges: build the wheel; let pip resolve ``privtest[test]`` from the ranges (not from
+requirements.lock) against the index (``pip install --dry-run --report``: needs PyPI); install that resolved set into
+a fresh venv, reusing the distributions ``make install`` already installed where the resolved version is the locked
+one (the new venv reads them from .venv's site-packages, after its own) and installing only the others; then run
+tests against the installed wheel (not the source tree): the library's own tests (:func:`library_tests`, fast tier)
+when a direct dependency of privtest resolves to another version than the lock's (the main run has not tested that
+version), else the API test, plus an import of every module of the wheel. The lower ends of the ranges:
+tests/test_oldest_versions.py."""
 
 import json
 import os
@@ -52,11 +54,8 @@ def _locked() -> dict[str, str]:
     return {canonicalize_name(n): v for n, v in pins}
 
 
-@pytest.mark.slow
-@pytest.mark.packaging
-def test_wheel_installs_from_ranges_into_a_fresh_venv_and_passes_its_tests(tmp_path):
-    start = time.monotonic()
-    # Build from a copy of what the wheel needs, so setuptools' build/ directory never lands in the work tree.
+def build_wheel(tmp_path: Path) -> Path:
+    """The wheel, built from a copy of what it needs (setuptools' build/ directory never lands in the work tree)."""
     tree = tmp_path / "tree"
     shutil.copytree(ROOT / "src", tree / "src", ignore=shutil.ignore_patterns("__pycache__", "*.egg-info"))
     for name in ("pyproject.toml", "README.md", "LICENSE"):
@@ -64,13 +63,33 @@ def test_wheel_installs_from_ranges_into_a_fresh_venv_and_passes_its_tests(tmp_p
     dist = tmp_path / "dist"
     _run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--quiet", "-w", str(dist), str(tree)])
     (wheel,) = dist.glob("privtest-*.whl")
+    return wheel
+
+
+def _resolved(wheel_spec: str, report: Path) -> dict[str, dict]:
+    """Canonical name -> metadata of every distribution pip would install for ``wheel_spec`` into an empty
+    environment, resolved against the index."""
+    pip = [sys.executable, "-m", "pip", "install", "--dry-run", "--ignore-installed", "--quiet"]
+    _run([*pip, "--report", str(report), wheel_spec])
+    return {canonicalize_name(i["metadata"]["name"]): i["metadata"] for i in json.loads(report.read_text())["install"]}
+
+
+@pytest.mark.slow
+@pytest.mark.packaging
+def test_the_core_is_numpy_scipy_and_mpmath(tmp_path):
+    wheel = build_wheel(tmp_path)
+    resolved = _resolved(str(wheel), tmp_path / "report.json")
+    assert set(resolved) == {"privtest", "numpy", "scipy", "mpmath"}, sorted(resolved)
+
+
+@pytest.mark.slow
+@pytest.mark.packaging
+def test_wheel_installs_from_ranges_into_a_fresh_venv_and_passes_its_tests(tmp_path):
+    start = time.monotonic()
+    wheel = build_wheel(tmp_path)
     # What pip installs from the ranges alone (every dependency resolved against the index, nothing installed).
-    report = tmp_path / "report.json"
     pip = [sys.executable, "-m", "pip"]
-    _run([*pip, "install", "--dry-run", "--ignore-installed", "--quiet", "--report", str(report), f"{wheel}[test]"])
-    installs = {
-        canonicalize_name(i["metadata"]["name"]): i["metadata"] for i in json.loads(report.read_text())["install"]
-    }
+    installs = _resolved(f"{wheel}[test]", tmp_path / "report.json")
     resolved = {n: m["version"] for n, m in installs.items()}
     direct = {canonicalize_name(Requirement(r).name) for r in installs["privtest"].get("requires_dist", [])}
     locked = _locked()

@@ -216,9 +216,9 @@ class _Fixed(Mechanism):
     ids=["K>n", "K<0", "nan", "None", "wrong-shape"],
 )
 def test_bad_counts_are_refused_naming_the_step(fn):
-    tester = GTMTester(GlobalCalibration(1.0, 0.05, 1.0, 1.5), 0.5, 0.5, 4)
+    tester = GTMTester(GlobalCalibration(1.0, 0.05, 1.0, 1.5), 0.5, 0.25, 4)  # eps1 < eps/(theta + 2): not vacuous
     with pytest.raises(ValueError, match="step 1"):
-        tester.run([_Fixed(fn)], 3, np.random.default_rng(0))
+        tester.run([_Fixed(fn, 0.25)], 3, np.random.default_rng(0))
 
 
 @pytest.mark.parametrize("value", [True, None, np.array([1]), math.nan, -1, 2.5])

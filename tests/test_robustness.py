@@ -89,7 +89,7 @@ def test_failing_simulation_keeps_its_traceback(tmp_path):
     assert proc.returncode != 0
     text = log.read_text()
     assert "Traceback (most recent call last)" in text, f"log: {text!r}\nstderr: {proc.stderr[-2000:]}"
-    assert "ValueError: eps_t must be >= 0 and finite. Found nan." in text, text
+    assert "ValueError: eps1 must be > 0 and finite. Found nan." in text, text
     assert "lost sys.stderr" not in proc.stderr, proc.stderr[-2000:]
     assert str(log) in proc.stderr, "the terminal must say where the traceback is: " + proc.stderr[-2000:]
 

@@ -16,8 +16,39 @@ import numbers
 
 import numpy as np
 
+__all__ = [
+    "admit_stream",
+    "boolean",
+    "counts",
+    "delta_range",
+    "finite",
+    "fmt",
+    "function",
+    "gamma_range",
+    "generator",
+    "integer",
+    "interval",
+    "is_finite_real",
+    "negative",
+    "node_pairs",
+    "nonnegative",
+    "open_unit",
+    "per_step",
+    "positive",
+    "real",
+    "sign",
+    "sizes",
+    "step_index",
+]
 
-def _fmt(value) -> str:
+#: The largest count an int64 array holds (evaluation counts, sample sizes).
+INT64_MAX = 2**63 - 1
+
+
+def fmt(value) -> str:
+    """``value`` as a refusal message shows it (arrays as lists; a huge integer by its size in bits)."""
+    if isinstance(value, numbers.Integral) and not isinstance(value, (bool, np.bool_)) and abs(int(value)) > 2**64:
+        return f"an integer of {int(value).bit_length()} bits"
     return repr(value.tolist() if isinstance(value, np.ndarray) else value)
 
 
@@ -28,12 +59,19 @@ def real(name: str, value, *, scalar: bool = True):
         ``value`` unchanged if it is a scalar number, else the numeric ndarray ``np.asarray(value)``.
 
     Raises:
-        ValueError: naming ``name`` for a string, None, a bool, a complex or non-numeric value, or (``scalar``) an
-            array that is not 0-d.
+        ValueError: naming ``name`` for a string, None, a bool, a complex or non-numeric value, an integer beyond the
+            float range (e.g. 2**1100), or (``scalar``) an array that is not 0-d.
     """
     if isinstance(value, (bool, np.bool_)):
         raise ValueError(f"{name} must be a real number, not a bool. Found {value!r}.")
     if isinstance(value, numbers.Real):
+        if not isinstance(value, float):
+            try:  # a Python int (or Fraction) beyond the float range cannot enter any formula
+                float(value)
+            except OverflowError:
+                raise ValueError(
+                    f"{name} must be a real number within the float range (|x| <= 1.8e308). Found {fmt(value)}."
+                ) from None
         return value
     if value is None or isinstance(value, (str, bytes, numbers.Complex)):
         raise ValueError(f"{name} must be a real number. Found {value!r} ({type(value).__name__}).")
@@ -42,11 +80,11 @@ def real(name: str, value, *, scalar: bool = True):
     except Exception:  # ragged sequences and the like
         raise ValueError(f"{name} must be a real number. Found {value!r}.") from None
     if arr.dtype.kind not in "iuf":
-        raise ValueError(f"{name} must be a real number. Found {_fmt(value)} (dtype {arr.dtype}).")
+        raise ValueError(f"{name} must be a real number. Found {fmt(value)} (dtype {arr.dtype}).")
     if arr.ndim == 0:
         return arr
     if scalar:
-        raise ValueError(f"{name} must be a number, not an array. Found {_fmt(value)}.")
+        raise ValueError(f"{name} must be a number, not an array. Found {fmt(value)}.")
     return arr
 
 
@@ -60,7 +98,7 @@ def interval(name: str, value, lo: float, hi: float, *, lo_open: bool, hi_open: 
         inside = bool(np.all((x > lo if lo_open else x >= lo) & (x < hi if hi_open else x <= hi)))
     if not inside:
         rng = f"{'(' if lo_open else '['}{_num(lo)}, {_num(hi)}{')' if hi_open else ']'}"
-        raise ValueError(f"{name} must be in {rng}. Found {_fmt(value)}.")
+        raise ValueError(f"{name} must be in {rng}. Found {fmt(value)}.")
 
 
 def _num(x: float) -> str:
@@ -75,19 +113,25 @@ def open_unit(name: str, value, *, scalar: bool = True) -> None:
 def positive(name: str, value, *, scalar: bool = True) -> None:
     """Require ``value`` finite and > 0."""
     if not _finite_and(real(name, value, scalar=scalar), lambda x: x > 0):
-        raise ValueError(f"{name} must be > 0 and finite. Found {_fmt(value)}.")
+        raise ValueError(f"{name} must be > 0 and finite. Found {fmt(value)}.")
 
 
 def nonnegative(name: str, value, *, scalar: bool = True) -> None:
     """Require ``value`` finite and >= 0."""
     if not _finite_and(real(name, value, scalar=scalar), lambda x: x >= 0):
-        raise ValueError(f"{name} must be >= 0 and finite. Found {_fmt(value)}.")
+        raise ValueError(f"{name} must be >= 0 and finite. Found {fmt(value)}.")
+
+
+def negative(name: str, value, *, scalar: bool = True) -> None:
+    """Require ``value`` finite and < 0 (e.g. a log-probability floor)."""
+    if not _finite_and(real(name, value, scalar=scalar), lambda x: x < 0):
+        raise ValueError(f"{name} must be < 0 and finite. Found {fmt(value)}.")
 
 
 def finite(name: str, value, *, scalar: bool = True) -> None:
     """Require a finite real ``value`` (e.g. a threshold)."""
     if not _finite_and(real(name, value, scalar=scalar), lambda x: x == x):
-        raise ValueError(f"{name} must be a finite real number. Found {_fmt(value)}.")
+        raise ValueError(f"{name} must be a finite real number. Found {fmt(value)}.")
 
 
 def _finite_and(x, test) -> bool:
@@ -107,25 +151,66 @@ def delta_range(name: str, delta, *, scalar: bool = True) -> None:
     interval(name, delta, 0.0, 1.0, lo_open=False, hi_open=True, scalar=scalar)
 
 
-def integer(name: str, value, minimum: int = 1, *, scalar: bool = True):
-    """The library's one integer rule: an integer of any integer type, or an integral float (``4.0``), >= ``minimum``.
+def integer(name: str, value, minimum: int = 1, *, scalar: bool = True, maximum: int | None = None):
+    """The library's one integer rule: an integer of any integer type, or an integral float (``4.0``), >= ``minimum``
+    (and <= ``maximum`` when given).
 
     Returns:
         ``value`` converted once: a Python ``int`` (scalar), or an int64 ndarray (``scalar=False`` and an array).
 
     Raises:
-        ValueError: naming ``name`` for a bool, a non-integral or non-finite float, a value below ``minimum``, or
-            anything :func:`real` refuses.
+        ValueError: naming ``name`` for a bool, a non-integral or non-finite float, a value below ``minimum`` or above
+            ``maximum``, or anything :func:`real` refuses (an integer beyond the float range among them).
     """
     x = real(name, value, scalar=scalar)
-    if isinstance(x, numbers.Integral) and x >= minimum:  # fast path
+    if isinstance(x, numbers.Integral) and x >= minimum and (maximum is None or x <= maximum):  # fast path
         return int(x)
     arr = np.asarray(x)
     with np.errstate(invalid="ignore"):
         ok = np.issubdtype(arr.dtype, np.integer) or bool(np.all(np.isfinite(arr) & (np.mod(arr, 1) == 0)))
-    if not ok or np.any(arr < minimum):
-        raise ValueError(f"{name} must be an integer >= {minimum}. Found {_fmt(value)}.")
-    return int(arr) if arr.ndim == 0 else arr.astype(np.int64)
+    if not ok or np.any(arr < minimum) or (maximum is not None and np.any(arr > maximum)):
+        within = f">= {minimum}" if maximum is None else f"in [{minimum}, {maximum}]"
+        raise ValueError(f"{name} must be an integer {within}. Found {fmt(value)}.")
+    if arr.ndim == 0:
+        return int(arr)
+    if np.any(np.abs(arr) > INT64_MAX):
+        raise ValueError(f"{name} must hold integers of at most {INT64_MAX} (int64). Found {fmt(value)}.")
+    return arr.astype(np.int64)
+
+
+def sizes(name: str, value):
+    """Require a count of evaluations or draws: an integer >= 0 that fits int64, or (an array of) such integers.
+
+    Returns:
+        ``value`` as an int64 ndarray (0-d for a scalar).
+
+    Raises:
+        ValueError: naming ``name`` for a bool, a fraction, NaN or an infinity, a negative count, a count beyond int64,
+            or anything :func:`real` refuses.
+    """
+    out = integer(name, value, 0, scalar=False, maximum=INT64_MAX)
+    return np.asarray(out, dtype=np.int64)
+
+
+def boolean(name: str, value) -> bool:
+    """Require a flag: ``True`` or ``False`` (a Python or numpy bool); returns it as a Python bool.
+
+    Raises:
+        ValueError: naming ``name`` for anything else (``0``, ``1``, ``"yes"``, None).
+    """
+    if not isinstance(value, (bool, np.bool_)):
+        raise ValueError(f"{name} must be True or False. Found {value!r}.")
+    return bool(value)
+
+
+def function(name: str, value) -> None:
+    """Require a callable (the user's black box: a sampler, a counter, a coding).
+
+    Raises:
+        TypeError: naming ``name`` if ``value`` is not callable.
+    """
+    if not callable(value):
+        raise TypeError(f"{name} must be callable. Found {value!r} ({type(value).__name__}).")
 
 
 def step_index(t, name: str = "t", *, scalar: bool = True):
@@ -206,7 +291,7 @@ def counts(K, n, step: int | None = None):
     with np.errstate(invalid="ignore"):
         fractional = arr.dtype.kind == "f" and not bool(np.all(np.isfinite(arr) & (np.mod(arr, 1) == 0)))
     if fractional:
-        raise ValueError(f"{where}: count_plus must return integer counts. Found {_fmt(arr[:3] if arr.ndim else arr)}.")
+        raise ValueError(f"{where}: count_plus must return integer counts. Found {fmt(arr[:3] if arr.ndim else arr)}.")
     if not bool(np.all((arr >= 0) & (arr <= n_arr))):
         bad = np.flatnonzero(~((arr >= 0) & (arr <= n_arr)).ravel())[0]
         raise ValueError(
@@ -214,6 +299,34 @@ def counts(K, n, step: int | None = None):
             f"{n_arr.ravel()[bad]!r}."
         )
     return arr.astype(np.int64, copy=False)
+
+
+def node_pairs(name: str, pairs, n: int, *, ordered: bool = True, nonempty: bool = False) -> None:
+    """Require an integer array (P, 2) of node pairs in [0, n): u < v (``ordered``) or u != v; P >= 1 if
+    ``nonempty``. An empty array passes unless ``nonempty``.
+
+    Raises:
+        ValueError: naming ``name`` otherwise.
+    """
+    if np.size(pairs) == 0 and not nonempty:
+        return
+    integer(name, pairs, 0, scalar=False, maximum=n - 1)
+    a = np.asarray(pairs)
+    bad_order = a.ndim == 2 and a.shape[-1] == 2 and np.any(a[:, 0] >= a[:, 1] if ordered else a[:, 0] == a[:, 1])
+    if a.ndim != 2 or a.shape[1] != 2 or len(a) == 0 or bad_order:
+        rel = "u < v" if ordered else "u != v"
+        raise ValueError(f"{name} must be a non-empty integer array (P, 2) of node pairs {rel} in [0, n={n}).")
+
+
+def per_step(name: str, values, T: int) -> None:
+    """Require one finite real >= 0 per step: shape (T,).
+
+    Raises:
+        ValueError: naming ``name`` otherwise.
+    """
+    nonnegative(name, values, scalar=False)
+    if np.shape(values) != (T,):
+        raise ValueError(f"{name} must hold one value per step, shape ({T},). Found {np.shape(values)}.")
 
 
 def sign(name: str, s) -> None:

@@ -29,6 +29,18 @@ beyond X is at most e^{-X/tau1} for every transcript and is reported as ``log_ta
 is log-concave in x (Poisson CDF and survival in log lambda, convolved with the log-concave Exp density), so every
 integrand is unimodal, and its width near the mode is bounded below by the panel width chosen here (see
 :func:`panel_width`); tests compare with mpmath at 50 digits and with Monte Carlo.
+
+Every public function checks its arguments first (ValueError naming the parameter and its range); the module's own
+calls between its functions use unchecked private forms (their arguments come from a checked :class:`Stream` or
+step).
+
+Example:
+    The halting probability of one step of Theorem 21's GTM at p = p* (its Type II error at step 1 is below beta_1):
+
+    >>> from privtest.gtm import GlobalCalibration
+    >>> st = GlobalCalibration(1.0, 0.05, 1.0, 1.5).step(1, 0.1, 0.5)
+    >>> float(np.exp(step_log_halt(st, [0.5])[0])) > 1 - 0.05
+    True
 """
 
 from __future__ import annotations
@@ -41,6 +53,23 @@ from scipy import special
 
 from privtest import _validate
 from privtest.mechanisms import purification_phi
+
+__all__ = [
+    "GL_NODES",
+    "Stream",
+    "TranscriptLogProbs",
+    "counted_success",
+    "log_gammainc",
+    "log_gammaincc",
+    "log_step_factors",
+    "log_upper_gamma",
+    "logsumexp",
+    "panel_width",
+    "step_log_halt",
+    "step_log_probs",
+    "transcript_log_probs",
+    "x_nodes",
+]
 
 #: Values of scipy's regularized incomplete gamma functions below this are recomputed in log space.
 _TINY = 1e-280
@@ -95,15 +124,33 @@ def _log_upper_cf(s, x):
     return -x + s * np.log(x) + np.log(h)
 
 
+def _check_shape_arg(a, x) -> None:
+    _validate.positive("a", a, scalar=False)
+    _validate.nonnegative("x", x, scalar=False)
+
+
 def log_gammainc(a, x):
-    """log P(a, x), the regularized lower incomplete gamma function, accurate where P underflows (x << a).
+    """log P(a, x), the regularized lower incomplete gamma function, accurate where P underflows (x << a); the
+    halting factor of the proof of Lemma 17 (module docstring).
 
     Args:
-        a: shape > 0 (array). x: argument >= 0 (array, broadcast with ``a``).
+        a: shape > 0, finite (scalar or array). x: argument >= 0, finite (scalar or array, broadcast with ``a``).
 
     Returns:
-        ndarray: log P(a, x) (-inf where x = 0).
+        ndarray of the broadcast shape: log P(a, x) (-inf where x = 0).
+
+    Raises:
+        ValueError: naming a or x when an element is outside its range.
+
+    Example:
+        >>> round(float(log_gammainc(700.0, 50.0)), 4)
+        -1201.4607
     """
+    _check_shape_arg(a, x)
+    return _log_gammainc(a, x)
+
+
+def _log_gammainc(a, x):
     a, x = np.broadcast_arrays(np.asarray(a, dtype=float), np.asarray(x, dtype=float))
     shape, a, x = a.shape, a.ravel(), x.ravel()
     with np.errstate(divide="ignore"):
@@ -119,11 +166,23 @@ def log_gammaincc(a, x):
     """log Q(a, x), the regularized upper incomplete gamma function, accurate where Q underflows (x >> a).
 
     Args:
-        a: shape > 0 (array). x: argument >= 0 (array).
+        a: shape > 0, finite (scalar or array). x: argument >= 0, finite (scalar or array, broadcast with ``a``).
 
     Returns:
-        ndarray: log Q(a, x) (0 where x = 0).
+        ndarray of the broadcast shape: log Q(a, x) (0 where x = 0).
+
+    Raises:
+        ValueError: naming a or x when an element is outside its range.
+
+    Example:
+        >>> round(float(log_gammaincc(21.0, 2000.0)), 4)
+        -1890.3075
     """
+    _check_shape_arg(a, x)
+    return _log_gammaincc(a, x)
+
+
+def _log_gammaincc(a, x):
     a, x = np.broadcast_arrays(np.asarray(a, dtype=float), np.asarray(x, dtype=float))
     shape, a, x = a.shape, a.ravel(), x.ravel()
     with np.errstate(divide="ignore"):
@@ -180,13 +239,32 @@ def log_upper_gamma(s, x):
     s > 0 uses scipy (continued fraction where it underflows); s <= 0 uses the continued fraction for x > 1 and the
     downward recurrence of :func:`_log_upper_gamma_small_x` below, with mpmath only where that recurrence is not
     accurate (s within 1e-3 below an integer; rare: it needs c_t + 1 <= 1/(eps_t tau2_t)). Agrees with mpmath to
-    ~1e-13 in the logarithm (tests/test_exact.py).
+    ~1e-13 in the logarithm (tests/test_exact.py). The Pareto term of the halting factor (module docstring).
+
+    Args:
+        s: shape, a finite real (scalar or array). x: argument > 0, finite (scalar or array, broadcast with ``s``).
+
+    Returns:
+        ndarray of the broadcast shape: log Gamma(s, x).
+
+    Raises:
+        ValueError: naming s or x when an element is outside its range.
+
+    Example:
+        >>> round(float(log_upper_gamma(-0.5, 0.5)), 6)
+        -0.526462
     """
+    _validate.finite("s", s, scalar=False)
+    _validate.positive("x", x, scalar=False)
+    return _log_upper_gamma(s, x)
+
+
+def _log_upper_gamma(s, x):
     s, x = np.broadcast_arrays(np.asarray(s, dtype=float), np.asarray(x, dtype=float))
     out = np.empty(s.shape)
     pos = s > 0
     if np.any(pos):
-        out[pos] = log_gammaincc(s[pos], x[pos]) + special.gammaln(s[pos])
+        out[pos] = _log_gammaincc(s[pos], x[pos]) + special.gammaln(s[pos])
     neg = ~pos
     if np.any(neg):
         cf = neg & (x > 1.0)
@@ -221,13 +299,45 @@ def _log1mexp(x):
 # ----------------------------------------------------------------------------------------------------------------
 # One step given eta_1
 # ----------------------------------------------------------------------------------------------------------------
+def _check_signs(name: str, s) -> None:
+    _validate.real(name, s, scalar=False)
+    if not np.all(np.isin(np.asarray(s), (-1, 1))):
+        raise ValueError(f"{name} must be -1 or +1 (every element). Found {_validate.fmt(s)}.")
+
+
 def counted_success(p, s, delta=0.0, eps=0.0, pc=None):
     """Success probability q of the mechanism whose +1s the GTM counts: purified (Lemma 24, Cor. 25) if delta > 0,
     then negated (1 - q) when s = -1 (flipped variant, as in :func:`privtest.gtm.run_step`).
 
     ``pc`` is 1 - p given exactly (default: computed). Near p = 1 the flipped variant's count has mean ~ (1 - p) and a
     transcript's probability is sensitive to its relative error, which ``1.0 - p`` rounds at ulp(1)/(1 - p).
+
+    Args:
+        p: success probabilities Pr[M_t = +1] in [0, 1] (scalar or array).
+        s: directions, -1 or +1 (broadcast with ``p``).
+        delta: delta_t in [0, 1) (broadcast). eps: eps_t >= 0, finite (broadcast; > 0 where delta > 0).
+        pc: 1 - p exactly, in [0, 1], or None.
+
+    Returns:
+        float ndarray of the broadcast shape: q in [0, 1].
+
+    Raises:
+        ValueError: naming the parameter when an element is outside its range.
+
+    Example:
+        >>> counted_success([0.2, 0.2], [1, -1]).tolist()
+        [0.2, 0.8]
     """
+    _validate.interval("p", p, 0.0, 1.0, lo_open=False, hi_open=False, scalar=False)
+    _check_signs("s", s)
+    _validate.delta_range("delta", delta, scalar=False)
+    _validate.nonnegative("eps", eps, scalar=False)
+    if pc is not None:
+        _validate.interval("pc", pc, 0.0, 1.0, lo_open=False, hi_open=False, scalar=False)
+    return _counted_success(p, s, delta, eps, pc)
+
+
+def _counted_success(p, s, delta=0.0, eps=0.0, pc=None):
     p = np.asarray(p, dtype=float)
     pc = 1.0 - p if pc is None else np.asarray(pc, dtype=float)
     if np.any(np.asarray(delta) > 0):
@@ -240,14 +350,34 @@ def log_step_factors(a, q, eps, tau2, c, rho, s):
     """Log continuation / halting probabilities of one GTM step given eta_1, with eta_2 integrated out exactly.
 
     Args:
-        a: mu1 - eta_1 (array).
+        a: mu1 - eta_1, finite reals (array).
         q: success probability of the counted mechanism in [0, 1] (see :func:`counted_success`); scalar or an array
             broadcast with ``a`` (e.g. shape (P, 1) against a of shape (J,) evaluates P inputs at once).
-        eps: eps_t >= 0. tau2: tau_{2,t} > 0. c: integer threshold c_t >= 0. rho: base rate > 0. s: +1 or -1.
+        eps: eps_t >= 0. tau2: tau_{2,t} > 0. c: integer threshold c_t >= 0. rho: base rate > 0. s: +1 or -1
+            (numbers, finite).
 
     Returns:
         (log_G, log_H): arrays of the broadcast shape: log Pr[a_t = -s_t | eta_1] and log Pr[a_t = s_t | eta_1].
+
+    Raises:
+        ValueError: naming the parameter when one (an element of a or q) is outside its range.
+
+    Example:
+        >>> lG, lH = log_step_factors(np.array([0.0, 3.0]), 0.3, 0.3, 3.0, 6, 10.0, 1)
+        >>> np.round(np.exp(lG) + np.exp(lH), 12).tolist()
+        [1.0, 1.0]
     """
+    _validate.finite("a", a, scalar=False)
+    _validate.interval("q", q, 0.0, 1.0, lo_open=False, hi_open=False, scalar=False)
+    _validate.nonnegative("eps", eps)
+    _validate.positive("tau2", tau2)
+    _validate.integer("c", c, 0)
+    _validate.positive("rho", rho)
+    _validate.sign("s", s)
+    return _log_step_factors(a, q, eps, tau2, c, rho, s)
+
+
+def _log_step_factors(a, q, eps, tau2, c, rho, s):
     a, q = np.broadcast_arrays(np.asarray(a, dtype=float), np.asarray(q, dtype=float))
     log_G, log_H = np.zeros(a.shape), np.full(a.shape, -np.inf)
     if s == -1:  # q = 0: K = 0 surely, so the direct variant continues and the flipped one halts
@@ -265,22 +395,22 @@ def _log_step_factors_pos(a, q, eps, tau2, c, rho, s):
     log_b = math.log(rho) + np.log(q) + s * eps * a
     b = np.exp(log_b)
     if eps == 0.0:  # no perturbation: K ~ Po(rho q) for every eta
-        lP, lQ = log_gammainc(k, b), log_gammaincc(k, b)
+        lP, lQ = _log_gammainc(k, b), _log_gammaincc(k, b)
         return (lQ, lP) if s == 1 else (lP, lQ)
     sigma = 1.0 / (eps * tau2)
     if s == 1:
-        log_main = log_gammainc(k, b)  # P(k, b): halting with no help from eta_2
-        log_pareto = sigma * log_b + log_upper_gamma(k - sigma, b) - special.gammaln(k)
+        log_main = _log_gammainc(k, b)  # P(k, b): halting with no help from eta_2
+        log_pareto = sigma * log_b + _log_upper_gamma(k - sigma, b) - special.gammaln(k)
     else:
-        log_main = log_gammaincc(k, b)  # Q(k, b)
-        log_pareto = -sigma * log_b + special.gammaln(k + sigma) - special.gammaln(k) + log_gammainc(k + sigma, b)
+        log_main = _log_gammaincc(k, b)  # Q(k, b)
+        log_pareto = -sigma * log_b + special.gammaln(k + sigma) - special.gammaln(k) + _log_gammainc(k + sigma, b)
     log_H = np.minimum(np.logaddexp(log_main, log_pareto), 0.0)
     log_G = _log1mexp(log_H)
     big = log_H > math.log(0.5)
     if np.any(big):
         bb, lp = b[big], log_pareto[big]
         if s == 1:
-            lq = log_gammaincc(k, bb)
+            lq = _log_gammaincc(k, bb)
             vals = lq + _log1mexp(np.minimum(lp - lq, 0.0))
             deep = bb > 20.0 * (k + sigma)
             if np.any(deep):  # Q - pareto cancels: integrate E[(1 - (b/Gamma)^sigma); Gamma > b] directly
@@ -289,7 +419,7 @@ def _log_step_factors_pos(a, q, eps, tau2, c, rho, s):
                 integrand = -np.expm1(-sigma * log1p_r) * np.exp((k - 1.0) * log1p_r)
                 vals[deep] = -bd[:, 0] + (k - 1.0) * np.log(bd[:, 0]) - special.gammaln(k) + np.log(integrand @ _LAG_W)
         else:
-            lpk = log_gammainc(k, bb)
+            lpk = _log_gammainc(k, bb)
             vals = lpk + _log1mexp(np.minimum(lp - lpk, 0.0))
         log_G[big] = vals
     return log_G, log_H
@@ -308,6 +438,18 @@ class Stream:
         eps, tau2, c, rho, s: per-step parameters of Algorithm 1, shape (T,).
         delta: delta_t of each input (purified when > 0, Cor. 25), shape (T,).
         pc: 1 - p, exactly (default: computed as 1 - p); see :func:`counted_success`.
+
+    Every argument is checked first (tau1 > 0, mu1 >= 0, p and pc in [0, 1], eps >= 0, tau2 and rho > 0, c integers
+    >= 0, s in {-1, +1}, delta in [0, 1); each a number or one entry per step).
+
+    Raises:
+        ValueError: naming the parameter when one (or an element) is outside its range.
+
+    Example:
+        >>> from privtest.gtm import GlobalCalibration
+        >>> stream = Stream.from_calibration(GlobalCalibration(1.0, 0.05, 1.0, 1.5), [0.1, 0.2], 0.1, 0.5)
+        >>> stream.T, stream.c.tolist()
+        (2, [282, 362])
     """
 
     tau1: float
@@ -322,6 +464,20 @@ class Stream:
     pc: np.ndarray = field(default=None)
 
     def __post_init__(self):
+        _validate.positive("tau1", self.tau1)
+        _validate.nonnegative("mu1", self.mu1)
+        _validate.interval("p", self.p, 0.0, 1.0, lo_open=False, hi_open=False, scalar=False)
+        _validate.nonnegative("eps", self.eps, scalar=False)
+        _validate.positive("tau2", self.tau2, scalar=False)
+        _validate.integer("c", self.c, 0, scalar=False)
+        _validate.positive("rho", self.rho, scalar=False)
+        _check_signs("s", self.s)
+        if self.delta is not None:
+            _validate.delta_range("delta", self.delta, scalar=False)
+        if self.pc is not None:
+            _validate.interval("pc", self.pc, 0.0, 1.0, lo_open=False, hi_open=False, scalar=False)
+        if np.ndim(self.p) > 1:
+            raise ValueError(f"p must be a number or a 1-d array (one entry per step). Found shape {np.shape(self.p)}.")
         T = len(np.atleast_1d(self.p))
         if self.pc is None:
             object.__setattr__(self, "pc", 1.0 - np.asarray(self.p, dtype=float))
@@ -338,29 +494,36 @@ class Stream:
         for name, dtype in conv.items():
             val = getattr(self, name)
             val = np.zeros(T) if val is None else val
-            arr = np.broadcast_to(np.asarray(val, dtype=dtype), (T,)).copy()
+            try:
+                arr = np.broadcast_to(np.asarray(val, dtype=dtype), (T,)).copy()
+            except ValueError:
+                raise ValueError(
+                    f"{name} must be a number or have one entry per step (T = {T}). Found shape {np.shape(val)}."
+                ) from None
             arr.setflags(write=False)
             object.__setattr__(self, name, arr)
-        _validate.positive("tau1", self.tau1)
-        _validate.nonnegative("mu1", self.mu1)
-        if not np.all((self.p >= 0) & (self.p <= 1)):
-            raise ValueError(f"p must be in [0, 1]. Found {self.p[(self.p < 0) | (self.p > 1)][:3].tolist()}.")
-        _validate.nonnegative("eps", self.eps, scalar=False)
-        _validate.positive("tau2", self.tau2, scalar=False)
-        _validate.positive("rho", self.rho, scalar=False)
-        _validate.delta_range("delta", self.delta, scalar=False)
-        if np.any(self.c < 0):
-            raise ValueError(f"c must be integers >= 0. Found {self.c[self.c < 0][:3].tolist()}.")
-        if not np.all(np.isin(self.s, (-1, 1))):
-            raise ValueError("s must be -1 or +1 at every step.")
 
     @property
     def T(self) -> int:
+        """Number of steps."""
         return len(self.p)
 
     @classmethod
     def from_params(cls, params, p, delta=0.0, *, tau1=None, mu1=None) -> Stream:
-        """Stream from a list of :class:`~privtest.gtm.StepParams` (one per step) and inputs ``p`` (shape (T,))."""
+        """Stream from a list of :class:`~privtest.gtm.StepParams` (one per step) and inputs ``p`` (shape (T,)).
+
+        Args:
+            params: a non-empty sequence of StepParams (anything with eps_t, tau2, c, rho, s, tau1, mu1).
+            p: success probabilities in [0, 1], shape (T,). delta: delta_t in [0, 1) (scalar or (T,)).
+            tau1, mu1: override the first step's tau1 (> 0) and mu1 (>= 0).
+
+        Raises:
+            ValueError: naming the parameter when one is out of range (or params is empty).
+        """
+        if not len(params):
+            raise ValueError("params must hold one StepParams per step (at least one).")
+        _validate.interval("p", p, 0.0, 1.0, lo_open=False, hi_open=False, scalar=False)
+        _validate.delta_range("delta", delta, scalar=False)
         tau1 = params[0].tau1 if tau1 is None else tau1
         mu1 = params[0].mu1 if mu1 is None else mu1
         eps, tau2, c, rho, s = np.array([(st.eps_t, st.tau2, st.c, st.rho, st.s) for st in params], dtype=float).T
@@ -368,7 +531,20 @@ class Stream:
 
     @classmethod
     def from_calibration(cls, cal, p, eps_t, pstar, delta=0.0) -> Stream:
-        """Stream of len(p) steps of calibration ``cal`` (``step(t, eps_t, pstar)``); eps_t, pstar scalar or (T,)."""
+        """Stream of len(p) steps of calibration ``cal`` (``step(t, eps_t, pstar)``); eps_t, pstar scalar or (T,).
+
+        Args:
+            cal: a calibration (``tau1``, ``mu1``, ``step(t, eps_t, pstar)``).
+            p: success probabilities in [0, 1], shape (T,). eps_t: > 0 (scalar or (T,)). pstar: in (0, 1) (scalar or
+                (T,)). delta: delta_t in [0, 1) (scalar or (T,)).
+
+        Raises:
+            ValueError: naming the parameter when one is out of range.
+        """
+        _validate.interval("p", p, 0.0, 1.0, lo_open=False, hi_open=False, scalar=False)
+        _validate.positive("eps_t", eps_t, scalar=False)
+        _validate.open_unit("pstar", pstar, scalar=False)
+        _validate.delta_range("delta", delta, scalar=False)
         p = np.atleast_1d(np.asarray(p, dtype=float))
         T = len(p)
         eps_t = np.broadcast_to(np.asarray(eps_t, dtype=float), (T,))
@@ -377,7 +553,17 @@ class Stream:
         return cls.from_params(params, p, delta, tau1=cal.tau1, mu1=cal.mu1)
 
     def with_p(self, p, pc=None) -> Stream:
-        """The same run (all parameters) on other inputs ``p`` (e.g. a neighbouring stream); ``pc`` = 1 - p exactly."""
+        """The same run (all parameters) on other inputs ``p`` (e.g. a neighbouring stream); ``pc`` = 1 - p exactly.
+
+        Args:
+            p: success probabilities in [0, 1], shape (T',) with T' <= T. pc: 1 - p in [0, 1], or None.
+
+        Raises:
+            ValueError: naming p or pc when out of range.
+        """
+        _validate.interval("p", p, 0.0, 1.0, lo_open=False, hi_open=False, scalar=False)
+        if np.ndim(p) != 1 or len(p) > self.T:
+            raise ValueError(f"p must be a 1-d array of at most T = {self.T} entries. Found shape {np.shape(p)}.")
         p = np.asarray(p, dtype=float)
         return Stream(
             self.tau1,
@@ -393,7 +579,12 @@ class Stream:
         )
 
     def head(self, T: int) -> Stream:
-        """The first T steps."""
+        """The first T steps (T an integer in [1, self.T]).
+
+        Raises:
+            ValueError: naming T when out of range.
+        """
+        T = _validate.integer("T", T, 1, maximum=self.T)
         return Stream(
             self.tau1,
             self.mu1,
@@ -409,14 +600,36 @@ class Stream:
 
     def q(self) -> np.ndarray:
         """Success probability of the counted mechanism at every step (purified, negated when s = -1)."""
-        return counted_success(self.p, self.s, self.delta, self.eps, self.pc)
+        return _counted_success(self.p, self.s, self.delta, self.eps, self.pc)
 
 
 def panel_width(tau1: float, tau2, eps, c) -> float:
     r"""Width of the Gauss-Legendre panels of the eta_1 integral.
 
     A step's factor varies on the scale tau2 on its smooth side and on the scale 1/(eps sqrt(c+1)) (the width of the
-    Poisson CDF's transition in log lambda) on its steep side; the panel is a fraction of the smallest scale."""
+    Poisson CDF's transition in log lambda) on its steep side; the panel is a fraction of the smallest scale.
+
+    Args:
+        tau1: > 0. tau2: > 0 (scalar or per step). eps: eps_t >= 0 (scalar or per step). c: integers >= 0.
+
+    Returns:
+        float: the panel width (> 0).
+
+    Raises:
+        ValueError: naming the parameter when one (or an element) is outside its range.
+
+    Example:
+        >>> round(panel_width(3.0, [2.0, 4.0], [0.1, 0.1], [30, 40]), 6)
+        2.0
+    """
+    _validate.positive("tau1", tau1)
+    _validate.positive("tau2", tau2, scalar=False)
+    _validate.nonnegative("eps", eps, scalar=False)
+    _validate.integer("c", c, 0, scalar=False)
+    return _panel_width(tau1, tau2, eps, c)
+
+
+def _panel_width(tau1, tau2, eps, c) -> float:
     tau2, eps, c = (np.asarray(v, dtype=float) for v in (tau2, eps, c))
     steep = np.where(eps > 0, 3.0 / np.maximum(eps * np.sqrt(c + 1.0), 1e-300), np.inf)
     return float(min(tau1, float(np.min(tau2)), float(np.min(steep))))
@@ -425,9 +638,30 @@ def panel_width(tau1: float, tau2, eps, c) -> float:
 def x_nodes(tau1: float, mu1: float, h: float, log_floor: float = -100.0):
     """Composite Gauss-Legendre nodes and log weights on [0, X], X = mu1 + tau1 (-log_floor) (>= 1 panel).
 
+    Args:
+        tau1: > 0. mu1: >= 0. h: panel width > 0. log_floor: < 0, finite (the truncation keeps e^{log_floor}).
+
     Returns:
         (x, log_w, X): nodes (J,), log weights (J,), and the truncation point.
+
+    Raises:
+        ValueError: naming the parameter when one is out of range (or more than 10^8 nodes would be needed).
+
+    Example:
+        >>> x, log_w, X = x_nodes(1.0, 2.0, 51.0)
+        >>> x.shape, X
+        ((32,), 102.0)
     """
+    _validate.positive("tau1", tau1)
+    _validate.nonnegative("mu1", mu1)
+    _validate.positive("h", h)
+    _validate.negative("log_floor", log_floor)
+    if (mu1 + tau1 * (-log_floor)) / h > 1e8 / GL_NODES:
+        raise ValueError(f"h must be at least (mu1 + tau1 (-log_floor)) / 10^8 per node. Found h = {h!r}.")
+    return _x_nodes(tau1, mu1, h, log_floor)
+
+
+def _x_nodes(tau1, mu1, h, log_floor=-100.0):
     X = mu1 + tau1 * (-log_floor)
     n_panels = max(1, math.ceil(X / h))
     edges = np.linspace(0.0, X, n_panels + 1)
@@ -452,6 +686,15 @@ class TranscriptLogProbs:
             p); None unless ``p_halt`` is given. Used for "continue at a step with p_t = p*" (Type II) errors.
         log_halt_p: (T,) log Pr[halt at t] with ``stream.p`` at every step (``log_halt`` of the same call without
             ``p_halt``, computed on the way); None unless ``p_halt`` is given.
+
+    A result record (what :func:`transcript_log_probs` returns); its fields are outputs, not checked arguments.
+
+    Example:
+        >>> from privtest.gtm import GlobalCalibration
+        >>> stream = Stream.from_calibration(GlobalCalibration(1.0, 0.05, 1.0, 1.5), [0.9], 0.1, 0.5)
+        >>> probs = transcript_log_probs(stream)
+        >>> bool(np.isclose(np.exp(probs.log_continue[0]) + np.exp(probs.log_halt[0]), 1.0))
+        True
     """
 
     log_continue: np.ndarray
@@ -463,7 +706,29 @@ class TranscriptLogProbs:
 
 
 def logsumexp(v, axis=-1):
-    """log sum exp(v) along ``axis``, stable when every term is tiny (all -inf gives -inf)."""
+    """log sum exp(v) along ``axis``, stable when every term is tiny (all -inf gives -inf).
+
+    Args:
+        v: real array (entries may be -inf or +inf, never NaN). axis: an integer axis of ``v``.
+
+    Returns:
+        ndarray (``v``'s shape without ``axis``; a 0-d array for 1-d ``v``).
+
+    Raises:
+        ValueError: naming v or axis when invalid.
+
+    Example:
+        >>> round(float(logsumexp(np.array([-1000.0, -1000.0]))), 6)
+        -999.306853
+    """
+    arr = _validate.real("v", v, scalar=False)
+    if np.isnan(np.asarray(arr, dtype=float)).any():
+        raise ValueError(f"v must not contain NaN. Found {_validate.fmt(v)}.")
+    axis = _validate.integer("axis", axis, -np.ndim(arr), maximum=max(np.ndim(arr) - 1, 0))
+    return _logsumexp(np.asarray(arr, dtype=float), axis)
+
+
+def _logsumexp(v, axis=-1):
     m = np.max(v, axis=axis, keepdims=True)
     m = np.where(np.isfinite(m), m, 0.0)
     with np.errstate(divide="ignore"):
@@ -494,35 +759,56 @@ def transcript_log_probs(
 
     Returns:
         :class:`TranscriptLogProbs`.
+
+    Raises:
+        TypeError: if ``stream`` is not a :class:`Stream`.
+        ValueError: naming p_halt, pc_halt (outside [0, 1] or not of length T), log_floor (not a finite negative
+            number), refine (not > 0 and finite) or shared_eta1 (not a bool).
+
+    Example:
+        >>> from privtest.gtm import GlobalCalibration
+        >>> stream = Stream.from_calibration(GlobalCalibration(1.0, 0.05, 1.0, 1.5), [0.01, 0.01, 0.9], 0.1, 0.5)
+        >>> probs = transcript_log_probs(stream)
+        >>> np.exp(probs.log_halt_within).round(4).tolist()
+        [0.0002, 0.0003, 0.9995]
     """
-    h = panel_width(stream.tau1, stream.tau2, stream.eps, stream.c) / float(refine)
-    x, log_w, X = x_nodes(stream.tau1, stream.mu1, h, log_floor)
+    _check_stream("stream", stream)
+    for name, v in (("p_halt", p_halt), ("pc_halt", pc_halt)):
+        if v is not None:
+            _validate.interval(name, v, 0.0, 1.0, lo_open=False, hi_open=False, scalar=False)
+            if np.shape(v) != (stream.T,):
+                raise ValueError(f"{name} must have one entry per step, shape ({stream.T},). Found {np.shape(v)}.")
+    _validate.negative("log_floor", log_floor)
+    _validate.positive("refine", refine)
+    _validate.boolean("shared_eta1", shared_eta1)
+    h = _panel_width(stream.tau1, stream.tau2, stream.eps, stream.c) / float(refine)
+    x, log_w, X = _x_nodes(stream.tau1, stream.mu1, h, log_floor)
     log_f1 = -x / stream.tau1 - math.log(stream.tau1) + log_w
     a = stream.mu1 - x
     q = stream.q()
-    q_halt = q if p_halt is None else counted_success(p_halt, stream.s, stream.delta, stream.eps, pc_halt)
+    q_halt = q if p_halt is None else _counted_success(p_halt, stream.s, stream.delta, stream.eps, pc_halt)
     T = stream.T
     log_cont, log_halt, log_alt, log_halt_p = np.empty(T), np.empty(T), np.empty(T), np.empty(T)
     cum = log_f1.copy() if shared_eta1 else 0.0
     for i in range(T):
         args = (stream.eps[i], stream.tau2[i], stream.c[i], stream.rho[i], stream.s[i])
         if q_halt is not q and q_halt[i] != q[i]:  # both inputs in one call (rows: p, p_halt)
-            lGs, lHs = log_step_factors(a, np.array([[q[i]], [q_halt[i]]]), *args)
+            lGs, lHs = _log_step_factors(a, np.array([[q[i]], [q_halt[i]]]), *args)
             lG, lH_p, lG_alt, lH = lGs[0], lHs[0], lGs[1], lHs[1]
         else:
-            lG, lH = log_step_factors(a, q[i], *args)
+            lG, lH = _log_step_factors(a, q[i], *args)
             lG_alt, lH_p = lG, lH
         if shared_eta1:
-            log_halt[i] = logsumexp(cum + lH)
-            log_halt_p[i] = log_halt[i] if lH_p is lH else logsumexp(cum + lH_p)
-            log_alt[i] = logsumexp(cum + lG_alt)
+            log_halt[i] = _logsumexp(cum + lH)
+            log_halt_p[i] = log_halt[i] if lH_p is lH else _logsumexp(cum + lH_p)
+            log_alt[i] = _logsumexp(cum + lG_alt)
             cum = cum + lG
-            log_cont[i] = logsumexp(cum)
+            log_cont[i] = _logsumexp(cum)
         else:
-            lg, lh = logsumexp(log_f1 + lG), logsumexp(log_f1 + lH)
+            lg, lh = _logsumexp(log_f1 + lG), _logsumexp(log_f1 + lH)
             log_halt[i] = cum + lh
-            log_halt_p[i] = log_halt[i] if lH_p is lH else cum + logsumexp(log_f1 + lH_p)
-            log_alt[i] = cum + logsumexp(log_f1 + lG_alt)
+            log_halt_p[i] = log_halt[i] if lH_p is lH else cum + _logsumexp(log_f1 + lH_p)
+            log_alt[i] = cum + _logsumexp(log_f1 + lG_alt)
             cum = cum + lg
             log_cont[i] = cum
     log_within = np.logaddexp.accumulate(log_halt)
@@ -530,6 +816,26 @@ def transcript_log_probs(
     return TranscriptLogProbs(
         log_cont, log_halt, log_within, -X / stream.tau1, log_alt if alt else None, log_halt_p if alt else None
     )
+
+
+def _check_stream(name: str, stream) -> None:
+    if not isinstance(stream, Stream):
+        raise TypeError(f"{name} must be a privtest.exact.Stream. Found {type(stream).__name__}.")
+
+
+def _check_step_params(st) -> None:
+    """A step's parameters (StepParams or the like): ValueError naming st.<attribute> when missing or out of range."""
+    try:
+        tau1, mu1, eps_t, tau2, c, rho, s = st.tau1, st.mu1, st.eps_t, st.tau2, st.c, st.rho, st.s
+    except AttributeError as e:
+        raise ValueError(f"st must have tau1, mu1, eps_t, tau2, c, rho and s (a StepParams). {e}") from None
+    _validate.positive("st.tau1", tau1)
+    _validate.nonnegative("st.mu1", mu1)
+    _validate.nonnegative("st.eps_t", eps_t)
+    _validate.positive("st.tau2", tau2)
+    _validate.integer("st.c", c, 0)
+    _validate.positive("st.rho", rho)
+    _validate.sign("st.s", s)
 
 
 def step_log_halt(st, p, delta: float = 0.0, *, log_floor: float = -100.0, refine: float = 1.0) -> np.ndarray:
@@ -540,10 +846,20 @@ def step_log_halt(st, p, delta: float = 0.0, *, log_floor: float = -100.0, refin
     Args:
         st: :class:`~privtest.gtm.StepParams` (or anything with tau1, mu1, eps_t, tau2, c, rho, s).
         p: array of success probabilities in [0, 1].
-        delta: delta_t of the inputs (purified when > 0).
+        delta: delta_t of the inputs (purified when > 0), in [0, 1).
+        log_floor, refine: as in :func:`transcript_log_probs`.
 
     Returns:
-        ndarray with the shape of ``p``.
+        ndarray with the shape of ``p``: natural logarithms of probabilities.
+
+    Raises:
+        ValueError: naming the parameter when one is out of range (st: a step attribute out of range or missing).
+
+    Example:
+        >>> from privtest.gtm import GlobalCalibration
+        >>> st = GlobalCalibration(1.0, 0.05, 1.0, 1.5).step(1, 0.1, 0.5)
+        >>> np.exp(step_log_halt(st, [0.001, 0.5])).round(4).tolist()
+        [0.0, 0.9965]
     """
     return step_log_probs(st, p, delta, log_floor=log_floor, refine=refine)[0]
 
@@ -568,16 +884,28 @@ def step_log_probs(
         (log_halt, log_continue), ndarrays with the shape of ``p``.
 
     Raises:
-        ValueError: if p is outside [0, 1], delta outside [0, 1) or eta1_max <= 0 (naming the parameter).
+        ValueError: if p is outside [0, 1], delta outside [0, 1), eta1_max not > 0, log_floor not a finite negative
+            number, refine not > 0 or a step attribute of st out of range (naming the parameter).
+
+    Example:
+        >>> from privtest.gtm import GlobalCalibration
+        >>> st = GlobalCalibration(1.0, 0.05, 1.0, 1.5).step(1, 0.1, 0.5)
+        >>> halt, cont = step_log_probs(st, [0.5], eta1_max=st.mu1)
+        >>> float(np.exp(cont[0])) < 0.05
+        True
     """
+    _check_step_params(st)
     _validate.interval("p", p, 0.0, 1.0, lo_open=False, hi_open=False, scalar=False)
     _validate.delta_range("delta", delta)
-    p = np.atleast_1d(np.asarray(p, dtype=float))
-    h = panel_width(st.tau1, st.tau2, st.eps_t, st.c) / float(refine)
-    x, log_w, X = x_nodes(st.tau1, st.mu1, h, log_floor)
-    log_norm = 0.0
     if eta1_max is not None:
         _validate.positive("eta1_max", eta1_max)
+    _validate.negative("log_floor", log_floor)
+    _validate.positive("refine", refine)
+    p = np.atleast_1d(np.asarray(p, dtype=float))
+    h = _panel_width(st.tau1, st.tau2, st.eps_t, st.c) / float(refine)
+    x, log_w, X = _x_nodes(st.tau1, st.mu1, h, log_floor)
+    log_norm = 0.0
+    if eta1_max is not None:
         upper = min(float(eta1_max), X)
         n_panels = max(1, math.ceil(upper / h))
         edges = np.linspace(0.0, upper, n_panels + 1)
@@ -586,9 +914,9 @@ def step_log_probs(
         log_w = np.log((half[:, None] * _GL_W[None, :]).ravel())
         log_norm = float(_log1mexp(-upper / st.tau1))  # log Pr[eta_1 <= upper]
     log_f1 = -x / st.tau1 - math.log(st.tau1) + log_w - log_norm
-    q = counted_success(p, st.s, delta, st.eps_t)
+    q = _counted_success(p, st.s, delta, st.eps_t)
     log_halt, log_cont = np.empty(p.shape), np.empty(p.shape)
     for i, qi in enumerate(q):
-        lG, lH = log_step_factors(st.mu1 - x, float(qi), st.eps_t, st.tau2, st.c, st.rho, st.s)
-        log_halt[i], log_cont[i] = logsumexp(log_f1 + lH), logsumexp(log_f1 + lG)
+        lG, lH = _log_step_factors(st.mu1 - x, float(qi), st.eps_t, st.tau2, st.c, st.rho, st.s)
+        log_halt[i], log_cont[i] = _logsumexp(log_f1 + lH), _logsumexp(log_f1 + lG)
     return log_halt, log_cont

@@ -1,7 +1,8 @@
 """Poisson mean thresholds of eqs. (3)-(4), Lemma 10 and the count threshold of Lemma 11.
 
 ``lambda_left``/``lambda_right`` are the Chernoff-derived sufficient conditions the paper's calibration uses;
-exact Poisson tails come from ``scipy.stats.poisson`` (see :func:`cdf`, :func:`sf`).
+exact Poisson tails come from ``scipy.stats.poisson`` (see :func:`cdf`, :func:`sf`). Every function checks its
+arguments first (ValueError naming the parameter and its range).
 """
 
 from __future__ import annotations
@@ -12,6 +13,8 @@ import numpy as np
 from scipy import stats
 
 from privtest import _validate
+
+__all__ = ["cdf", "count_threshold", "lambda_left", "lambda_right", "logcdf", "logsf", "sf"]
 
 
 def _level_and_log(x, alpha):
@@ -34,7 +37,13 @@ def lambda_left(x, alpha):
         float or ndarray (broadcast shape), a Poisson mean.
 
     Raises:
-        ValueError: if ``x`` < 0 or ``alpha`` outside (0, 1).
+        ValueError: if an element of ``x`` is negative or not finite, or of ``alpha`` outside (0, 1) (naming it).
+
+    Example:
+        >>> round(lambda_left(10, 0.05), 4)
+        21.2957
+        >>> lambda_left([0, 10], 0.05).round(4).tolist()
+        [5.9915, 21.2957]
     """
     x, L = _level_and_log(x, alpha)
     out = x + L + np.sqrt(2.0 * x * L + L * L)
@@ -49,10 +58,17 @@ def lambda_right(x, alpha):
 
     Args:
         x: count level, real >= 0 (scalar or array).
-        alpha: tail probability in (0, 1).
+        alpha: tail probability in (0, 1) (scalar or array, broadcast with ``x``).
+
+    Returns:
+        float or ndarray (broadcast shape), a Poisson mean (possibly negative: vacuous).
 
     Raises:
-        ValueError: if ``x`` < 0 or ``alpha`` outside (0, 1).
+        ValueError: if an element of ``x`` is negative or not finite, or of ``alpha`` outside (0, 1) (naming it).
+
+    Example:
+        >>> round(lambda_right(10, 0.05), 4)
+        2.8817
     """
     x, L = _level_and_log(x, alpha)
     out = x + 1.0 - np.sqrt(2.0 * (x + 1.0) * L)
@@ -76,7 +92,11 @@ def count_threshold(alpha: float, beta: float, gamma: float) -> int:
         int: c >= 0.
 
     Raises:
-        ValueError: if ``alpha`` or ``beta`` is outside (0, 1) or ``gamma`` outside (1, 2].
+        ValueError: if ``alpha`` or ``beta`` is outside (0, 1) or ``gamma`` outside (1, 2] (naming it).
+
+    Example:
+        >>> count_threshold(0.05, 0.05, 1.5)
+        173
     """
     _validate.open_unit("alpha", alpha)
     _validate.open_unit("beta", beta)
@@ -88,21 +108,90 @@ def count_threshold(alpha: float, beta: float, gamma: float) -> int:
     return int(max(math.floor(2 * max(A, B)), math.ceil(r * r)))
 
 
+def _tail_args(c, mean) -> None:
+    _validate.integer("c", c, 0, scalar=False)
+    _validate.nonnegative("mean", mean, scalar=False)
+
+
 def cdf(c, mean):
-    """Exact Poisson CDF Pr[Po(mean) <= c] (``scipy.stats.poisson.cdf``), broadcast over arrays."""
+    """Exact Poisson CDF Pr[Po(mean) <= c] (``scipy.stats.poisson.cdf``; Lemma 10's left tail, exactly).
+
+    Args:
+        c: count level, an integer >= 0 (scalar or integer array).
+        mean: Poisson mean >= 0, finite (scalar or array, broadcast with ``c``).
+
+    Returns:
+        float ndarray (0-d for scalars) of probabilities.
+
+    Raises:
+        ValueError: naming c or mean when an element is outside its range.
+
+    Example:
+        >>> round(float(cdf(3, 2.0)), 6)
+        0.857123
+    """
+    _tail_args(c, mean)
     return stats.poisson.cdf(c, mean)
 
 
 def sf(c, mean):
-    """Exact Poisson survival Pr[Po(mean) >= c + 1] (``scipy.stats.poisson.sf``), broadcast over arrays."""
+    """Exact Poisson survival Pr[Po(mean) >= c + 1] (``scipy.stats.poisson.sf``; Lemma 10's right tail, exactly).
+
+    Args:
+        c: count level, an integer >= 0 (scalar or integer array).
+        mean: Poisson mean >= 0, finite (broadcast with ``c``).
+
+    Returns:
+        float ndarray (0-d for scalars) of probabilities.
+
+    Raises:
+        ValueError: naming c or mean when an element is outside its range.
+
+    Example:
+        >>> round(float(sf(3, 2.0)), 6)
+        0.142877
+    """
+    _tail_args(c, mean)
     return stats.poisson.sf(c, mean)
 
 
 def logcdf(c, mean):
-    """log Pr[Po(mean) <= c], accurate far into the tail (``scipy.stats.poisson.logcdf``)."""
+    """log Pr[Po(mean) <= c], accurate far into the tail (``scipy.stats.poisson.logcdf``).
+
+    Args:
+        c: count level, an integer >= 0 (scalar or integer array).
+        mean: Poisson mean >= 0, finite (broadcast with ``c``).
+
+    Returns:
+        float ndarray (0-d for scalars) of natural logarithms of probabilities.
+
+    Raises:
+        ValueError: naming c or mean when an element is outside its range.
+
+    Example:
+        >>> round(float(logcdf(0, 50.0)), 6)
+        -50.0
+    """
+    _tail_args(c, mean)
     return stats.poisson.logcdf(c, mean)
 
 
 def logsf(c, mean):
-    """log Pr[Po(mean) >= c + 1], accurate far into the tail (``scipy.stats.poisson.logsf``)."""
+    """log Pr[Po(mean) >= c + 1], accurate far into the tail (``scipy.stats.poisson.logsf``).
+
+    Args:
+        c: count level, an integer >= 0 (scalar or integer array).
+        mean: Poisson mean >= 0, finite (broadcast with ``c``).
+
+    Returns:
+        float ndarray (0-d for scalars) of natural logarithms of probabilities.
+
+    Raises:
+        ValueError: naming c or mean when an element is outside its range.
+
+    Example:
+        >>> round(float(logsf(0, 1e-9)), 6)
+        -20.723266
+    """
+    _tail_args(c, mean)
     return stats.poisson.logsf(c, mean)

@@ -8,7 +8,17 @@ p-sequence the neighbour p' maximizing ln(Pr[a | p] / Pr[a | p']) is, coordinate
 p'_i at every continuation step and the smallest admissible p'_t at the halting step. The search then runs over p
 only: a grid of constant and two-level sequences (one value on the continuation prefix, one at the halting step), then
 Nelder-Mead from the best grid points (continuous two-level search, and a full T-dimensional search for short
-streams).
+streams). Every public function checks its arguments first (ValueError naming the parameter and its range).
+
+Example:
+    Theorem 21's GTM keeps every transcript within Lemma 17's bounds (the slack is >= 0 up to quadrature error):
+
+    >>> from privtest.exact import Stream
+    >>> from privtest.gtm import GlobalCalibration
+    >>> base = Stream.from_calibration(GlobalCalibration(1.0, 0.05, 1.0, 1.5), [0.5, 0.5], 0.1, 0.5)
+    >>> worst = search_worst_case(base, *transcript_loss_bounds(base), grid=[0.0, 0.5, 1.0], full_dim_T=1, nm_iters=2)
+    >>> all(w.slack > -1e-9 for w in worst.values())
+    True
 """
 
 from __future__ import annotations
@@ -31,6 +41,17 @@ from privtest.exact import (
 )
 from privtest.gtm import log4_over_beta_t
 
+__all__ = [
+    "Losses",
+    "WorstCase",
+    "expost_claims",
+    "grid_losses",
+    "neighbour_interval",
+    "search_worst_case",
+    "transcript_loss_bounds",
+    "worst_neighbour_losses",
+]
+
 
 def neighbour_interval(p, eps, delta=0.0, pc=None):
     """Admissible success probabilities p' of a neighbouring dataset for an (eps, delta)-DP mechanism with Pr[+1] = p.
@@ -45,11 +66,26 @@ def neighbour_interval(p, eps, delta=0.0, pc=None):
     Returns:
         (lo, hi, lo_c, hi_c): arrays with the shape of ``p``; lo_c = 1 - lo and hi_c = 1 - hi, each computed
         directly (no cancellation), so the flipped variant sees admissible pairs after rounding.
+
+    Raises:
+        ValueError: naming p, eps, delta or pc when an element is outside its range.
+
+    Example:
+        >>> lo, hi, _, _ = neighbour_interval(0.5, 1.0)
+        >>> round(float(lo), 6), round(float(hi), 6)
+        (0.18394, 0.81606)
     """
-    p = np.asarray(p, dtype=float)
-    pc = 1.0 - p if pc is None else np.asarray(pc, dtype=float)
+    _validate.interval("p", p, 0.0, 1.0, lo_open=False, hi_open=False, scalar=False)
+    if pc is not None:
+        _validate.interval("pc", pc, 0.0, 1.0, lo_open=False, hi_open=False, scalar=False)
     _validate.nonnegative("eps", eps, scalar=False)
     _validate.delta_range("delta", delta, scalar=False)
+    return _neighbour_interval(p, eps, delta, pc)
+
+
+def _neighbour_interval(p, eps, delta=0.0, pc=None):
+    p = np.asarray(p, dtype=float)
+    pc = 1.0 - p if pc is None else np.asarray(pc, dtype=float)
     e = np.exp(np.asarray(eps, dtype=float))
     hi = np.minimum(e * p + delta, 1.0 - (pc - delta) / e)
     hi_c = np.maximum(pc - (e - 1.0) * p - delta, (pc - delta) / e)
@@ -69,6 +105,15 @@ class Losses:
             worst neighbour (NaN where either probability is below the resolved range, see ``min_log_prob``).
         p_prime_continue: (T,) the neighbour used for continuation steps (largest admissible p').
         p_prime_halt: (T,) the neighbour used at a halting step (smallest admissible p').
+
+    A result record (what :func:`worst_neighbour_losses` returns); its fields are outputs, not checked arguments.
+
+    Example:
+        >>> from privtest.exact import Stream
+        >>> from privtest.gtm import GlobalCalibration
+        >>> L = worst_neighbour_losses(Stream.from_calibration(GlobalCalibration(1.0, 0.05, 1.0, 1.5), [0.5], 0.1, 0.5))
+        >>> L.p.tolist(), bool(L.p_prime_halt[0] < 0.5 < L.p_prime_continue[0])
+        ([0.5], True)
     """
 
     p: np.ndarray
@@ -86,10 +131,31 @@ def worst_neighbour_losses(
     Args:
         stream: the run (its ``p``, ``eps`` and ``delta`` define the neighbour sets).
         min_log_prob: transcripts whose probability under either input is below e^{min_log_prob} are reported as NaN
-            (default: 35 nats above the truncation bound, so the truncation changes no reported loss by > e^-35).
+            (default: 35 nats above the truncation bound, so the truncation changes no reported loss by > e^-35);
+            a finite real or None.
         log_floor, shared_eta1: passed to :func:`~privtest.exact.transcript_log_probs`.
+
+    Returns:
+        :class:`Losses`.
+
+    Raises:
+        TypeError: if ``stream`` is not a :class:`~privtest.exact.Stream`.
+        ValueError: naming min_log_prob, log_floor or shared_eta1 when out of range.
+
+    Example:
+        >>> from privtest.exact import Stream
+        >>> from privtest.gtm import GlobalCalibration
+        >>> stream = Stream.from_calibration(GlobalCalibration(1.0, 0.05, 1.0, 1.5), [0.5, 0.5], 0.1, 0.5)
+        >>> L = worst_neighbour_losses(stream)
+        >>> bool(np.all(L.loss_halt <= 1.0 + 1e-9))
+        True
     """
-    lo, hi, lo_c, hi_c = neighbour_interval(stream.p, stream.eps, stream.delta, stream.pc)
+    _check_stream("stream", stream)
+    if min_log_prob is not None:
+        _validate.finite("min_log_prob", min_log_prob)
+    _validate.negative("log_floor", log_floor)
+    _validate.boolean("shared_eta1", shared_eta1)
+    lo, hi, lo_c, hi_c = _neighbour_interval(stream.p, stream.eps, stream.delta, stream.pc)
     kw = dict(log_floor=log_floor, shared_eta1=shared_eta1)
     A = transcript_log_probs(stream, **kw)
     B = transcript_log_probs(stream.with_p(hi, hi_c), p_halt=lo, pc_halt=lo_c, **kw)
@@ -112,6 +178,13 @@ class WorstCase:
         p, p_prime: the input sequences (first t steps) attaining it.
         evaluations: number of exact evaluations used.
         method: which search stage found it ("grid", "grid2", "nelder-mead", "nelder-mead-full").
+
+    A result record (what :func:`search_worst_case` returns); its fields are outputs, not checked arguments.
+
+    Example:
+        >>> w = WorstCase("halt", 0.9, 1.0, 2, np.array([0.5, 0.5]), np.array([0.6, 0.4]), 10, "grid")
+        >>> round(w.slack, 12)
+        0.1
     """
 
     kind: str
@@ -147,11 +220,31 @@ def grid_losses(base: Stream, grid, *, shared_eta1: bool = True, log_floor: floa
 
     Two-level sequence (u, v) for a halt-at-t transcript: p_i = grid[u] for i < t and p_t = grid[v]; the constant
     sequences are the diagonal. Factor tables are evaluated once per (grid value, step) and combined by scaled matrix
-    products, so the cost is that of 4 |grid| exact runs instead of |grid|^2.
+    products, so the cost is that of 4 len(grid) exact runs instead of len(grid)^2.
+
+    Args:
+        base: the run (its ``p`` is ignored). grid: values of p in [0, 1] (1-d, at least one).
+        shared_eta1, log_floor: as in :func:`~privtest.exact.transcript_log_probs`.
 
     Returns:
         (loss_continue, loss_halt): arrays (P, T) and (P, P, T) (NaN below the resolved range).
+
+    Raises:
+        TypeError: if ``base`` is not a :class:`~privtest.exact.Stream`.
+        ValueError: naming grid, shared_eta1 or log_floor when out of range.
+
+    Example:
+        >>> from privtest.exact import Stream
+        >>> from privtest.gtm import GlobalCalibration
+        >>> base = Stream.from_calibration(GlobalCalibration(1.0, 0.05, 1.0, 1.5), [0.5, 0.5], 0.1, 0.5)
+        >>> lc, lh = grid_losses(base, [0.1, 0.5, 0.9])
+        >>> lc.shape, lh.shape
+        ((3, 2), (3, 3, 2))
     """
+    _check_stream("base", base)
+    _check_grid(grid)
+    _validate.boolean("shared_eta1", shared_eta1)
+    _validate.negative("log_floor", log_floor)
     grid = np.asarray(grid, dtype=float)
     P, T = len(grid), base.T
     h = panel_width(base.tau1, base.tau2, base.eps, base.c)
@@ -160,7 +253,7 @@ def grid_losses(base: Stream, grid, *, shared_eta1: bool = True, log_floor: floa
     a = base.mu1 - x
     floor = -X / base.tau1 + 35.0
     gc = special.expit(-special.logit(grid))  # 1 - grid, exact near 1 for logit-spaced grids
-    lo, hi, lo_c, hi_c = neighbour_interval(grid[:, None], base.eps[None, :], base.delta[None, :], gc[:, None])
+    lo, hi, lo_c, hi_c = _neighbour_interval(grid[:, None], base.eps[None, :], base.delta[None, :], gc[:, None])
     pA, pcA = np.broadcast_to(grid[:, None], (P, T)), np.broadcast_to(gc[:, None], (P, T))
     qA, qhi, qlo = (
         counted_success(v, base.s[None, :], base.delta[None, :], base.eps[None, :], vc)
@@ -209,13 +302,39 @@ def search_worst_case(
 
     Args:
         base: the run's parameters for T steps.
-        claims_continue, claims_halt: (T,) claimed bounds on the loss of "continue through t" / "halt at t".
-        grid: values of p for stage 1 (default: 0, 1 and 31 logit-spaced values in [1e-6, 1 - 1e-6]).
+        claims_continue, claims_halt: (T,) claimed bounds on the loss of "continue through t" / "halt at t" (finite
+            reals, nats; or one number for every t).
+        grid: values of p in [0, 1] for stage 1 (default: 0, 1 and 31 logit-spaced values in [1e-6, 1 - 1e-6]).
+        full_dim_T: steps of the full-dimensional stage 3, an integer >= 1. nm_iters: Nelder-Mead iterations per
+            dimension, an integer >= 1.
         shared_eta1, log_floor: passed to the exact computation.
 
     Returns:
         {"continue": WorstCase, "halt": WorstCase}: the transcript with the smallest slack (claim - loss) of each kind.
+
+    Raises:
+        TypeError: if ``base`` is not a :class:`~privtest.exact.Stream`.
+        ValueError: naming the parameter when one is out of range (claims not of length T among them).
+
+    Example:
+        >>> from privtest.exact import Stream
+        >>> from privtest.gtm import GlobalCalibration
+        >>> base = Stream.from_calibration(GlobalCalibration(1.0, 0.05, 1.0, 1.5), [0.5, 0.5], 0.1, 0.5)
+        >>> worst = search_worst_case(base, 0.5, 1.0, grid=[0.0, 0.5, 1.0], full_dim_T=1, nm_iters=2)
+        >>> sorted(worst), worst["halt"].claimed
+        (['continue', 'halt'], 1.0)
     """
+    _check_stream("base", base)
+    for name, v in (("claims_continue", claims_continue), ("claims_halt", claims_halt)):
+        _validate.finite(name, v, scalar=False)
+        if np.ndim(v) and np.shape(v) != (base.T,):
+            raise ValueError(f"{name} must be a number or have shape ({base.T},). Found {np.shape(v)}.")
+    if grid is not None:
+        _check_grid(grid)
+    _validate.integer("full_dim_T", full_dim_T, 1)
+    _validate.integer("nm_iters", nm_iters, 1)
+    _validate.boolean("shared_eta1", shared_eta1)
+    _validate.negative("log_floor", log_floor)
     T = base.T
     cc = np.broadcast_to(np.asarray(claims_continue, dtype=float), (T,))
     ch = np.broadcast_to(np.asarray(claims_halt, dtype=float), (T,))
@@ -241,7 +360,7 @@ def search_worst_case(
                 method,
             )
 
-    lo, hi, _, _ = neighbour_interval(grid[:, None], base.eps[None, :], base.delta[None, :])
+    lo, hi, _, _ = _neighbour_interval(grid[:, None], base.eps[None, :], base.delta[None, :])
     loss_c, loss_h = grid_losses(base, grid, shared_eta1=shared_eta1, log_floor=log_floor)
     n_eval += 4 * len(grid)
     with np.errstate(invalid="ignore"):
@@ -308,14 +427,72 @@ def search_worst_case(
     return {k: WorstCase(v.kind, v.loss, v.claimed, v.t, v.p, v.p_prime, n_eval, v.method) for k, v in best.items()}
 
 
-def lemma17_claims(stream: Stream):
-    """Lemma 17's bounds per transcript: 1/tau1 for continuation, 1/tau1 + 2/tau2_t for halting at t."""
+def _check_stream(name: str, stream) -> None:
+    if not isinstance(stream, Stream):
+        raise TypeError(f"{name} must be a privtest.exact.Stream. Found {type(stream).__name__}.")
+
+
+def _check_grid(grid) -> None:
+    _validate.interval("grid", grid, 0.0, 1.0, lo_open=False, hi_open=False, scalar=False)
+    if np.ndim(grid) != 1 or len(grid) == 0:
+        raise ValueError(f"grid must be a non-empty 1-d array of p values. Found shape {np.shape(grid)}.")
+
+
+def transcript_loss_bounds(stream: Stream):
+    """Lemma 17's bounds on the privacy loss of each transcript: 1/tau1 for continuing through t, 1/tau1 + 2/tau2_t
+    for halting at t (nats).
+
+    Args:
+        stream: the run (:class:`~privtest.exact.Stream`).
+
+    Returns:
+        (continue, halt): float arrays (T,).
+
+    Raises:
+        TypeError: if ``stream`` is not a :class:`~privtest.exact.Stream`.
+
+    Example:
+        >>> from privtest.exact import Stream
+        >>> from privtest.gtm import GlobalCalibration
+        >>> stream = Stream.from_calibration(GlobalCalibration(1.0, 0.05, 1.0, 1.5), [0.5, 0.5], 0.1, 0.5)
+        >>> [np.round(b, 6).tolist() for b in transcript_loss_bounds(stream)]
+        [[0.333333, 0.333333], [1.0, 1.0]]
+    """
+    _check_stream("stream", stream)
     cont = np.full(stream.T, 1.0 / stream.tau1)
     return cont, cont + 2.0 / stream.tau2
 
 
 def expost_claims(cal, T: int, eps_t):
-    """Theorem 23's ex-post loss function: eps_C on continuation, eps_C + C_H eps_t ln(4/beta_t) on halting at t."""
+    """Theorem 23's ex-post loss function: eps_C on continuation, eps_C + C_H eps_t ln(4/beta_t) on halting at t.
+
+    Args:
+        cal: an :class:`~privtest.gtm.ExPostCalibration` (anything with eps_C, C_H and beta).
+        T: number of steps, an integer >= 1.
+        eps_t: input privacy eps_t >= 0, finite (a number, or shape (T,)).
+
+    Returns:
+        (continue, halt): float arrays (T,), nats.
+
+    Raises:
+        ValueError: naming cal, T or eps_t when invalid.
+
+    Example:
+        >>> from privtest.gtm import ExPostCalibration
+        >>> cont, halt = expost_claims(ExPostCalibration(2.0, 0.05, 2.0, 1.5), 2, 0.1)
+        >>> cont.tolist(), np.round(halt, 4).tolist()
+        ([2.0, 2.0], [2.9747, 3.2529])
+    """
+    try:
+        eps_C, C_H, beta = cal.eps_C, cal.C_H, cal.beta
+    except AttributeError:
+        raise ValueError(
+            f"cal must be an ExPostCalibration (with eps_C, C_H and beta). Found {type(cal).__name__}."
+        ) from None
+    T = _validate.integer("T", T, 1)
+    _validate.nonnegative("eps_t", eps_t, scalar=False)
+    if np.ndim(eps_t) and np.shape(eps_t) != (T,):
+        raise ValueError(f"eps_t must be a number or have shape ({T},). Found {np.shape(eps_t)}.")
     eps_t = np.broadcast_to(np.asarray(eps_t, dtype=float), (T,))
-    halt = np.array([cal.eps_C + cal.C_H * eps_t[t - 1] * log4_over_beta_t(t, cal.beta) for t in range(1, T + 1)])
-    return np.full(T, cal.eps_C), halt
+    halt = np.array([eps_C + C_H * eps_t[t - 1] * log4_over_beta_t(t, beta) for t in range(1, T + 1)])
+    return np.full(T, eps_C), halt

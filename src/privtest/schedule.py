@@ -1,4 +1,7 @@
-"""Failure-probability schedule of Definition 7: the weights omega(t) and beta_t = omega(t) * beta."""
+"""Failure-probability schedule of Definition 7: the weights omega(t) and beta_t = omega(t) * beta.
+
+Every function checks its arguments first (ValueError naming the parameter and its range).
+"""
 
 from __future__ import annotations
 
@@ -8,6 +11,8 @@ import numpy as np
 from scipy import integrate
 
 from privtest import _validate
+
+__all__ = ["beta_t", "log_inv_omega", "omega", "zeta"]
 
 #: Number of terms summed explicitly before the Euler-Maclaurin (midpoint) tail integral in :func:`zeta`.
 _ZETA_TERMS = 1_000_000
@@ -25,6 +30,10 @@ def zeta() -> float:
 
     Returns:
         float: zeta, which lies in (1, 5/4) as Definition 7 states.
+
+    Example:
+        >>> round(zeta(), 10)
+        1.2330926408
     """
     j = np.arange(1, _ZETA_TERMS + 1, dtype=float)
     head = float(np.sum(1.0 / (j * np.log(j + 2.0) ** 3)))
@@ -46,7 +55,14 @@ def omega(t):
         float or ndarray of float64 with the shape of ``t``.
 
     Raises:
-        ValueError: if ``t`` is not an integer >= 1.
+        ValueError: if an element of ``t`` is not an integer >= 1 (a bool, a fraction, NaN, an infinity or an integer
+            beyond the float range included).
+
+    Example:
+        >>> round(omega(1), 6)
+        0.611605
+        >>> omega([1, 10]).round(6).tolist()
+        [0.611605, 0.005285]
     """
     _validate.step_index(t, scalar=False)
     tt = np.asarray(t, dtype=float)
@@ -55,7 +71,22 @@ def omega(t):
 
 
 def log_inv_omega(t):
-    r""":math:`\ln(1/\omega_t) = \ln\zeta + \ln t + 3\ln\ln(t+2)`, exact for any t (no under/overflow)."""
+    r""":math:`\ln(1/\omega_t) = \ln\zeta + \ln t + 3\ln\ln(t+2)` (Definition 7(1)), exact for any t (no
+    under/overflow).
+
+    Args:
+        t: step index, integer >= 1 (scalar or integer array of any shape).
+
+    Returns:
+        float or ndarray of float64 with the shape of ``t``.
+
+    Raises:
+        ValueError: if an element of ``t`` is not an integer >= 1.
+
+    Example:
+        >>> round(log_inv_omega(10**12), 4)
+        37.7974
+    """
     _validate.step_index(t, scalar=False)
     tt = np.asarray(t, dtype=float)
     out = np.log(zeta()) + np.log(tt) + 3.0 * np.log(np.log(tt + 2.0))
@@ -69,8 +100,15 @@ def beta_t(t, beta: float):
         t: step index, integer >= 1 (scalar or array).
         beta: global failure probability in (0, 1).
 
+    Returns:
+        float or ndarray of float64 with the shape of ``t``: probabilities.
+
     Raises:
-        ValueError: if ``t`` < 1 or ``beta`` is outside (0, 1).
+        ValueError: if an element of ``t`` is not an integer >= 1 or ``beta`` is outside (0, 1) (naming it).
+
+    Example:
+        >>> round(beta_t(1, 0.05), 6)
+        0.03058
     """
     _validate.open_unit("beta", beta)
     return omega(t) * beta

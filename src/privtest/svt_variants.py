@@ -5,22 +5,29 @@ Differential Privacy" (PVLDB 10(6), 2017, Figure 1): known test mechanisms for t
 All take sensitivity-Delta queries q_1..q_m (answers on one dataset), a public threshold T, a cutoff c and a claimed
 eps, and answer top (1) / bottom (0) per query (-1 after the cutoff aborts); Alg. 3 also releases q_i + nu_i.
 
-============  ============================================================  ==========================  =============
-variant       noise                                                         after the c-th top          privacy, m q.
-============  ============================================================  ==========================  =============
-``alg1``      rho ~ Lap(Delta/eps1), nu_i ~ Lap(2c Delta/eps2), eps1=eps/2  abort                       eps
-``alg2``      rho ~ Lap(c Delta/eps1), nu_i ~ Lap(2c Delta/eps1), eps1=eps/2; rho redrawn after a top     eps
-``alg3``      rho ~ Lap(Delta/eps1), nu_i ~ Lap(c Delta/eps2); releases q_i+nu_i  abort                  m eps/(2c)
-``alg4``      rho ~ Lap(Delta/eps1), nu_i ~ Lap(Delta/eps2), eps1 = eps/4   abort                       (1+6c)/4 eps
-``alg5``      rho ~ Lap(Delta/eps1), no query noise                         never aborts                infinite
-``alg6``      rho ~ Lap(Delta/eps1), nu_i ~ Lap(Delta/eps2)                 never aborts                <= m eps/2
-============  ============================================================  ==========================  =============
+Per variant: the noise, what happens after the c-th top, and the privacy on m queries.
+
+* ``alg1``: rho ~ Lap(Delta/eps1), nu_i ~ Lap(2c Delta/eps2), eps1 = eps/2; aborts; eps.
+* ``alg2``: rho ~ Lap(c Delta/eps1), nu_i ~ Lap(2c Delta/eps1), eps1 = eps/2, rho redrawn after a top; aborts; eps.
+* ``alg3``: rho ~ Lap(Delta/eps1), nu_i ~ Lap(c Delta/eps2), releases q_i + nu_i; aborts; m eps/(2c).
+* ``alg4``: rho ~ Lap(Delta/eps1), nu_i ~ Lap(Delta/eps2), eps1 = eps/4; aborts; (1 + 6c)/4 eps.
+* ``alg5``: rho ~ Lap(Delta/eps1), no query noise; never aborts; infinite.
+* ``alg6``: rho ~ Lap(Delta/eps1), nu_i ~ Lap(Delta/eps2); never aborts; <= m eps/2.
 
 (eps2 = eps - eps1.) Alg. 1 with c = 1 is AboveThreshold with eps1 = eps2 = eps/2. Alg. 3 and Alg. 6 are unbounded
 only as the number of queries m grows (:func:`actual_epsilon`); on m queries Alg. 3 is broken iff m > 2c.
 
 :func:`witness_pairs` gives the input pairs an audit searches (StatDP's patterns) and :data:`CODINGS` the integer
-codings of an output (:func:`privtest.audit.audit`).
+codings of an output (:func:`privtest.audit.audit`). Every function checks its arguments first (ValueError naming
+the parameter and its range).
+
+Example:
+    Auditing Alg. 3 (broken on m > 2c queries) against its claim:
+
+    >>> from privtest.audit import audit
+    >>> res = audit(SVTVariant("alg3", 1.0).run, witness_pairs(6), CODINGS, 4000, rng=0, claimed_eps=1.0)
+    >>> res.refuted
+    True
 """
 
 from __future__ import annotations
@@ -31,6 +38,8 @@ import numpy as np
 
 from privtest import _validate
 from privtest.audit import Coding
+
+__all__ = ["CODINGS", "PRIVATE", "SVTVariant", "actual_epsilon", "first_top", "pattern_distance", "witness_pairs"]
 
 #: variant -> whether it is eps-DP as claimed (Lyu et al. 2017, Figure 1) for every number of queries and cutoff.
 PRIVATE = {"alg1": True, "alg2": True, "alg3": False, "alg4": False, "alg5": False, "alg6": False}
@@ -46,8 +55,18 @@ def actual_epsilon(variant: str, eps: float, c: int, m: int) -> float:
     broken iff m > 2c, and unbounded only as m grows. alg6: the same composition gives m eps/2 (an upper bound;
     unbounded in m, Lyu et al.).
 
+    Args:
+        variant: "alg1" ... "alg6". eps: the claimed eps > 0. c: cutoff, an integer >= 1. m: queries, an integer >= 1.
+
+    Returns:
+        float: the actual eps (nats; inf = unbounded).
+
     Raises:
-        ValueError: on an unknown variant, eps <= 0, c < 1 or m < 1.
+        ValueError: on an unknown variant, eps <= 0, c < 1 or m < 1 (naming it).
+
+    Example:
+        >>> actual_epsilon("alg3", 1.0, c=1, m=10), actual_epsilon("alg1", 1.0, c=1, m=10)
+        (5.0, 1.0)
     """
     if variant not in PRIVATE:
         raise ValueError(f"variant must be one of {sorted(PRIVATE)}. Found {variant!r}.")
@@ -76,7 +95,12 @@ class SVTVariant:
         sensitivity: Delta > 0.
 
     Raises:
-        ValueError: on an unknown variant or a parameter out of range.
+        ValueError: on an unknown variant or a parameter out of range (naming it).
+
+    Example:
+        >>> answers, values = SVTVariant("alg1", 1.0, threshold=0.5).run([0.0, 5.0, 0.0], n=4, rng=0)
+        >>> answers.tolist()
+        [[1, -1, -1], [1, -1, -1], [1, -1, -1], [1, -1, -1]]
     """
 
     variant: str
@@ -86,7 +110,7 @@ class SVTVariant:
     sensitivity: float = 1.0
 
     def __post_init__(self):
-        if self.variant not in PRIVATE:
+        if not isinstance(self.variant, str) or self.variant not in PRIVATE:
             raise ValueError(f"variant must be one of {sorted(PRIVATE)}. Found {self.variant!r}.")
         _validate.positive("eps", self.eps)
         _validate.finite("threshold", self.threshold)
@@ -96,10 +120,22 @@ class SVTVariant:
     def run(self, queries, n: int, rng: np.random.Generator):
         """n independent runs on query answers ``queries`` (shape (m,)).
 
+        Args:
+            queries: the m >= 1 query answers on one dataset, finite reals (1-d).
+            n: number of runs, an integer >= 0.
+            rng: anything :func:`numpy.random.default_rng` accepts.
+
         Returns:
             (answers, values): int8 array (n, m) with 1 (top), 0 (bottom), -1 (aborted), and float array (n, m) of the
             released noisy answers (Alg. 3 only; NaN elsewhere).
+
+        Raises:
+            ValueError: naming queries, n or rng when invalid.
         """
+        _validate.finite("queries", queries, scalar=False)
+        if np.ndim(queries) != 1 or np.size(queries) == 0:
+            raise ValueError(f"queries must be a non-empty 1-d array of query answers. Found {_validate.fmt(queries)}.")
+        n = _validate.integer("n", n, 0)
         rng = _validate.generator(rng)
         q = np.asarray(queries, dtype=float)
         m, D, eps, c = len(q), self.sensitivity, self.eps, self.c
@@ -129,16 +165,53 @@ class SVTVariant:
         return answers, values
 
 
+def _check_answers(answers) -> np.ndarray:
+    _validate.real("answers", answers, scalar=False)
+    a = np.asarray(answers)
+    if a.ndim != 2 or not np.all(np.isin(a, (-1, 0, 1))):
+        raise ValueError(f"answers must be an (n, m) array of 1 (top), 0 (bottom), -1 (aborted). Found {a!r}.")
+    return a
+
+
 def first_top(answers) -> np.ndarray:
-    """Integer code: 1-based index of the first top, 0 if none (the halting step of a c = 1 SVT)."""
-    answers = np.asarray(answers)
+    """Integer code: 1-based index of the first top, 0 if none (the halting step of a c = 1 SVT).
+
+    Args:
+        answers: (n, m) array of 1 (top), 0 (bottom), -1 (aborted), as :meth:`SVTVariant.run` returns.
+
+    Returns:
+        int64 array (n,).
+
+    Raises:
+        ValueError: naming answers when malformed.
+
+    Example:
+        >>> first_top([[0, 1, -1], [0, 0, 0]]).tolist()
+        [2, 0]
+    """
+    answers = _check_answers(answers)
     top = answers == 1
     return np.where(top.any(axis=1), top.argmax(axis=1) + 1, 0).astype(np.int64)
 
 
 def pattern_distance(answers, k: int) -> np.ndarray:
-    """Integer code: Hamming distance of the top/bottom vector (aborted = bottom) to top^k bottom^(m-k)."""
-    answers = np.asarray(answers)
+    """Integer code: Hamming distance of the top/bottom vector (aborted = bottom) to top^k bottom^(m-k).
+
+    Args:
+        answers: (n, m) array of 1, 0, -1 (:meth:`SVTVariant.run`). k: an integer in [0, m].
+
+    Returns:
+        int64 array (n,).
+
+    Raises:
+        ValueError: naming answers or k when out of range.
+
+    Example:
+        >>> pattern_distance([[1, 0, -1], [0, 1, 1]], 1).tolist()
+        [0, 3]
+    """
+    answers = _check_answers(answers)
+    k = _validate.integer("k", k, 0, maximum=answers.shape[1])
     target = np.zeros(answers.shape[1], dtype=bool)
     target[:k] = True
     return np.count_nonzero((answers == 1) != target[None, :], axis=1).astype(np.int64)
@@ -151,8 +224,19 @@ def witness_pairs(m: int) -> dict[str, tuple[np.ndarray, np.ndarray]]:
     above, all below, and the "x shape" pair) plus the two "rest" patterns with the distinguished query last (the
     order matters for mechanisms that stop after c tops).
 
+    Args:
+        m: number of queries, an integer >= 2.
+
+    Returns:
+        dict label -> (queries a, queries b), float arrays (m,).
+
     Raises:
-        ValueError: if m < 2.
+        ValueError: if m < 2 (naming m).
+
+    Example:
+        >>> pairs = witness_pairs(4)
+        >>> len(pairs), pairs["one above"][1].tolist()
+        (10, [1.0, 0.0, 0.0, 0.0])
     """
     m = _validate.integer("m", m, 2)
     h = m // 2

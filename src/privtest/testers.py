@@ -21,18 +21,20 @@ import functools
 import inspect
 import math
 from abc import ABC, abstractmethod
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
 from privtest import _validate
-from privtest.bounds import Privacy
+from privtest.bounds import Privacy, RequirementError
 from privtest.calibration import ExactTailCalibration, certified_calibration
 from privtest.exact import Stream, transcript_log_probs
 from privtest.gtm import (
     ExPostCalibration,
     GlobalCalibration,
     StepParams,
+    VacuousConfigurationError,
+    check_admissible,
     checked_exp,
     lemma22_sample_bound,
     lemma22_sample_budget,
@@ -41,6 +43,18 @@ from privtest.gtm import (
 from privtest.measure import CriticalP, blocks
 from privtest.mechanisms import BernoulliMechanism, Mechanism
 from privtest.runs import halting_probability, run_streams
+
+__all__ = [
+    "GTMTester",
+    "StationaryTester",
+    "Tester",
+    "VacuousTesterError",
+    "bernoulli_stream",
+    "gtm_certified_tester",
+    "gtm_exact_tail_tester",
+    "gtm_expost_tester",
+    "gtm_tester",
+]
 
 #: The interface's arguments, checked (and converted: integral floats to int, seeds to Generators) for every tester
 #: before its own code runs (:meth:`Tester.__init_subclass__`).
@@ -97,6 +111,11 @@ class Tester(ABC):
     and T integers >= 1 (integral floats converted once), runs an integer >= 1, p in [0, 1], rng anything
     :func:`numpy.random.default_rng` accepts (ValueError naming the argument; see :meth:`__init_subclass__`), and
     ``run`` admits only streams its privacy statement covers (:meth:`admit`).
+
+    Example:
+        >>> tester = GTMTester(GlobalCalibration(1.0, 0.05, 1.0, 1.5), pstar=0.5, eps1=0.1, T=10)
+        >>> isinstance(tester, Tester), tester.halt_p(3), tester.error_bound
+        (True, 0.5, 0.05)
     """
 
     #: Stream length the tester's guarantees are stated for (None: any length; the testers below all have one).
@@ -219,7 +238,13 @@ class Tester(ABC):
 
 class StationaryTester(Tester):
     """A tester whose steps do not depend on the step index (Cohen et al., Liu-Talwar, Ghazi et al., AboveThreshold):
-    step t in isolation is a fresh one-step run, which its coupled simulation gives for all p at once."""
+    step t in isolation is a fresh one-step run, which its coupled simulation gives for all p at once.
+
+    Example:
+        >>> from privtest.baselines.cohen import CohenTester
+        >>> issubclass(CohenTester, StationaryTester)
+        True
+    """
 
     def halts_at_step(self, t: int, p, runs: int, rng: np.random.Generator) -> np.ndarray:
         """A fresh run of one step (:meth:`critical_p` with T = 1), coupled across p; the same for every t (validated
@@ -229,24 +254,72 @@ class StationaryTester(Tester):
 
 
 def bernoulli_stream(p, eps1: float) -> list[Mechanism]:
-    """Bernoulli input mechanisms with success probabilities ``p`` (shape (T,)) and privacy eps_1."""
-    return [BernoulliMechanism(float(pi), eps1) for pi in np.asarray(p, dtype=float)]
+    """Bernoulli input mechanisms with success probabilities ``p`` and privacy eps_1 (simulated inputs, Definition 1).
+
+    Args:
+        p: success probabilities in [0, 1], a number or a 1-d array (T,).
+        eps1: the privacy each mechanism promises, finite and >= 0.
+
+    Returns:
+        list of T :class:`~privtest.mechanisms.BernoulliMechanism`.
+
+    Raises:
+        ValueError: naming p or eps1 outside its range.
+
+    Example:
+        >>> [m.p for m in bernoulli_stream([0.1, 0.6], 0.1)]
+        [0.1, 0.6]
+    """
+    _validate.interval("p", p, 0.0, 1.0, lo_open=False, hi_open=False, scalar=False)
+    _validate.nonnegative("eps1", eps1)
+    return [BernoulliMechanism(float(pi), eps1) for pi in np.atleast_1d(np.asarray(p, dtype=float))]
+
+
+class VacuousTesterError(RequirementError, VacuousConfigurationError):
+    """A :class:`GTMTester` configuration with a vacuous step t <= T (:func:`privtest.gtm.step_vacuity`): both a
+    :class:`privtest.bounds.RequirementError` (the tester does not apply at these parameters: a comparison reports it
+    as not applicable, as Cohen et al. at eps <= 2 eps_1) and a :class:`privtest.gtm.VacuousConfigurationError`.
+
+    Example:
+        >>> try:
+        ...     GTMTester(GlobalCalibration(1.0, 0.05, 1.0, 1.5), 0.5, 0.5, 10)
+        ... except RequirementError as e:
+        ...     print(type(e).__name__, str(e).split(":")[0])
+        VacuousTesterError eps1 = 0.5
+    """
 
 
 @dataclass(frozen=True)
 class GTMTester(Tester):
     """Algorithm 1 with a calibration, as a tester for T eps_1-DP inputs.
 
+    A configuration with a vacuous step t <= T (E[N_t] = inf or pbar_t <= 0, :func:`privtest.gtm.step_vacuity`) is
+    refused here, when the tester is built, with the reason and the largest admissible eps_1
+    (:func:`privtest.gtm.check_admissible`), unless ``allow_vacuous=True``.
+
     Args:
         cal: a calibration (:class:`~privtest.gtm.GlobalCalibration`, :class:`~privtest.gtm.ExPostCalibration`,
-            :class:`~privtest.calibration.ExactTailCalibration`).
+            :class:`~privtest.calibration.ExactTailCalibration`, or anything with ``tau1``, ``mu1`` and
+            ``step(t, eps_t, pstar)``).
         pstar: acceptance threshold p* in (0, 1), or a schedule p*_t of length T (Section 1.5).
-        eps1: input privacy eps_1 > 0 of every M_t (the calibration's eps_t).
-        T: stream length >= 1.
-        name, source: display name and the theorem the guarantees come from.
+        eps1: input privacy eps_1 of every M_t (the calibration's eps_t), finite and > 0.
+        T: stream length, integer >= 1.
+        name, source: display name and the theorem the guarantees come from (strings).
+        allow_vacuous: keyword only; True to build a vacuous configuration anyway (for analyses that study one, e.g.
+            a privacy audit, which needs no accuracy guarantee).
 
     Raises:
-        ValueError: on a parameter outside its range.
+        ValueError: naming a parameter outside its range.
+        VacuousTesterError: (a RequirementError and a ValueError) naming eps1, for a vacuous configuration.
+
+    Example:
+        >>> tester = GTMTester(GlobalCalibration(1.0, 0.05, 1.0, 1.5), pstar=0.5, eps1=0.1, T=10)
+        >>> round(tester.pbar(1), 6), tester.privacy.eps
+        (0.020748, 1.0)
+        >>> GTMTester(GlobalCalibration(1.0, 0.05, 1.0, 1.5), 0.5, 0.5, 10)  # doctest: +ELLIPSIS
+        Traceback (most recent call last):
+        ...
+        privtest.testers.VacuousTesterError: eps1 = 0.5: step t = 1 of T = 10 of GlobalCalibration(...) is ...
     """
 
     cal: GlobalCalibration | ExPostCalibration
@@ -255,10 +328,15 @@ class GTMTester(Tester):
     T: int
     name: str = "GTM"
     source: str = "Thm 21"
+    allow_vacuous: bool = field(default=False, kw_only=True)
 
     def __post_init__(self):
         object.__setattr__(self, "T", _validate.step_index(self.T, "T"))
         _validate.positive("eps1", self.eps1)
+        for attr, value in (("name", self.name), ("source", self.source)):
+            if not isinstance(value, str):
+                raise ValueError(f"{attr} must be a string. Found {value!r}.")
+        object.__setattr__(self, "allow_vacuous", _validate.boolean("allow_vacuous", self.allow_vacuous))
         if np.ndim(self.pstar) == 0:
             _validate.open_unit("pstar", self.pstar)
         else:
@@ -269,6 +347,10 @@ class GTMTester(Tester):
             for x in schedule:
                 _validate.open_unit("pstar", x)
             object.__setattr__(self, "pstar", schedule)
+        try:
+            check_admissible(self.cal, self.eps1, self.pstar, self.T, allow_vacuous=self.allow_vacuous, name="eps1")
+        except VacuousConfigurationError as err:
+            raise VacuousTesterError(str(err)) from None
 
     @property
     def eps_t_limit(self) -> float:
@@ -285,7 +367,17 @@ class GTMTester(Tester):
         return self.pstar[t - 1]
 
     def step(self, t: int) -> StepParams:
-        """The calibration's parameters of step t (eps_t = eps_1, p*_t)."""
+        """The calibration's parameters of step t (eps_t = eps_1, p*_t).
+
+        Args:
+            t: step index, integer >= 1 (<= T with a p* schedule).
+
+        Returns:
+            :class:`~privtest.gtm.StepParams`.
+
+        Raises:
+            ValueError: naming t outside its range.
+        """
         return self.cal.step(t, self.eps1, self._pstar(t))
 
     @property
@@ -348,9 +440,35 @@ class GTMTester(Tester):
         return self.cal.amortized_bound(T, self.eps1, self.pstar)[1]
 
     def run(self, mechanisms, runs, rng):
-        """Algorithm 1 on ``mechanisms`` (each M_t's ``eps`` is its eps_t) for ``runs`` independent instances
-        (:func:`privtest.runs.run_streams`)."""
-        res = run_streams(self.cal, list(mechanisms), self.pstar, len(mechanisms), runs, rng)
+        """Algorithm 1 on the stream ``mechanisms`` for ``runs`` independent instances, each with its own eta_1
+        (:func:`privtest.runs.run_streams` on the stream as a list).
+
+        Args:
+            mechanisms: a finite sequence (list, tuple, or any iterable) of T' <= T mechanisms
+                (:class:`~privtest.mechanisms.Mechanism`), M_t the t-th; each promises eps <= eps_1 (its ``eps`` is
+                step t's eps_t). A function t -> M_t is not accepted here (the stream must be admitted first:
+                :meth:`Tester.admit`). With a p* schedule, T' = T.
+            runs: number of independent runs, integer >= 1.
+            rng: anything :func:`numpy.random.default_rng` accepts.
+
+        Returns:
+            (halt_step, samples): int64 arrays (runs,) (the halting step, 0 = never halted within T') and
+            (runs, T') (the evaluations N_t of M_t per step, 0 after a halt).
+
+        Raises:
+            ValueError: naming T (more than T mechanisms), eps_t (a mechanism promising more than eps_1, or a step
+                with E[N_t] = inf at a smaller eps: :func:`privtest.runs.run_streams`), runs or rng.
+            TypeError: if ``mechanisms`` is not iterable (e.g. a function t -> M_t).
+
+        Example:
+            >>> tester = GTMTester(GlobalCalibration(1.0, 0.05, 1.0, 1.5), 0.5, 0.1, T=3)
+            >>> halt, samples = tester.run(bernoulli_stream([0.0, 0.9, 0.9], 0.1), runs=4, rng=0)
+            >>> halt.tolist(), samples.shape
+            ([2, 2, 2, 2], (4, 3))
+        """
+        res = run_streams(
+            self.cal, list(mechanisms), self.pstar, len(mechanisms), runs, rng, allow_vacuous=self.allow_vacuous
+        )
         return res.halt_step, res.samples
 
     def critical_p(self, T: int, runs: int, rng: np.random.Generator) -> CriticalP:
@@ -362,6 +480,10 @@ class GTMTester(Tester):
         """
         T = _validate.step_index(T, "T")
         runs = _validate.step_index(runs, "runs")
+        if T > self.T:  # steps 1..self.T were admitted when the tester was built; beyond, no guarantee is claimed
+            check_admissible(
+                self.cal, self.eps1, self.pstar, T, allow_vacuous=self.allow_vacuous, name="eps1", moment_only=True
+            )
         cal, eps1 = self.cal, self.eps1
         steps = [self.step(t) for t in range(1, T + 1)]
         log_rho = np.log([st.rho for st in steps])
@@ -387,13 +509,22 @@ class GTMTester(Tester):
 
     def halts_at_step(self, t: int, p, runs: int, rng: np.random.Generator) -> np.ndarray:
         """Step t's parameters with a fresh eta_1 per run, independent replications per p
-        (:func:`privtest.runs.halting_probability`)."""
-        return halting_probability(self.step(t), p, runs, rng)[0]
+        (:func:`privtest.runs.halting_probability`; a step with E[N_t] = inf is refused unless ``allow_vacuous``)."""
+        return halting_probability(self.step(t), p, runs, rng, allow_vacuous=self.allow_vacuous)[0]
 
     def exact_error(self, p, halt_at_T: bool) -> float:
         """By quadrature (:func:`privtest.exact.transcript_log_probs`): Pr[halt before T] + Pr[no halt by T] when
-        ``halt_at_T``, else Pr[any halt within T]."""
+        ``halt_at_T``, else Pr[any halt within T].
+
+        Raises:
+            ValueError: naming p (not a 1-d array of probabilities in [0, 1], at most T of them) or halt_at_T (not a
+                bool).
+        """
+        _validate.interval("p", p, 0.0, 1.0, lo_open=False, hi_open=False, scalar=False)
+        _validate.boolean("halt_at_T", halt_at_T)
         p = np.asarray(p, dtype=float)
+        if p.ndim != 1 or not 1 <= len(p) <= self.T:
+            raise ValueError(f"p must be a 1-d array of 1 to T = {self.T} probabilities. Found shape {p.shape}.")
         R = transcript_log_probs(Stream.from_calibration(self.cal, p, self.eps1, self.pstar))
         if halt_at_T:
             before = np.exp(R.log_halt_within[-2]) if len(p) > 1 else 0.0
@@ -402,42 +533,113 @@ class GTMTester(Tester):
 
 
 # Factories for :data:`privtest_artifact.registry.FACTORIES`: factory(cfg, pstar, eps_ratio, T) -> Tester, eps_1 = ratio
-# * eps.
+# * eps. A cfg key ``allow_vacuous: true`` passes the opt-in of :class:`GTMTester` (and of the certified calibration).
+
+
+def _eps1(cfg: dict, eps_ratio: float) -> float:
+    _validate.positive("eps_ratio", eps_ratio)
+    return eps_ratio * cfg["eps"]
+
+
+def _allow_vacuous(cfg: dict) -> bool:
+    return _validate.boolean("allow_vacuous", cfg.get("allow_vacuous", False))
 
 
 def gtm_tester(cfg: dict, pstar, eps_ratio: float, T: int) -> GTMTester:
-    """Theorem 21's calibration from cfg keys eps, beta, theta, gamma (optional variant, default "auto")."""
+    """Theorem 21's calibration from cfg keys eps, beta, theta, gamma (optional variant, default "auto", and
+    allow_vacuous, default False), as a tester for T steps at eps_1 = eps_ratio * eps.
+
+    Args:
+        cfg: the configuration (keys above); pstar: p* in (0, 1) or a schedule of T; eps_ratio: eps_1/eps, finite and
+            > 0; T: stream length, integer >= 1.
+
+    Returns:
+        :class:`GTMTester`.
+
+    Raises:
+        ValueError: naming a parameter outside its range (a missing cfg key is a KeyError).
+
+    Example:
+        >>> gtm_tester(dict(eps=1.0, beta=0.05, theta=1.0, gamma=1.5), 0.5, 0.1, 10).cal.tau1
+        3.0
+    """
+    eps1 = _eps1(cfg, eps_ratio)
     cal = GlobalCalibration(cfg["eps"], cfg["beta"], cfg["theta"], cfg["gamma"], cfg.get("variant", "auto"))
-    return GTMTester(cal, pstar, eps_ratio * cfg["eps"], T)
+    return GTMTester(cal, pstar, eps1, T, allow_vacuous=_allow_vacuous(cfg))
 
 
 def gtm_expost_tester(cfg: dict, pstar, eps_ratio: float, T: int) -> GTMTester:
-    """Theorem 23's calibration from cfg keys eps (its eps_C), beta, C_H, gamma (optional variant)."""
+    """Theorem 23's calibration from cfg keys eps (its eps_C), beta, C_H, gamma (optional variant, allow_vacuous).
+
+    Args:
+        cfg, pstar, eps_ratio, T: as :func:`gtm_tester`.
+
+    Returns:
+        :class:`GTMTester` named "GTM ex-post".
+
+    Raises:
+        ValueError: naming a parameter outside its range.
+
+    Example:
+        >>> t = gtm_expost_tester(dict(eps=1.0, beta=0.05, C_H=2.0, gamma=1.5), 0.5, 0.1, 10)
+        >>> t.name, round(t.privacy.eps, 6)
+        ('GTM ex-post', 2.924968)
+    """
+    eps1 = _eps1(cfg, eps_ratio)
     cal = ExPostCalibration(cfg["eps"], cfg["beta"], cfg["C_H"], cfg["gamma"], cfg.get("variant", "auto"))
-    return GTMTester(cal, pstar, eps_ratio * cfg["eps"], T, name="GTM ex-post", source="Thm 23")
+    return GTMTester(cal, pstar, eps1, T, name="GTM ex-post", source="Thm 23", allow_vacuous=_allow_vacuous(cfg))
 
 
 def gtm_exact_tail_tester(cfg: dict, pstar, eps_ratio: float, T: int) -> GTMTester:
     """Theorem 21's noise and budgets with exact Poisson tails (:class:`privtest.calibration.ExactTailCalibration`);
-    cfg keys as :func:`gtm_tester`."""
+    cfg keys as :func:`gtm_tester`.
+
+    Args:
+        cfg, pstar, eps_ratio, T: as :func:`gtm_tester`.
+
+    Returns:
+        :class:`GTMTester` named "GTM exact tails".
+
+    Raises:
+        ValueError: naming a parameter outside its range.
+
+    Example:
+        >>> gtm_exact_tail_tester(dict(eps=1.0, beta=0.05, theta=1.0, gamma=1.5), 0.5, 0.1, 10).step(1).c
+        143
+    """
+    eps1 = _eps1(cfg, eps_ratio)
     cal = ExactTailCalibration(cfg["eps"], cfg["beta"], cfg["theta"], cfg["gamma"], cfg.get("variant", "auto"))
-    return GTMTester(cal, pstar, eps_ratio * cfg["eps"], T, name="GTM exact tails", source="Thm 21, Lemma 20")
+    return GTMTester(
+        cal, pstar, eps1, T, name="GTM exact tails", source="Thm 21, Lemma 20", allow_vacuous=_allow_vacuous(cfg)
+    )
 
 
 def gtm_certified_tester(cfg: dict, pstar: float, eps_ratio: float, T: int) -> GTMTester:
     """The certified calibration (:func:`privtest.calibration.certified_calibration`): exact tails with per-step
     budgets scaled up while the exact whole-run error within T steps stays <= beta; cfg keys as :func:`gtm_tester`,
-    and ``certify_tol`` (default 0.02)."""
-    eps1 = eps_ratio * cfg["eps"]
-    cal, _ = certified_calibration(
-        cfg["eps"],
-        cfg["beta"],
-        cfg["theta"],
-        cfg["gamma"],
-        T,
-        eps1,
-        pstar,
-        cfg.get("variant", "auto"),
-        tol=cfg.get("certify_tol", 0.02),
+    and ``certify_tol`` (default 0.02).
+
+    Args:
+        cfg, eps_ratio, T: as :func:`gtm_tester`; pstar: p* in (0, 1) (a number).
+
+    Returns:
+        :class:`GTMTester` named "GTM certified".
+
+    Raises:
+        ValueError: naming a parameter outside its range; :class:`VacuousTesterError` for a vacuous configuration.
+
+    Example:
+        >>> cfg = dict(eps=1.0, beta=0.05, theta=1.0, gamma=1.5, certify_tol=0.5)
+        >>> gtm_certified_tester(cfg, 0.5, 0.1, 3).cal.budget_scale > 1
+        True
+    """
+    eps1 = _eps1(cfg, eps_ratio)
+    allow = _allow_vacuous(cfg)
+    args = (cfg["eps"], cfg["beta"], cfg["theta"], cfg["gamma"], T, eps1, pstar, cfg.get("variant", "auto"))
+    try:
+        cal, _ = certified_calibration(*args, tol=cfg.get("certify_tol", 0.02), allow_vacuous=allow)
+    except VacuousConfigurationError as err:  # named eps_t there: the configuration is this tester's
+        raise VacuousTesterError(str(err)) from None
+    return GTMTester(
+        cal, pstar, eps1, T, name="GTM certified", source="Thm 21 (exact whole-run error)", allow_vacuous=allow
     )
-    return GTMTester(cal, pstar, eps1, T, name="GTM certified", source="Thm 21 (exact whole-run error)")

@@ -3,8 +3,8 @@ sensitivity-1 queries: the standard threshold test that Section 6's lower bounds
 
 Init draws rho ~ Lap(2/eps); query t draws nu_t ~ Lap(4/eps) and halts (a_t = +1) iff f_t(X) + nu_t >= tau + rho.
 The mechanism is eps-DP; with probability >= 1 - beta it has global accuracy (alpha, alpha, beta) over T queries with
-alpha = 8 (ln T + ln(2/beta))/eps (Dwork-Roth Theorem 3.24), so alpha_+ + alpha_- = 2 alpha, to be compared with
-Theorem 29's lower bound (:func:`privtest.bounds.thm29_alpha_sum`).
+alpha = 8 (ln T + ln(2/beta))/eps (Dwork-Roth Theorem 3.24), so ``alpha_+ + alpha_- = 2 alpha``, to be compared with
+Theorem 29's lower bound (:func:`privtest.bounds.alpha_sum_lower_bound`).
 """
 
 from __future__ import annotations
@@ -18,6 +18,8 @@ from privtest import _validate
 from privtest.bounds import Privacy
 from privtest.measure import CriticalP
 from privtest.testers import StationaryTester
+
+__all__ = ["AboveThreshold"]
 
 
 @dataclass(frozen=True)
@@ -36,7 +38,15 @@ class AboveThreshold(StationaryTester):
         tau: the public threshold (a finite real).
 
     Raises:
-        ValueError: if eps <= 0, beta is outside (0, 1), T < 1 or tau is not finite.
+        ValueError: if eps <= 0, beta is outside (0, 1), T < 1 or tau is not finite (naming it).
+
+    Example:
+        >>> at = AboveThreshold(eps=1.0, beta=0.05, T=10, tau=0.0)
+        >>> round(at.alpha, 4), str(at.privacy)
+        (47.9317, 'pure 1-DP')
+        >>> halt_step, samples = at.run([-100.0, 0.0, 100.0], runs=5, rng=0)
+        >>> halt_step.tolist()
+        [2, 3, 2, 3, 2]
     """
 
     eps: float
@@ -161,5 +171,8 @@ class AboveThreshold(StationaryTester):
         return CriticalP(self.tau + rho - nu.max(axis=0), np.ones(runs))
 
     def exact_error(self, p, halt_at_T: bool) -> float:
-        """NaN: no exact analysis of AboveThreshold is implemented."""
+        """NaN: no exact analysis of AboveThreshold is implemented (``p``: the T query values, finite reals;
+        ``halt_at_T``: a bool; both checked)."""
+        _validate.finite("p", p, scalar=False)
+        _validate.boolean("halt_at_T", halt_at_T)
         return math.nan

@@ -15,6 +15,7 @@ theta_C, N_t and pbar_t are the formulas of :mod:`privtest.bounds` (Table 1's Co
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -31,6 +32,8 @@ from privtest.bounds import (
 from privtest.measure import CriticalP
 from privtest.testers import StationaryTester
 
+__all__ = ["MAX_CALLS", "CohenTester", "cohen_tester", "first_success_position"]
+
 #: The largest number of calls the simulation can count (int64).
 MAX_CALLS = 2**63 - 1
 
@@ -43,13 +46,24 @@ def first_success_position(E, K, rng: np.random.Generator) -> np.ndarray:
     log space). Used to count the evaluations Algorithm 4 actually makes at its halting step.
 
     Args:
-        E, K: int arrays of one shape with 1 <= K <= E.
-        rng: numpy Generator.
+        E, K: integer arrays of one shape with 1 <= K <= E (E fitting int64).
+        rng: anything :func:`numpy.random.default_rng` accepts.
 
     Returns:
         int64 array of that shape with 1 <= F <= E - K + 1.
+
+    Raises:
+        ValueError: naming E, K or rng when out of range (shapes differing, K > E included).
+
+    Example:
+        >>> first_success_position([5, 9], [5, 1], rng=0).tolist()
+        [1, 7]
     """
     rng = _validate.generator(rng)
+    _validate.integer("E", E, 1, scalar=False, maximum=_validate.INT64_MAX)
+    _validate.integer("K", K, 1, scalar=False, maximum=_validate.INT64_MAX)
+    if np.shape(E) != np.shape(K) or np.any(np.asarray(K) > np.asarray(E)):
+        raise ValueError(f"K must have the shape of E and 1 <= K <= E. Found E = {E!r}, K = {K!r}.")
     E = np.asarray(E, dtype=np.int64)
     K = np.asarray(K, dtype=np.int64)
     log_u = np.log(rng.random(E.shape))
@@ -85,7 +99,17 @@ class CohenTester(StationaryTester):
         N: Test calls per step, N_t (an upper bound on the evaluations of M_t per step).
 
     Raises:
-        ValueError: if eps <= 2 eps_1 or another parameter is out of range.
+        RequirementError: if eps <= 2 eps_1 (:class:`privtest.bounds.RequirementError`, a ValueError).
+        ValueError: if another parameter is out of range (naming it).
+
+    Example:
+        >>> from privtest.testers import bernoulli_stream
+        >>> tester = CohenTester(eps=1.0, eps1=0.1, beta=0.05, pstar=0.5, T=3)
+        >>> tester.theta, tester.N, str(tester.privacy)
+        (8.0, 12, 'pure 1-DP')
+        >>> halt_step, samples = tester.run(bernoulli_stream([0.0, 0.0, 0.9], 0.1), runs=4, rng=0)
+        >>> halt_step.tolist()
+        [3, 3, 3, 3]
     """
 
     eps: float
@@ -99,6 +123,10 @@ class CohenTester(StationaryTester):
     N: int = field(init=False)
 
     def __post_init__(self):
+        _validate.positive("eps", self.eps)
+        _validate.positive("eps1", self.eps1)
+        _validate.open_unit("beta", self.beta)
+        _validate.open_unit("pstar", self.pstar)
         theta = theta_C(self.eps, self.eps1)
         object.__setattr__(self, "T", _validate.step_index(self.T, "T"))
         object.__setattr__(self, "theta", theta)
@@ -175,7 +203,18 @@ class CohenTester(StationaryTester):
             )
 
     def draw_pdagger(self, runs: int, rng: np.random.Generator) -> np.ndarray:
-        """p_dagger = U^(1/theta_C) for U uniform on [0, 1): Pr[p_dagger <= x] = x^theta_C (Init of Algorithm 4)."""
+        """p_dagger = U^(1/theta_C) for U uniform on [0, 1): Pr[p_dagger <= x] = x^theta_C (Init of Algorithm 4).
+
+        Args:
+            runs: an integer >= 1. rng: anything :func:`numpy.random.default_rng` accepts.
+
+        Returns:
+            float array (runs,) in [0, 1).
+
+        Raises:
+            ValueError: naming runs or rng when invalid.
+        """
+        runs = _validate.step_index(runs, "runs")
         rng = _validate.generator(rng)
         return rng.random(runs) ** (1.0 / self.theta)
 
@@ -227,12 +266,43 @@ class CohenTester(StationaryTester):
         return CriticalP(p_crit, S / T)
 
     def exact_error(self, p, halt_at_T: bool) -> float:
-        """NaN: no exact analysis of Algorithm 4 is implemented (its Monte Carlo is exact in law, :meth:`run`)."""
+        """NaN: no exact analysis of Algorithm 4 is implemented (its Monte Carlo is exact in law, :meth:`run`).
+        ``p`` (probabilities in [0, 1]) and ``halt_at_T`` (a bool) are checked."""
+        _validate.interval("p", p, 0.0, 1.0, lo_open=False, hi_open=False, scalar=False)
+        _validate.boolean("halt_at_T", halt_at_T)
         return math.nan
 
 
+def _cfg(cfg, *keys):
+    """The values of ``keys`` in the config mapping ``cfg`` (ValueError naming a missing key)."""
+    if not isinstance(cfg, Mapping):
+        raise ValueError(f"cfg must be a mapping (a config section). Found {type(cfg).__name__}.")
+    missing = [k for k in keys if k not in cfg]
+    if missing:
+        raise ValueError(f"cfg must have the keys {list(keys)}. Missing {missing}.")
+    return [cfg[k] for k in keys]
+
+
 def cohen_tester(cfg: dict, pstar: float, eps_ratio: float, T: int) -> CohenTester:
-    """Factory for :data:`privtest_artifact.registry.FACTORIES`: cfg keys ``eps`` and ``beta`` (theta and gamma are
-    ignored;
-    theta_C = 1/eps_ratio - 2 is implied). Raises ValueError when eps_ratio >= 1/2 (eps <= 2 eps_1)."""
-    return CohenTester(cfg["eps"], eps_ratio * cfg["eps"], cfg["beta"], pstar, T)
+    """Factory for :data:`privtest_artifact.registry.FACTORIES` (Proposition 48's tester).
+
+    Args:
+        cfg: mapping with keys ``eps`` (> 0) and ``beta`` (in (0, 1)); theta and gamma are ignored (theta_C =
+            1/eps_ratio - 2 is implied).
+        pstar: p* in (0, 1). eps_ratio: eps_1/eps, > 0. T: stream length, an integer >= 1.
+
+    Returns:
+        :class:`CohenTester` with eps_1 = eps_ratio * eps.
+
+    Raises:
+        ValueError: naming the parameter when one is out of range; RequirementError (a ValueError) when
+            eps_ratio >= 1/2 (eps <= 2 eps_1).
+
+    Example:
+        >>> cohen_tester({"eps": 1.0, "beta": 0.05}, 0.5, 0.1, 10).N
+        12
+    """
+    eps, beta = _cfg(cfg, "eps", "beta")
+    _validate.positive("eps_ratio", eps_ratio)
+    _validate.positive("eps", eps)
+    return CohenTester(eps, eps_ratio * eps, beta, pstar, T)

@@ -8,12 +8,13 @@ as in Corollary 53). The output is ex-post (2 eps_1 + theta_G) = eps-DP (Theorem
 
 As a tester (:class:`privtest.testers.Tester`) the selected index plays the role of the halting step. The paper
 proves no testing guarantee for Algorithm 5: Corollary 53 only bounds what any rejection threshold could be
-(:func:`privtest.bounds.cor53_pbar_max`), so its thresholds and error bounds are NaN/inf, documented below.
+(:func:`privtest.bounds.ghazi_pbar_max`), so its thresholds and error bounds are NaN/inf, documented below.
 """
 
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 import numpy as np
@@ -23,14 +24,28 @@ from privtest.bounds import Privacy, RequirementError
 from privtest.measure import CriticalP
 from privtest.testers import StationaryTester
 
+__all__ = ["GhaziSelection", "ghazi_tester"]
+
 
 @dataclass(frozen=True)
 class GhaziSelection(StationaryTester):
     """Algorithm 5 with input privacy eps_1 and output privacy eps > 2 eps_1 (theta_G = eps - 2 eps_1).
 
+    Args:
+        eps: output privacy > 2 eps1. eps1: input privacy > 0.
+
     Raises:
         RequirementError: if eps <= 2 eps_1 (:class:`privtest.bounds.RequirementError`, a ValueError).
-        ValueError: if eps or eps1 is not > 0.
+        ValueError: if eps or eps1 is not > 0 and finite (naming it).
+
+    Example:
+        >>> from privtest.testers import bernoulli_stream
+        >>> g = GhaziSelection(eps=1.0, eps1=0.1)
+        >>> round(g.theta_G, 12), round(g.keep_probability(), 4)
+        (0.8, 0.9279)
+        >>> selected, samples = g.run(bernoulli_stream([0.0, 1.0, 0.0], 0.1), runs=6, rng=0)
+        >>> selected.tolist()
+        [2, 2, 2, 2, 2, 2]
     """
 
     eps: float
@@ -50,7 +65,18 @@ class GhaziSelection(StationaryTester):
         return self.eps - 2.0 * self.eps1
 
     def draw_k(self, runs: int, rng: np.random.Generator) -> np.ndarray:
-        """k ~ Geo(e^(-theta_G)) on {0, 1, ...}: floor(E/theta_G) for E ~ Exp(1) has Pr[k >= j] = e^(-theta_G j)."""
+        """k ~ Geo(e^(-theta_G)) on {0, 1, ...}: floor(E/theta_G) for E ~ Exp(1) has Pr[k >= j] = e^(-theta_G j).
+
+        Args:
+            runs: an integer >= 1. rng: anything :func:`numpy.random.default_rng` accepts.
+
+        Returns:
+            float array (runs,) of non-negative integers.
+
+        Raises:
+            ValueError: naming runs or rng when invalid.
+        """
+        runs = _validate.step_index(runs, "runs")
         rng = _validate.generator(rng)
         return np.floor(rng.exponential(1.0, runs) / self.theta_G)
 
@@ -116,7 +142,7 @@ class GhaziSelection(StationaryTester):
 
     def pbar(self, t: int) -> float:
         """NaN: Algorithm 5 has no rejection threshold; Corollary 53 bounds any from above
-        (:func:`privtest.bounds.cor53_pbar_max`)."""
+        (:func:`privtest.bounds.ghazi_pbar_max`)."""
         t = _validate.step_index(t)
         return math.nan
 
@@ -154,12 +180,35 @@ class GhaziSelection(StationaryTester):
         return CriticalP(p_crit, E / T)
 
     def exact_error(self, p, halt_at_T: bool) -> float:
-        """NaN: no exact analysis of Algorithm 5 is implemented."""
+        """NaN: no exact analysis of Algorithm 5 is implemented (``p`` in [0, 1] and ``halt_at_T``, a bool, are
+        checked)."""
+        _validate.interval("p", p, 0.0, 1.0, lo_open=False, hi_open=False, scalar=False)
+        _validate.boolean("halt_at_T", halt_at_T)
         return math.nan
 
 
 def ghazi_tester(cfg: dict, pstar: float, eps_ratio: float, T: int) -> GhaziSelection:
-    """Factory for :data:`privtest_artifact.registry.FACTORIES`: cfg key ``eps`` (Algorithm 5 has no p*, beta or T; they
-    are
-    ignored). Raises ValueError when eps_ratio >= 1/2 (eps <= 2 eps_1)."""
+    """Factory for :data:`privtest_artifact.registry.FACTORIES` (Algorithm 5, Theorem 52).
+
+    Args:
+        cfg: mapping with key ``eps`` (> 0). pstar: p* in (0, 1) or a schedule of them, and T: an integer >= 1,
+            both checked and otherwise ignored (Algorithm 5 has no p*, beta or T). eps_ratio: eps_1/eps, > 0.
+
+    Returns:
+        :class:`GhaziSelection` with eps_1 = eps_ratio * eps.
+
+    Raises:
+        ValueError: naming the parameter when one is out of range; RequirementError (a ValueError) when
+            eps_ratio >= 1/2 (eps <= 2 eps_1).
+
+    Example:
+        >>> ghazi_tester({"eps": 1.0}, 0.5, 0.1, 10).eps1
+        0.1
+    """
+    if not isinstance(cfg, Mapping) or "eps" not in cfg:
+        raise ValueError(f"cfg must be a mapping with the key 'eps'. Found {cfg!r}.")
+    _validate.open_unit("pstar", pstar, scalar=False)
+    _validate.positive("eps_ratio", eps_ratio)
+    _validate.step_index(T, "T")
+    _validate.positive("eps", cfg["eps"])
     return GhaziSelection(cfg["eps"], eps_ratio * cfg["eps"])

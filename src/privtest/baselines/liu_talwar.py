@@ -17,6 +17,7 @@ Inputs must be pure eps_1-DP (Theorem 46); the output is (eps, delta)-DP. sigma_
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -37,12 +38,28 @@ from privtest.bounds import (
 from privtest.measure import CriticalP, blocks
 from privtest.testers import StationaryTester
 
+__all__ = ["MAX_EVALUATIONS", "LiuTalwarTester", "liu_talwar_tester", "optimal_eps0"]
+
 #: Largest evaluation count ``run`` accepts (int64 sample counts).
 MAX_EVALUATIONS = 2**63 - 1
 
 
 def optimal_eps0(pstar: float, eps: float, eps1: float, beta: float, delta: float, T: int) -> float:
-    """The auxiliary eps_0 in (0, 1) that minimises N (Theorem 46(5)); bounded scalar minimisation of ln N."""
+    """The auxiliary eps_0 in (0, 1) that minimises N (Theorem 46(5)); bounded scalar minimisation of ln N.
+
+    Args:
+        pstar, beta, delta: in (0, 1). eps, eps1: > 0. T: stream length, an integer >= 1.
+
+    Returns:
+        float: eps_0 in (1e-6, 1 - 1e-6).
+
+    Raises:
+        ValueError: naming the parameter when one is out of Theorem 46's ranges.
+
+    Example:
+        >>> round(optimal_eps0(0.5, 1.0, 0.1, 0.05, 1e-6, 10), 4)
+        0.0175
+    """
     liu_talwar_check_params(pstar, eps, eps1, beta, delta, 0.5, T)
     res = minimize_scalar(
         lambda e0: log_N_LT(pstar, eps, eps1, beta, delta, e0, T),
@@ -69,7 +86,12 @@ class LiuTalwarTester(StationaryTester):
         log_N: ln of eq. 25's N; ``N`` is ceil(N) as a float (exact whenever it is below 2^53).
 
     Raises:
-        ValueError: on a parameter outside its range.
+        ValueError: on a parameter outside its range (naming it).
+
+    Example:
+        >>> lt = LiuTalwarTester(eps=12.0, eps1=0.5, beta=0.5, delta=1e-6, eps0=0.5, pstar=0.5, T=10)
+        >>> lt.sigma, lt.N, str(lt.privacy)
+        (1.0, 15373.0, '(12, 1e-06)-DP')
     """
 
     eps: float
@@ -121,7 +143,15 @@ class LiuTalwarTester(StationaryTester):
         return 8.0 * (self.eps1 + self.eps0) / self.eps
 
     def log_phi(self, x):
-        """ln Phi_Delta(x) = ln(N x + Delta) - ln(N (1 - x) + Delta) for x in [0, 1] (array or float)."""
+        """ln Phi_Delta(x) = ln(N x + Delta) - ln(N (1 - x) + Delta) for x in [0, 1] (array or float; eq. 25).
+
+        Raises:
+            ValueError: naming x when an element is outside [0, 1].
+        """
+        _validate.interval("x", x, 0.0, 1.0, lo_open=False, hi_open=False, scalar=False)
+        return self._log_phi(x)
+
+    def _log_phi(self, x):
         x = np.asarray(x, dtype=float)
         return np.log(self.N * x + self.Delta) - np.log(self.N * (1.0 - x) + self.Delta)
 
@@ -138,7 +168,7 @@ class LiuTalwarTester(StationaryTester):
 
         Solving (N p + Delta)/(N (1-p) + Delta) = R gives p = (R (N + Delta) - Delta)/(N (1 + R))."""
         t = _validate.step_index(t)
-        log_R = self.eps0 - self.sigma * math.log(self.beta) + float(self.log_phi(self.pstar))
+        log_R = self.eps0 - self.sigma * math.log(self.beta) + float(self._log_phi(self.pstar))
         x = float(expit(log_R))  # R/(1+R), stable for huge R
         p = (x * (self.N + self.Delta) - (1.0 - x) * self.Delta) / self.N
         return p if p <= 1.0 else math.inf
@@ -181,7 +211,7 @@ class LiuTalwarTester(StationaryTester):
     def _threshold_fraction(self, nu, xi):
         """kappa/N where the step halts iff K >= kappa: exp(xi) Phi(K/N) >= exp(nu) Phi(p*) <=> K >= kappa,
         kappa = (R (N + Delta) - Delta)/(1 + R) with ln R = nu - xi + ln Phi(p*)."""
-        x = expit(nu - xi + float(self.log_phi(self.pstar)))
+        x = expit(nu - xi + float(self._log_phi(self.pstar)))
         return x * (1.0 + self.Delta / self.N) - (1.0 - x) * self.Delta / self.N
 
     def run(self, mechanisms, runs: int, rng: np.random.Generator):
@@ -213,7 +243,7 @@ class LiuTalwarTester(StationaryTester):
             n_t = np.full(active.size, n_eval, dtype=np.int64)
             K = _validate.counts(m.count_plus(n_t, rng), n_t, t)
             xi = rng.laplace(0.0, self.b_xi, active.size)
-            halted = xi + self.log_phi(K / self.N) >= nu[active] + self.log_phi(self.pstar)
+            halted = xi + self._log_phi(K / self.N) >= nu[active] + self._log_phi(self.pstar)
             samples[active, t - 1] = n_eval
             halt_step[active[halted]] = t
         return halt_step, samples
@@ -242,17 +272,41 @@ class LiuTalwarTester(StationaryTester):
         return CriticalP(p_crit, np.full(runs, self.N))
 
     def exact_error(self, p, halt_at_T: bool) -> float:
-        """NaN: no exact analysis of ExtendedAboveThreshold is implemented."""
+        """NaN: no exact analysis of ExtendedAboveThreshold is implemented (``p`` in [0, 1] and ``halt_at_T``, a
+        bool, are checked)."""
+        _validate.interval("p", p, 0.0, 1.0, lo_open=False, hi_open=False, scalar=False)
+        _validate.boolean("halt_at_T", halt_at_T)
         return math.nan
 
 
 def liu_talwar_tester(cfg: dict, pstar: float, eps_ratio: float, T: int) -> LiuTalwarTester:
-    """Factory for :data:`privtest_artifact.registry.FACTORIES`. cfg keys: ``eps``, ``beta``, and optionally ``delta``
-    (output delta, default 1e-6) and ``eps0`` (auxiliary eps_0 in (0, 1), or "auto" (default): the value minimising
-    N, :func:`optimal_eps0`). theta and gamma are ignored."""
+    """Factory for :data:`privtest_artifact.registry.FACTORIES` (Theorem 46's tester).
+
+    Args:
+        cfg: mapping with keys ``eps`` (> 0), ``beta`` (in (0, 1)), and optionally ``delta`` (output delta in (0, 1),
+            default 1e-6) and ``eps0`` (auxiliary eps_0 in (0, 1), or "auto" (default): the value minimising N,
+            :func:`optimal_eps0`). theta and gamma are ignored.
+        pstar: p* in (0, 1). eps_ratio: eps_1/eps, > 0. T: stream length, an integer >= 1.
+
+    Returns:
+        :class:`LiuTalwarTester` with eps_1 = eps_ratio * eps.
+
+    Raises:
+        ValueError: naming the parameter (or the missing cfg key) when one is out of range.
+
+    Example:
+        >>> liu_talwar_tester({"eps": 12.0, "beta": 0.5, "eps0": 0.5}, 0.5, 0.5 / 12, 10).N
+        15373.0
+    """
+    if not isinstance(cfg, Mapping) or "eps" not in cfg or "beta" not in cfg:
+        raise ValueError(f"cfg must be a mapping with the keys 'eps' and 'beta'. Found {cfg!r}.")
     eps, beta = cfg["eps"], cfg["beta"]
+    _validate.positive("eps_ratio", eps_ratio)
+    _validate.positive("eps", eps)
     delta = cfg.get("delta", 1e-6)
     eps0 = cfg.get("eps0", "auto")
+    if isinstance(eps0, str) and eps0 != "auto":
+        raise ValueError(f"eps0 must be a number in (0, 1) or 'auto'. Found {eps0!r}.")
     if eps0 == "auto":
         eps0 = optimal_eps0(pstar, eps, eps_ratio * eps, beta, delta, T)
     return LiuTalwarTester(eps, eps_ratio * eps, beta, delta, float(eps0), pstar, T)

@@ -24,7 +24,17 @@ tabulated per instance (:class:`_InstanceSteps`); ``tests/test_co.py`` checks th
 :meth:`privtest.gtm.ExPostCalibration.step`.
 
 Baselines (:func:`baselines`): recomputation schemes a user would pick instead, in the CO model (no horizon known) or
-with an oracle horizon (known T, references only).
+with an oracle horizon (known T, references only). Every public function checks its arguments first (ValueError
+naming the parameter and its range).
+
+Example:
+    >>> import numpy as np
+    >>> from privtest.co.maxcut import MaxCut
+    >>> problem = MaxCut(5, np.array([[0, 1], [1, 2], [2, 3], [3, 4], [4, 0], [0, 2]] * 5))
+    >>> params = BatchToCOParams(eps=30.0, beta=0.05, pstar=0.45, kappa=0.5, gamma=2.0)
+    >>> run = batch_to_co(problem, params, runs=4, rng=0)
+    >>> run.value.shape, run.ell[:, -1].tolist()
+    ((4, 30), [21, 20, 21, 21])
 """
 
 from __future__ import annotations
@@ -42,6 +52,8 @@ from privtest.co.params import BatchToCOParams, purification_phi_array
 from privtest.gtm import checked_exp, log_lambda
 from privtest.poisson import count_threshold, lambda_left
 from privtest.schedule import omega
+
+__all__ = ["BASELINES", "CORun", "baselines", "batch_to_co", "geometric_steps"]
 
 
 @dataclass(frozen=True)
@@ -67,6 +79,15 @@ class CORun:
         delta_loss: Lemma 38's delta ledger of each run, summed exactly: delta(1, 1) + ThresholdSelect's
             3 e^{2 eps_t + eps_0} delta_t/xi_ell at each checkpoint (the purified GTM transcripts add none)
             (float, (R,)); :func:`privtest.co.params.delta_ledger` recomputes it from the checkpoints.
+
+    A result record (what :func:`batch_to_co` returns); its fields are outputs, not checked arguments.
+
+    Example:
+        >>> from privtest.co.maxcut import MaxCut
+        >>> problem = MaxCut(4, np.array([[0, 1], [1, 2], [2, 3], [3, 0]] * 3))
+        >>> run = batch_to_co(problem, BatchToCOParams(eps=30.0, beta=0.05, pstar=0.45, kappa=0.5, gamma=2.0), 2, rng=0)
+        >>> run.steps.tolist()[:4], run.value.shape, run.calls_total.shape
+        ([1, 2, 3, 4], (2, 12), (2,))
     """
 
     steps: np.ndarray
@@ -134,6 +155,8 @@ def _monotone_fill(f, n: int) -> np.ndarray:
 
 def _same_constants(params: list[BatchToCOParams]) -> BatchToCOParams:
     """The common constants of per-run parameters that may differ only in eps (returned with eps = 1)."""
+    if not params or not all(isinstance(p, BatchToCOParams) for p in params):
+        raise TypeError("params must be a BatchToCOParams or a non-empty list of them.")
     base = dataclasses.replace(params[0], eps=1.0)
     for p in params:
         if dataclasses.replace(p, eps=1.0) != base:
@@ -177,17 +200,28 @@ def batch_to_co(
     Returns:
         :class:`CORun` (runs ordered by parameter set, then run).
 
+    Example:
+        >>> from privtest.co.maxcut import MaxCut
+        >>> problem = MaxCut(4, np.array([[0, 1], [1, 2], [2, 3], [3, 0]] * 3))
+        >>> params = [BatchToCOParams(eps=e, beta=0.05, pstar=0.45, kappa=0.5, gamma=2.0) for e in (20.0, 30.0)]
+        >>> run = batch_to_co(problem, params, runs=3, rng=0, record=[1, 6, 12])
+        >>> run.value.shape, bool(run.value[:, -1].max() <= problem.opt[-1])
+        ((6, 3), True)
+
     Raises:
-        ValueError: on runs < 1, record steps outside [1, T], or parameter sets differing in more than eps.
+        TypeError: if ``problem`` is not a COProblem or ``params`` not BatchToCOParams.
+        ValueError: on runs < 1, record steps that are not increasing integers in [1, T], block < 8, select not a
+            bool, or parameter sets differing in more than eps (naming the parameter).
     """
     rng = _validate.generator(rng)
+    _check_problem(problem)
     plist = list(params) if isinstance(params, (list, tuple)) else [params]
     base = _same_constants(plist)
     runs = _validate.step_index(runs, "runs")
+    block = _validate.integer("block", block, 8)
+    _validate.boolean("select", select)
     T = int(problem.T)
-    steps = np.arange(1, T + 1) if record is None else np.asarray(record, dtype=np.int64)
-    if steps.size == 0 or steps[0] < 1 or steps[-1] > T or np.any(np.diff(steps) <= 0):
-        raise ValueError(f"record must hold increasing steps in [1, T={T}].")
+    steps = _record_steps(record, T)
     R = len(plist) * int(runs)
     eps = np.repeat([p.eps for p in plist], runs)
     which = np.repeat(np.arange(len(plist)), runs)
@@ -320,6 +354,22 @@ _REC = {
 }
 
 
+def _check_problem(problem) -> None:
+    if not isinstance(problem, COProblem):
+        raise TypeError(f"problem must be a privtest.co.mechanisms.COProblem. Found {type(problem).__name__}.")
+
+
+def _record_steps(record, T: int) -> np.ndarray:
+    """The recorded steps: every step (None) or increasing integers in [1, T] (ValueError naming record)."""
+    if record is None:
+        return np.arange(1, T + 1)
+    _validate.integer("record", record, 1, scalar=False, maximum=T)
+    steps = np.asarray(record, dtype=np.int64)
+    if steps.ndim != 1 or steps.size == 0 or np.any(np.diff(steps) <= 0):
+        raise ValueError(f"record must hold increasing steps in [1, T={T}].")
+    return steps
+
+
 def _halts(problem, tt, eps_t, h, N, need, which, ell, upper, rng, delta_t=None, phi=None) -> tuple[np.ndarray, int]:
     """Halting decisions K_t >= need of every run at the block's steps ``tt`` (module docstring), exact at least up to
     and including the first step at which some run halts (later steps are discarded by the caller), and the number
@@ -414,7 +464,21 @@ BASELINES = {
 
 def geometric_steps(kappa: float, T: int) -> np.ndarray:
     """The distinct steps ceil((1+kappa)^k) <= T, k = 0, 1, ... (increasing): the geometric baseline's
-    recomputations (the j-th, 1-based, gets eps omega_j)."""
+    recomputations (the j-th, 1-based, gets eps omega_j).
+
+    Args:
+        kappa: spacing > 0. T: stream length, an integer >= 1.
+
+    Returns:
+        int64 array of steps in [1, T].
+
+    Raises:
+        ValueError: naming kappa or T when out of range.
+
+    Example:
+        >>> geometric_steps(1.0, 20).tolist()
+        [1, 2, 4, 8, 16]
+    """
     _validate.positive("kappa", kappa)
     T = _validate.step_index(T, "T")
     kmax = int(math.floor(math.log(T) / math.log1p(kappa))) + 1
@@ -450,14 +514,30 @@ def baselines(
 
     Returns:
         dict method -> float array (runs, K) of f(X_t, Y_t) at the recorded steps.
+
+    Raises:
+        TypeError: if ``problem`` is not a COProblem.
+        ValueError: naming eps, runs, rng, kappa, delta_adv, record or delta when out of range.
+
+    Example:
+        >>> import numpy as np
+        >>> from privtest.co.maxcut import MaxCut
+        >>> problem = MaxCut(4, np.array([[0, 1], [1, 2], [2, 3], [3, 0]]))
+        >>> out = baselines(problem, eps=4.0, runs=3, rng=0, kappa=0.5)
+        >>> sorted(out) == sorted(BASELINES), out["never update"].shape
+        (True, (3, 4))
     """
     rng = _validate.generator(rng)
+    _check_problem(problem)
     _validate.positive("eps", eps)
+    runs = _validate.step_index(runs, "runs")
+    _validate.positive("kappa", kappa)
+    _validate.open_unit("delta_adv", delta_adv)
+    _validate.delta_range("delta", delta)
     T = int(problem.T)
-    steps = np.arange(1, T + 1) if record is None else np.asarray(record, dtype=np.int64)
+    steps = _record_steps(record, T)
     eps_adv = advanced_composition_eps(eps, delta_adv, T)
     out = {m: np.zeros((runs, steps.size)) for m in BASELINES}
-    _validate.delta_range("delta", delta)
     Y1 = problem.sample(1, eps, delta, runs, rng)
     for k, t in enumerate(steps):
         t = int(t)

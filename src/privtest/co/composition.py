@@ -14,14 +14,26 @@ import numpy as np
 
 from privtest import _validate
 
+__all__ = ["advanced_composition_eps", "per_round_eps"]
+
 
 def advanced_composition_eps(eps: float, delta: float, T: int) -> float:
     r"""Largest per-step eps_0 with T-fold advanced composition (Dwork, Rothblum, Vadhan 2010) at most eps:
     :math:`\varepsilon_0\sqrt{2T\ln(1/\delta)} + T\varepsilon_0(e^{\varepsilon_0}-1) \le \varepsilon`
     (overall (eps, delta)-DP; bisection, rounded down).
 
+    Args:
+        eps: total eps > 0. delta: the composition's delta in (0, 1). T: number of calls, an integer >= 1.
+
+    Returns:
+        float: eps_0 in [0, eps].
+
     Raises:
         ValueError: naming eps (not > 0), delta (not in (0, 1)) or T (not an integer >= 1).
+
+    Example:
+        >>> round(advanced_composition_eps(1.0, 1e-6, 100), 6)
+        0.018376
     """
     _validate.positive("eps", eps)
     _validate.open_unit("delta", delta)
@@ -51,6 +63,13 @@ def per_round_eps(eps: float, delta: float, k: int) -> tuple[float, str]:
 
     Raises:
         ValueError: naming eps, delta or k when out of range.
+
+    Example:
+        >>> per_round_eps(1.0, 0.0, 5)
+        (0.2, 'basic')
+        >>> rate, rule = per_round_eps(1.0, 1e-6, 1000)
+        >>> rule, rate > 1.0 / 1000
+        ('advanced', True)
     """
     _validate.positive("eps", eps)
     _validate.delta_range("delta", delta)

@@ -1,7 +1,7 @@
 """Densest-k-subgraph (Section 8.3) for BatchToCO: objective, a stand-in eps-edge-DP batch algorithm, and
 certified bounds on OPT_t.
 
-Objective f(X_t, S) = w_t(E(S)), the (weighted) number of edges inside S, |S| = k (density d(S) = f/C(k, 2)). One
+Objective f(X_t, S) = w_t(E(S)), the (weighted) number of edges inside S, #S = k (density d(S) = f/C(k, 2)). One
 inserted edge / contact changes it by at most 1 (sensitivity 1) and never decreases it (data-monotone), so
 Theorem 42 applies (Section 8.3, lines 2562-2570). No worst-case multiplicative factor is known for DkS, so only
 Theorem 42's data-dependent V_A(X_t) applies.
@@ -9,7 +9,16 @@ Theorem 42's data-dependent V_A(X_t) applies.
 Batch algorithm (*stand-in*, not Khayatian, Vullikanti and Konar's algorithm that Section 8.3 cites): noisy-degree
 top-k. d~(v) = d_t(v) + Lap(2/eps) independently, S = the k nodes of largest d~. One inserted edge / contact adds 1
 to the weighted degree of its two endpoints, so the degree vector has L1 sensitivity 2 and the Laplace mechanism
-with scale 2/eps is eps-edge-DP (pure); choosing the top k is post-processing. ``delta`` is ignored.
+with scale 2/eps is eps-edge-DP (pure); choosing the top k is post-processing. ``delta`` is ignored. Every function
+checks its arguments first (ValueError naming the parameter and its range).
+
+Example:
+    >>> from privtest.co.graphs import edge_stream
+    >>> s = edge_stream([0, 0, 1, 2, 3], [1, 2, 2, 3, 4], [0, 0, 1, 1, 2], n=5, name="toy")
+    >>> up, lo, kind = dks_opt_bounds(s, 3)
+    >>> problem = DensestKSubgraph(s, 3, up, kind)
+    >>> problem.sample(3, 5.0, 0.0, 2, rng=0).tolist()
+    [[0, 1, 2], [0, 1, 2]]
 """
 
 from __future__ import annotations
@@ -23,9 +32,55 @@ from privtest import _validate
 from privtest.co.graphs import EdgeStream, StreamState
 from privtest.co.mechanisms import COProblem
 
+__all__ = [
+    "DensestKSubgraph",
+    "capped_degree_bound",
+    "dks_opt_bounds",
+    "dks_value",
+    "greedy_peel",
+    "noisy_degree_topk",
+]
+
+
+def _check_graph(n, pairs, w) -> int:
+    """n (an integer >= 1), pairs (u < v in [0, n)) and one weight >= 0 per pair; returns n."""
+    n = _validate.integer("n", n, 1)
+    _validate.node_pairs("pairs", pairs, n)
+    _validate.nonnegative("w", w, scalar=False)
+    if np.shape(w) != (len(pairs),):
+        raise ValueError(f"w must hold one weight per pair, shape ({len(pairs)},). Found {np.shape(w)}.")
+    return n
+
+
+def _check_stream(stream) -> None:
+    if not isinstance(stream, EdgeStream):
+        raise TypeError(f"stream must be a privtest.co.graphs.EdgeStream. Found {type(stream).__name__}.")
+
+
+def _check_k(k, n: int, minimum: int = 1) -> int:
+    k = _validate.integer("k", k, minimum)
+    if not k <= n:
+        raise ValueError(f"k must be in [{minimum}, n={n}]. Found {k!r}.")
+    return k
+
 
 def dks_value(n: int, pairs: np.ndarray, w: np.ndarray, S: np.ndarray) -> np.ndarray:
-    """w(E(S_b)) for a batch of k-sets S (int (B, k), distinct node ids in [0, n)): float (B,)."""
+    """w(E(S_b)) for a batch of k-sets S (int (B, k), distinct node ids in [0, n)): float (B,) (Section 8.3's f).
+
+    Args:
+        n: nodes, an integer >= 1. pairs: integer (P, 2), u < v in [0, n). w: weights >= 0, (P,). S: integer (B, k).
+
+    Raises:
+        ValueError: naming n, pairs, w or S when malformed.
+
+    Example:
+        >>> dks_value(4, np.array([[0, 1], [1, 2], [2, 3]]), np.ones(3), np.array([[0, 1, 2], [0, 1, 3]])).tolist()
+        [2.0, 1.0]
+    """
+    n = _check_graph(n, pairs, w)
+    _validate.integer("S", S, 0, scalar=False, maximum=n - 1)
+    if np.ndim(S) != 2:
+        raise ValueError(f"S must be an integer array (B, k) of node sets. Found shape {np.shape(S)}.")
     A = np.zeros((n, n))
     A[pairs[:, 0], pairs[:, 1]] = w
     A += A.T
@@ -40,26 +95,51 @@ def noisy_degree_topk(deg: np.ndarray, k: int, eps: float, size: int, rng: np.ra
         deg: float (n,), weighted degrees d_t(v).
         k: subset size, 1 <= k <= n.
         eps: privacy eps > 0 (pure eps-edge-DP; Laplace scale 2/eps for L1 sensitivity 2).
-        size: number of independent draws (one (size, n) Laplace draw: vectorized).
+        size: number of independent draws, an integer >= 0 (one (size, n) Laplace draw: vectorized).
+        rng: anything :func:`numpy.random.default_rng` accepts.
+
+    Returns:
+        int (size, k), each row sorted.
 
     Raises:
-        ValueError: eps <= 0 or k outside [1, n].
+        ValueError: deg not a non-empty 1-d finite array, eps <= 0, k outside [1, n] or size < 0 (naming it).
+
+    Example:
+        >>> noisy_degree_topk(np.array([5.0, 0.0, 9.0, 1.0]), 2, 10.0, 3, rng=0).tolist()
+        [[0, 2], [0, 2], [0, 2]]
     """
     rng = _validate.generator(rng)
+    _validate.finite("deg", deg, scalar=False)
+    if np.ndim(deg) != 1 or np.size(deg) == 0:
+        raise ValueError(f"deg must be a non-empty 1-d array (one degree per node). Found shape {np.shape(deg)}.")
     _validate.positive("eps", eps)
+    _validate.integer("size", size, 0)
+    deg = np.asarray(deg)
     n = deg.size
-    k = _validate.integer("k", k, 1)
-    if not k <= n:
-        raise ValueError(f"k must be in [1, n={n}]. Found {k!r}.")
+    k = _check_k(k, n)
     noisy = deg[None, :] + rng.laplace(0.0, 2.0 / eps, (size, n))
     top = np.argpartition(-noisy, k - 1, axis=1)[:, :k] if k < n else np.tile(np.arange(n), (size, 1))
     return np.sort(top, axis=1)
 
 
 def capped_degree_bound(n: int, pairs: np.ndarray, w: np.ndarray, k: int) -> float:
-    """Certified upper bound on max_{|S|=k} w(E(S)): with c(v) = the sum of the k-1 largest weights of edges at v,
+    """Certified upper bound on max_{#S=k} w(E(S)): with c(v) = the sum of the k-1 largest weights of edges at v,
     w(E(S)) = (1/2) sum_{v in S} w(edges of v inside S) <= (1/2) sum_{v in S} c(v) <= (1/2) (sum of the k largest
-    c(v)); also <= w(E). Float."""
+    c(v)); also <= w(E). Float.
+
+    Args:
+        n, pairs, w: as in :func:`dks_value`. k: an integer in [1, n].
+
+    Raises:
+        ValueError: naming the parameter when malformed.
+
+    Example:
+        >>> capped_degree_bound(4, np.array([[0, 1], [1, 2], [2, 3], [0, 2]]), np.ones(4), 3)
+        3.0
+    """
+    n = _check_graph(n, pairs, w)
+    _check_k(k, n)
+    w = np.asarray(w, dtype=float)
     keep = w > 0
     pairs, w = pairs[keep], w[keep]
     if w.size == 0:
@@ -77,7 +157,21 @@ def capped_degree_bound(n: int, pairs: np.ndarray, w: np.ndarray, k: int) -> flo
 def greedy_peel(n: int, pairs: np.ndarray, w: np.ndarray, k: int, candidates: int = 200) -> np.ndarray:
     """Non-private lower-bound solution: restrict to the ``candidates`` nodes of largest weighted degree, then
     repeatedly remove the node of smallest weighted degree in the remaining subgraph until k remain (Asahiro et al.'s
-    greedy peeling). Int (k,) sorted node ids (a feasible k-set; its value is a lower bound on OPT_t)."""
+    greedy peeling). Int (k,) sorted node ids (a feasible k-set; its value is a lower bound on OPT_t).
+
+    Args:
+        n, pairs, w: as in :func:`dks_value`. k: an integer in [1, n]. candidates: an integer >= 1.
+
+    Raises:
+        ValueError: naming the parameter when malformed.
+
+    Example:
+        >>> greedy_peel(5, np.array([[0, 1], [1, 2], [0, 2], [3, 4]]), np.ones(4), 3).tolist()
+        [0, 1, 2]
+    """
+    n = _check_graph(n, pairs, w)
+    _check_k(k, n)
+    _validate.integer("candidates", candidates, 1)
     deg = np.bincount(pairs[:, 0], w, n) + np.bincount(pairs[:, 1], w, n)
     keep = np.sort(np.argsort(-deg, kind="stable")[: max(k, min(candidates, n))])
     M = sparse.coo_matrix((w, (pairs[:, 0], pairs[:, 1])), shape=(n, n)).tocsr()
@@ -101,15 +195,34 @@ def _set_value(pairs: np.ndarray, w: np.ndarray, S: np.ndarray) -> float:
 def dks_opt_bounds(stream: EdgeStream, k: int, density_opt=None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """OPT_t references of DkS for t = 1..T.
 
-    Upper bound U_t = min(capped-degree bound, C(k,2) w_max, k * rho_t) with rho_t >= max_S w(E(S))/|S| (the densest
+    Upper bound U_t = min(capped-degree bound, C(k,2) w_max, k * rho_t) with rho_t >= max_S w(E(S))/#S (the densest
     subgraph optimum or an upper bound of it, ``density_opt``, optional), also forced non-increasing backwards
     (OPT_t <= OPT_{t+1} <= U_{t+1}); lower bound L_t = max(value of the top-k true-degree set, greedy peeling),
     forced non-decreasing. ``kind`` is "exact" where L_t = U_t (certified), else "upper bound".
 
+    Args:
+        stream: the :class:`~privtest.co.graphs.EdgeStream`. k: an integer in [1, n]. density_opt: None or (T,)
+            finite reals >= 0.
+
     Returns:
         (upper, lower, kind): float (T,), float (T,), object (T,).
+
+    Raises:
+        TypeError: if ``stream`` is not an EdgeStream. ValueError: naming k or density_opt when malformed.
+
+    Example:
+        >>> from privtest.co.graphs import edge_stream
+        >>> s = edge_stream([0, 0, 1, 2], [1, 2, 2, 3], [0, 0, 1, 2], n=4, name="toy")
+        >>> up, lo, kind = dks_opt_bounds(s, 3)
+        >>> up.tolist(), lo.tolist(), kind.tolist()
+        ([2.0, 3.0, 3.0], [2.0, 3.0, 3.0], ['exact', 'exact', 'exact'])
     """
-    k = _validate.step_index(k, "k")
+    _check_stream(stream)
+    k = _check_k(k, stream.n)
+    if density_opt is not None:
+        _validate.nonnegative("density_opt", density_opt, scalar=False)
+        if np.shape(density_opt) != (stream.T,):
+            raise ValueError(f"density_opt must hold one value per step, shape ({stream.T},).")
     T, n = stream.T, stream.n
     up, lo = np.zeros(T), np.zeros(T)
     state = StreamState(stream)
@@ -142,12 +255,25 @@ class DensestKSubgraph(COProblem):
         k: subset size (>= 2).
         opt: (T,) OPT_t or a certified upper bound of it (the simulator's U_t and the reference).
         opt_kind: (T,) "exact" / "upper bound" labels.
+
+    Raises:
+        TypeError: if ``stream`` is not an EdgeStream. ValueError: naming k, opt or opt_kind when malformed.
+
+    Example:
+        >>> from privtest.co.graphs import edge_stream
+        >>> s = edge_stream([0, 0, 1, 2], [1, 2, 2, 3], [0, 0, 1, 2], n=4, name="toy")
+        >>> up, lo, kind = dks_opt_bounds(s, 3)
+        >>> DensestKSubgraph(s, 3, up, kind).value(2, [[0, 1, 2]]).tolist()
+        [3.0]
     """
 
     def __init__(self, stream: EdgeStream, k: int, opt, opt_kind):
-        k = _validate.integer("k", k, 2)
-        if not k <= stream.n:
-            raise ValueError(f"k must be in [2, n={stream.n}]. Found {k!r}.")
+        _check_stream(stream)
+        k = _check_k(k, stream.n, 2)
+        _validate.per_step("opt", opt, stream.T)
+        kinds = np.asarray(opt_kind, dtype=object)
+        if kinds.shape != (stream.T,) or not all(k in ("exact", "upper bound") for k in kinds):
+            raise ValueError(f'opt_kind must hold one label "exact" or "upper bound" per step (T = {stream.T}).')
         self.stream, self.k = stream, int(k)
         self.opt, self.opt_kind = np.asarray(opt, dtype=float), np.asarray(opt_kind, dtype=object)
         self.T, self.name, self.n = stream.T, stream.name, stream.n
@@ -163,7 +289,14 @@ class DensestKSubgraph(COProblem):
         return st.w[self._order], st.deg
 
     def value(self, t: int, Y: np.ndarray) -> np.ndarray:
-        """f(X_t, S) = w_t(E(S)) of each k-set S (int (B, k)): float (B,)."""
+        """f(X_t, S) = w_t(E(S)) of each k-set S (int (B, k)): float (B,).
+
+        Raises:
+            ValueError: naming t (not an integer in [1, T]) or Y (not a (B, k) array of node ids in [0, n)).
+        """
+        _validate.integer("Y", Y, 0, scalar=False, maximum=self.n - 1)
+        if np.ndim(Y) != 2 or np.shape(Y)[1] != self.k:
+            raise ValueError(f"Y must be a (B, k={self.k}) array of node ids. Found shape {np.shape(Y)}.")
         w_sorted, _ = self._graph(t)
         Y = np.sort(np.asarray(Y, dtype=np.int64), axis=1)
         q = Y[:, self._iu] * self.n + Y[:, self._ju]  # all C(k,2) pairs u < v of each set

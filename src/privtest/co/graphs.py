@@ -10,18 +10,48 @@ A stream is stored as its insertions (CSR by step: ``step_ptr``, ``ins_pair``, `
 (T, P) weight matrix: the primary school with one contact per step would need 125,773 x 8,317 float64 = 8.4 GB,
 its insertions take 2 MB. :class:`StreamState` replays them forward incrementally (O(1) per step for a
 per-interaction stream).
+
+Only the loaders of raw data (:func:`collegemsg_stream` and the like, which take a pandas DataFrame) import pandas,
+when they are called. Every function checks its arguments first (ValueError naming the parameter and its range).
+
+Example:
+    >>> s = edge_stream([0, 1, 2, 0], [1, 2, 3, 2], [0, 0, 1, 1], n=4, name="toy")
+    >>> s.T, s.pairs.tolist(), densest_subgraph_exact(s, [1, 2]).round(4).tolist()
+    (2, [[0, 1], [1, 2], [0, 2], [2, 3]], [0.6667, 1.0])
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 import numpy as np
-import pandas as pd
 from scipy import optimize, sparse
 
 from privtest import _validate
 from privtest.co.mechanisms import COProblem
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+__all__ = [
+    "DensestPair",
+    "DensestSubgraph",
+    "EdgeStream",
+    "StreamState",
+    "burst_stream",
+    "collegemsg_messages_stream",
+    "collegemsg_stream",
+    "densest_subgraph_exact",
+    "densest_subgraph_lp",
+    "densest_subgraph_opt",
+    "edge_stream",
+    "primary_school_contacts_stream",
+    "primary_school_stream",
+    "truncate",
+    "upper_from_exact",
+    "weighted_core",
+]
 
 #: Bound on the rejection sampling of an absent pair (each draw succeeds with probability >= 1/2 in practice).
 _MAX_REJECTIONS = 10**6
@@ -42,6 +72,16 @@ class EdgeStream:
         ins_w: float64 (M,), > 0, the weight each insertion adds to its pair.
         labels: length-T list of step labels (e.g. the day).
         n_active: int64 (T + 1,), number of pairs present after step t (derived).
+
+    Raises:
+        ValueError: naming the field that is malformed (n not an integer >= 1, pairs not (P, 2) integers with
+            0 <= u < v < n, step_ptr, ins_pair or ins_w inconsistent, labels not of length T).
+
+    Example:
+        >>> s = EdgeStream("toy", 3, np.array([[0, 1], [1, 2]]), np.array([0, 1, 3]), np.array([0, 1, 0]),
+        ...                np.ones(3), ["a", "b"])
+        >>> s.T, s.active(1), s.weights(2).tolist()
+        (2, 1, [2.0, 1.0])
     """
 
     name: str
@@ -54,6 +94,19 @@ class EdgeStream:
     n_active: np.ndarray = field(init=False, repr=False)
 
     def __post_init__(self):
+        n = _validate.integer("n", self.n, 1)
+        _check_pairs(n, self.pairs)
+        _validate.integer("step_ptr", self.step_ptr, 0, scalar=False)
+        _validate.integer("ins_pair", self.ins_pair, 0, scalar=False, maximum=max(len(self.pairs) - 1, 0))
+        _validate.positive("ins_w", self.ins_w, scalar=False)
+        if np.ndim(self.step_ptr) != 1 or np.ndim(self.ins_pair) != 1 or np.ndim(self.ins_w) != 1:
+            raise ValueError("step_ptr, ins_pair and ins_w must be 1-d arrays.")
+        if len(self.ins_pair) and len(self.pairs) == 0:
+            raise ValueError("ins_pair must index rows of pairs; pairs is empty.")
+        if len(self.labels) != len(self.step_ptr) - 1:
+            raise ValueError(
+                f"labels must have one entry per step (T = {len(self.step_ptr) - 1}). Found {len(self.labels)}."
+            )
         ptr = np.asarray(self.step_ptr, dtype=np.int64)
         if ptr.ndim != 1 or ptr.size < 1 or ptr[0] != 0 or np.any(np.diff(ptr) < 0) or ptr[-1] != len(self.ins_pair):
             raise ValueError("step_ptr must be non-decreasing from 0 to the number of insertions.")
@@ -66,6 +119,7 @@ class EdgeStream:
 
     @property
     def T(self) -> int:
+        """Number of steps."""
         return self.step_ptr.size - 1
 
     @classmethod
@@ -74,8 +128,17 @@ class EdgeStream:
         a convenience for small tests. Pairs are reordered by first insertion.
 
         Raises:
-            ValueError: if W decreases somewhere or its shape does not match ``pairs``.
+            ValueError: if W is not finite and >= 0, decreases somewhere or its shape does not match ``pairs``, or n
+                or pairs are out of range (naming it).
+
+        Example:
+            >>> s = EdgeStream.from_weights("toy", 3, np.array([[0, 1], [1, 2]]), [[0.0, 1.0], [2.0, 1.0]])
+            >>> s.pairs.tolist(), s.weights(2).tolist()
+            ([[1, 2], [0, 1]], [1.0, 2.0])
         """
+        n = _validate.integer("n", n, 1)
+        _check_pairs(n, pairs)
+        _validate.nonnegative("W", W, scalar=False)
         W = np.asarray(W, dtype=float)
         pairs = np.asarray(pairs, dtype=np.int64)
         if W.ndim != 2 or W.shape[1] != len(pairs):
@@ -87,13 +150,34 @@ class EdgeStream:
         return _from_insertions(name, n, pairs, step, pid, inc[step, pid], W.shape[0], labels)
 
     def active(self, t: int) -> int:
-        """Number of pairs present after step t (0 <= t <= T): ``pairs[:active(t)]``."""
+        """Number of pairs present after step t (an integer in [0, T]): ``pairs[:active(t)]``."""
+        t = _validate.integer("t", t, 0, maximum=self.T)
         return int(self.n_active[t])
 
     def weights(self, t: int) -> np.ndarray:
-        """Float64 (P,) weight of every pair after step t (0 <= t <= T); O(insertions up to t)."""
+        """Float64 (P,) weight of every pair after step t (an integer in [0, T]); O(insertions up to t)."""
+        t = _validate.integer("t", t, 0, maximum=self.T)
         end = self.step_ptr[t]
         return np.bincount(self.ins_pair[:end], self.ins_w[:end], len(self.pairs))
+
+
+def _check_pairs(n: int, pairs) -> None:
+    _validate.node_pairs("pairs", pairs, n)
+
+
+def _check_graph(n, pairs, w) -> int:
+    """n (an integer >= 1), pairs (u < v in [0, n)) and one weight >= 0 per pair; returns n."""
+    n = _validate.integer("n", n, 1)
+    _validate.node_pairs("pairs", pairs, n)
+    _validate.nonnegative("w", w, scalar=False)
+    if np.shape(w) != (len(pairs),):
+        raise ValueError(f"w must hold one weight per pair, shape ({len(pairs)},). Found {np.shape(w)}.")
+    return n
+
+
+def _check_stream(stream) -> None:
+    if not isinstance(stream, EdgeStream):
+        raise TypeError(f"stream must be a privtest.co.graphs.EdgeStream. Found {type(stream).__name__}.")
 
 
 def _from_insertions(name, n, pairs, step, pid, w, T, labels) -> EdgeStream:
@@ -121,7 +205,30 @@ def edge_stream(u, v, step, n: int, name: str, labels=None, multigraph: bool = F
         labels: optional step labels (length max(step)+1).
         multigraph: True: every interaction adds weight 1 to its pair; False: a pair is inserted once (weight 1) at
             its first interaction.
+
+    Returns:
+        :class:`EdgeStream`.
+
+    Raises:
+        ValueError: naming u, v, step, n, labels or multigraph when out of range (step must be non-decreasing
+            integers >= 0, below len(labels) when labels are given).
+
+    Example:
+        >>> s = edge_stream([0, 1, 0], [1, 2, 1], [0, 1, 1], n=3, name="toy", multigraph=True)
+        >>> s.T, s.weights(2).tolist()
+        (2, [2.0, 1.0])
     """
+    n = _validate.integer("n", n, 1)
+    _validate.integer("u", u, 0, scalar=False, maximum=n - 1)
+    _validate.integer("v", v, 0, scalar=False, maximum=n - 1)
+    _validate.integer("step", step, 0, scalar=False)
+    _validate.boolean("multigraph", multigraph)
+    if not (np.ndim(u) == np.ndim(v) == np.ndim(step) == 1 and len(u) == len(v) == len(step) > 0):
+        raise ValueError("u, v and step must be non-empty 1-d arrays of one length (one entry per interaction).")
+    if np.any(np.diff(np.asarray(step)) < 0):
+        raise ValueError("step must be non-decreasing (interactions in time order).")
+    if labels is not None and int(np.max(step)) >= len(labels):
+        raise ValueError(f"labels must have an entry for every step (max(step) + 1 = {int(np.max(step)) + 1}).")
     u, v, step = np.asarray(u, np.int64), np.asarray(v, np.int64), np.asarray(step, np.int64)
     keep = u != v
     a, b, step = np.minimum(u, v)[keep], np.maximum(u, v)[keep], step[keep]
@@ -142,18 +249,31 @@ class StreamState:
     the integer-valued weights of every stream here), a long one replays from step 0. Attributes
     after ``at(t)``: ``t``, ``w`` (float64 (P,), zero for pairs not yet present), ``deg`` (float64 (n,)),
     ``active`` (number of pairs present: ``w[:active]`` > 0, ``stream.pairs[:active]``).
+
+    Args:
+        stream: the :class:`EdgeStream`.
+
+    Raises:
+        TypeError: if ``stream`` is not an :class:`EdgeStream`; (``at``) ValueError naming t unless it is an integer
+            in [0, T].
+
+    Example:
+        >>> state = StreamState(edge_stream([0, 1, 0], [1, 2, 1], [0, 1, 1], n=3, name="toy", multigraph=True))
+        >>> state.at(2).deg.tolist(), state.at(1).w.tolist()
+        ([2.0, 3.0, 1.0], [1.0, 0.0])
     """
 
     def __init__(self, stream: EdgeStream):
+        _check_stream(stream)
         self.stream = stream
         self.t, self.active = 0, 0
         self.w = np.zeros(len(stream.pairs))
         self.deg = np.zeros(stream.n)
 
     def at(self, t: int) -> StreamState:
+        """The state after step t (an integer in [0, T]); returns ``self``."""
         s = self.stream
-        if not (0 <= t <= s.T):
-            raise ValueError(f"t must be in [0, T={s.T}]. Found {t!r}.")
+        t = _validate.integer("t", t, 0, maximum=s.T)
         lo, hi = s.step_ptr[min(t, self.t)], s.step_ptr[max(t, self.t)]
         if t < self.t and 2 * (hi - lo) > hi:  # far back: replay from step 0
             self.t, self.w[:], self.deg[:] = 0, 0.0, 0.0
@@ -174,9 +294,41 @@ class StreamState:
         return self
 
 
+def _check_frame(df, columns) -> None:
+    import pandas as pd
+
+    if not isinstance(df, pd.DataFrame) or any(c not in df.columns for c in columns):
+        raise ValueError(f"df must be a pandas DataFrame with the columns {list(columns)}.")
+    if len(df) == 0:
+        raise ValueError("df must hold at least one row.")
+
+
 def collegemsg_stream(df: pd.DataFrame, freq: str = "1D") -> EdgeStream:
     """CollegeMsg as an unweighted edge stream: each undirected pair inserted at its first message, one step per
-    ``freq`` (calendar days by default) from the first to the last message."""
+    ``freq`` (calendar days by default) from the first to the last message.
+
+    Args:
+        df: DataFrame with columns ``src``, ``dst`` (user ids) and ``time`` (datetimes), as
+            :func:`privtest_artifact.data.collegemsg` loads it. freq: a pandas frequency string (e.g. "1D").
+
+    Returns:
+        :class:`EdgeStream`.
+
+    Raises:
+        ValueError: naming df or freq when malformed.
+
+    Example:
+        >>> import pandas as pd
+        >>> df = pd.DataFrame({"src": [1, 2], "dst": [2, 3], "time": pd.to_datetime(["2004-04-15", "2004-04-17"])})
+        >>> s = collegemsg_stream(df)
+        >>> s.T, s.labels
+        (3, ['2004-04-15', '2004-04-16', '2004-04-17'])
+    """
+    import pandas as pd
+
+    _check_frame(df, ("src", "dst", "time"))
+    if not isinstance(freq, str):
+        raise ValueError(f"freq must be a pandas frequency string such as '1D'. Found {freq!r}.")
     day = df["time"].dt.floor(freq)
     days = pd.date_range(day.min(), day.max(), freq=freq)
     step = ((day - day.min()) // pd.Timedelta(freq)).to_numpy()
@@ -187,7 +339,23 @@ def collegemsg_stream(df: pd.DataFrame, freq: str = "1D") -> EdgeStream:
 
 def collegemsg_messages_stream(df: pd.DataFrame) -> EdgeStream:
     """CollegeMsg with one CO step per message (59,835 steps, time order as shipped, ties in file order): a weighted
-    multigraph, every message adds weight 1 to its undirected pair (a self-message is a step that inserts nothing)."""
+    multigraph, every message adds weight 1 to its undirected pair (a self-message is a step that inserts nothing).
+
+    Args:
+        df: DataFrame with columns ``src`` and ``dst`` (:func:`privtest_artifact.data.collegemsg`).
+
+    Returns:
+        :class:`EdgeStream`.
+
+    Raises:
+        ValueError: naming df when malformed.
+
+    Example:
+        >>> import pandas as pd
+        >>> collegemsg_messages_stream(pd.DataFrame({"src": [1, 2, 1], "dst": [2, 3, 2]})).weights(3).tolist()
+        [2.0, 1.0]
+    """
+    _check_frame(df, ("src", "dst"))
     ids = np.unique(np.concatenate([df["src"], df["dst"]]))
     u, v = np.searchsorted(ids, df["src"]), np.searchsorted(ids, df["dst"])
     return edge_stream(u, v, np.arange(len(df)), ids.size, "CollegeMsg (one message per step)", multigraph=True)
@@ -195,7 +363,26 @@ def collegemsg_messages_stream(df: pd.DataFrame) -> EdgeStream:
 
 def primary_school_stream(df: pd.DataFrame, seconds: int = 600) -> EdgeStream:
     """Primary-school contacts as a weighted multigraph stream: every contact adds 1 to its pair; one step per
-    ``seconds``-long window that contains at least one contact (nights and empty windows are not steps)."""
+    ``seconds``-long window that contains at least one contact (nights and empty windows are not steps).
+
+    Args:
+        df: DataFrame with columns ``t`` (seconds), ``i`` and ``j`` (person ids)
+            (:func:`privtest_artifact.data.primary_school`). seconds: window length, an integer >= 1.
+
+    Returns:
+        :class:`EdgeStream`.
+
+    Raises:
+        ValueError: naming df or seconds when malformed.
+
+    Example:
+        >>> import pandas as pd
+        >>> df = pd.DataFrame({"t": [0, 20, 900], "i": [1, 1, 2], "j": [2, 3, 3]})
+        >>> primary_school_stream(df).labels
+        [0, 1]
+    """
+    _check_frame(df, ("t", "i", "j"))
+    seconds = _validate.integer("seconds", seconds, 1)
     window = (df["t"].to_numpy() - df["t"].min()) // seconds
     wins, step = np.unique(window, return_inverse=True)
     ids = np.unique(np.concatenate([df["i"], df["j"]]))
@@ -205,7 +392,23 @@ def primary_school_stream(df: pd.DataFrame, seconds: int = 600) -> EdgeStream:
 
 def primary_school_contacts_stream(df: pd.DataFrame) -> EdgeStream:
     """Primary-school contacts with one CO step per contact (125,773 steps, time order, ties in file order): a
-    weighted multigraph, every contact adds weight 1 to its pair."""
+    weighted multigraph, every contact adds weight 1 to its pair.
+
+    Args:
+        df: DataFrame with columns ``i`` and ``j`` (person ids) (:func:`privtest_artifact.data.primary_school`).
+
+    Returns:
+        :class:`EdgeStream`.
+
+    Raises:
+        ValueError: naming df when malformed.
+
+    Example:
+        >>> import pandas as pd
+        >>> primary_school_contacts_stream(pd.DataFrame({"i": [1, 1], "j": [2, 2]})).weights(2).tolist()
+        [2.0]
+    """
+    _check_frame(df, ("i", "j"))
     ids = np.unique(np.concatenate([df["i"], df["j"]]))
     u, v = np.searchsorted(ids, df["i"]), np.searchsorted(ids, df["j"])
     return edge_stream(u, v, np.arange(len(df)), ids.size, "primary school (one contact per step)", multigraph=True)
@@ -221,10 +424,29 @@ def burst_stream(n: int, base_edges: int, T: int, t_burst: int, burst: int, cliq
     background level to about burst/clique: by a large factor. Neighbouring streams still differ in one contact
     (the privacy unit); only the step carries many.
 
+    Args:
+        n, base_edges, T, t_burst, burst, clique: integers (ranges below). seed: anything
+            :func:`numpy.random.default_rng` accepts.
+
+    Returns:
+        :class:`EdgeStream`.
+
     Raises:
         ValueError: on sizes out of range (2 <= clique <= n, 1 <= base_edges <= n(n-1)/2, 1 <= t_burst <= T,
-            burst >= 0).
+            burst >= 0), naming the parameter.
+
+    Example:
+        >>> s = burst_stream(n=6, base_edges=5, T=10, t_burst=4, burst=12, clique=2, seed=0)
+        >>> s.T, float(s.weights(4).max()) >= 12
+        (10, True)
     """
+    n = _validate.integer("n", n, 2)
+    base_edges = _validate.integer("base_edges", base_edges, 1)
+    T = _validate.integer("T", T, 1)
+    t_burst = _validate.integer("t_burst", t_burst, 1)
+    burst = _validate.integer("burst", burst, 0)
+    clique = _validate.integer("clique", clique, 2)
+    _validate.generator(seed, "seed")
     if not (2 <= clique <= n and 1 <= base_edges <= n * (n - 1) // 2):
         raise ValueError(f"need 2 <= clique <= n, 1 <= base_edges <= n(n-1)/2. Found {n=}, {base_edges=}, {clique=}.")
     if not (1 <= t_burst <= T and burst >= 0):
@@ -244,8 +466,24 @@ def burst_stream(n: int, base_edges: int, T: int, t_burst: int, burst: int, cliq
 
 
 def densest_subgraph_lp(n: int, pairs: np.ndarray, w: np.ndarray) -> float:
-    r"""Exact maximum density max_S w(E(S))/|S| by Charikar's LP (optimal value = OPT exactly):
-    max sum_e w_e y_e s.t. y_e <= x_u, y_e <= x_v, sum_v x_v = 1, x, y >= 0 (HiGHS)."""
+    r"""Exact maximum density max_S w(E(S))/#S (#S: the size of S) by Charikar's LP (optimal value = OPT exactly; Section 8.2's
+    OPT_t): max sum_e w_e y_e s.t. y_e <= x_u, y_e <= x_v, sum_v x_v = 1, x, y >= 0 (HiGHS).
+
+    Args:
+        n: nodes, an integer >= 1. pairs: integer (P, 2), pairs u < v in [0, n). w: weights >= 0, (P,).
+
+    Returns:
+        float: the maximum density.
+
+    Raises:
+        ValueError: naming n, pairs or w when malformed. RuntimeError: if the LP solver fails.
+
+    Example:
+        >>> densest_subgraph_lp(3, np.array([[0, 1], [0, 2], [1, 2]]), np.ones(3))
+        1.0
+    """
+    _check_graph(n, pairs, w)
+    w = np.asarray(w, dtype=float)
     keep = w > 0
     pairs, w = pairs[keep], w[keep]
     P = len(w)
@@ -267,7 +505,21 @@ def densest_subgraph_lp(n: int, pairs: np.ndarray, w: np.ndarray) -> float:
 
 
 def weighted_core(n: int, pairs: np.ndarray, w: np.ndarray, level: float) -> np.ndarray:
-    """Nodes of the weighted ``level``-core: repeatedly drop nodes of weighted degree < level. Boolean (n,)."""
+    """Nodes of the weighted ``level``-core: repeatedly drop nodes of weighted degree < level. Boolean (n,).
+
+    Args:
+        n, pairs, w: as in :func:`densest_subgraph_lp`. level: a finite real.
+
+    Raises:
+        ValueError: naming the parameter when malformed.
+
+    Example:
+        >>> weighted_core(4, np.array([[0, 1], [0, 2], [1, 2], [2, 3]]), np.ones(4), 2.0).tolist()
+        [True, True, True, False]
+    """
+    _check_graph(n, pairs, w)
+    _validate.finite("level", level)
+    w = np.asarray(w, dtype=float)
     alive = np.ones(n, dtype=bool)
     for _ in range(n + 1):  # every pass but the last drops a node
         on = alive[pairs[:, 0]] & alive[pairs[:, 1]]
@@ -280,16 +532,32 @@ def weighted_core(n: int, pairs: np.ndarray, w: np.ndarray, level: float) -> np.
 
 
 def densest_subgraph_exact(stream: EdgeStream, steps) -> np.ndarray:
-    """Exact OPT_t = max_S w_t(E(S))/|S| at the increasing steps ``steps`` (1-based): Charikar's LP on the weighted
+    """Exact OPT_t = max_S w_t(E(S))/#S at the increasing steps ``steps`` (1-based): Charikar's LP on the weighted
     core of level lb = max(previous exact OPT, w(E)/n).
 
     Restricting the LP to that core is exact: every node of a densest subgraph S* has weighted degree >= OPT >= lb
     inside S* (removing it would not lower the density), so S* survives the peeling.
 
+    Args:
+        stream: the :class:`EdgeStream`. steps: increasing integers in [1, T].
+
+    Returns:
+        float array (len(steps),).
+
     Raises:
-        ValueError: if ``steps`` is not increasing within [1, T].
+        TypeError: if ``stream`` is not an :class:`EdgeStream`.
+        ValueError: if ``steps`` is not increasing integers within [1, T].
+
+    Example:
+        >>> s = edge_stream([0, 0, 1, 2], [1, 2, 2, 3], [0, 0, 1, 2], n=4, name="toy")
+        >>> densest_subgraph_exact(s, [1, 2, 3]).round(4).tolist()
+        [0.6667, 1.0, 1.0]
     """
+    _check_stream(stream)
+    _validate.integer("steps", steps, 1, scalar=False, maximum=stream.T)
     steps = np.asarray(steps, dtype=np.int64)
+    if steps.ndim != 1:
+        raise ValueError(f"steps must be increasing in [1, T={stream.T}].")
     if steps.size and (steps[0] < 1 or steps[-1] > stream.T or np.any(np.diff(steps) <= 0)):
         raise ValueError(f"steps must be increasing in [1, T={stream.T}].")
     state = StreamState(stream)
@@ -312,10 +580,27 @@ def upper_from_exact(T: int, steps, exact) -> tuple[np.ndarray, np.ndarray]:
     """OPT_t references for t = 1..T from exact values at increasing ``steps`` (which must include T): exact there,
     and in between the next exact value, an upper bound because OPT_t is non-decreasing (data monotonicity).
 
+    Args:
+        T: stream length, an integer >= 1. steps: increasing integers in [1, T] ending at T. exact: OPT at those
+            steps, finite reals (one per step).
+
     Returns:
         (opt, kind): float (T,) and object (T,) array of "exact" / "upper bound".
+
+    Raises:
+        ValueError: naming T, steps or exact when malformed.
+
+    Example:
+        >>> opt, kind = upper_from_exact(4, [2, 4], [1.0, 3.0])
+        >>> opt.tolist(), kind.tolist()
+        ([1.0, 1.0, 3.0, 3.0], ['upper bound', 'exact', 'upper bound', 'exact'])
     """
+    T = _validate.integer("T", T, 1)
+    _validate.integer("steps", steps, 1, scalar=False, maximum=T)
+    _validate.finite("exact", exact, scalar=False)
     steps = np.asarray(steps, dtype=np.int64)
+    if np.shape(exact) != steps.shape or steps.ndim != 1 or np.any(np.diff(steps) <= 0):
+        raise ValueError("steps must be increasing and exact must hold one value per step.")
     if steps.size == 0 or steps[-1] != T:
         raise ValueError(f"steps must end at T = {T}.")
     nxt = np.searchsorted(steps, np.arange(1, T + 1))
@@ -328,12 +613,34 @@ def densest_subgraph_opt(stream: EdgeStream, stride: int = 1) -> tuple[np.ndarra
     """OPT_t references for t = 1..T: exact (:func:`densest_subgraph_exact`) at t = stride, 2 stride, ... and T; in
     between, the next exact value (an upper bound, :func:`upper_from_exact`).
 
+    Args:
+        stream: the :class:`EdgeStream`. stride: an integer >= 1.
+
     Returns:
         (opt, kind): float (T,) and str (T,) array of "exact" / "upper bound".
+
+    Raises:
+        TypeError: if ``stream`` is not an :class:`EdgeStream`. ValueError: naming stride when out of range.
+
+    Example:
+        >>> s = edge_stream([0, 0, 1, 2], [1, 2, 2, 3], [0, 0, 1, 2], n=4, name="toy")
+        >>> opt, kind = densest_subgraph_opt(s, stride=2)
+        >>> opt.round(4).tolist(), kind.tolist()
+        ([1.0, 1.0, 1.0], ['upper bound', 'exact', 'exact'])
     """
+    _check_stream(stream)
     stride = _validate.step_index(stride, "stride")
     steps = np.array(sorted(set(range(stride, stream.T + 1, stride)) | {stream.T}))
     return upper_from_exact(stream.T, steps, densest_subgraph_exact(stream, steps))
+
+
+def _check_opt(T: int, opt, opt_kind) -> None:
+    """opt: finite reals >= 0, shape (T,); opt_kind: None or (T,) labels "exact" / "upper bound"."""
+    _validate.per_step("opt", opt, T)
+    if opt_kind is not None:
+        kinds = np.asarray(opt_kind, dtype=object)
+        if kinds.shape != (T,) or not all(k in ("exact", "upper bound") for k in kinds):
+            raise ValueError(f'opt_kind must hold one label "exact" or "upper bound" per step (T = {T}).')
 
 
 def _softmax_draw(logits: np.ndarray, rng: np.random.Generator) -> np.ndarray:
@@ -348,14 +655,17 @@ class DensestSubgraph(COProblem):
     r"""Densest subgraph on an :class:`EdgeStream` with the noisy-degree prefix algorithm (a stand-in), a
     :class:`privtest.co.mechanisms.COProblem` (its ``upper`` reads ``opt``; A's score law is not known in closed form).
 
-    Objective f(X_t, S) = w_t(E(S))/|S| (0 for S empty): sensitivity 1 under one edge / contact, data-monotone.
+    Objective f(X_t, S) = w_t(E(S))/#S (#S the size of S; 0 for S empty): sensitivity 1 under one edge / contact,
+    data-monotone.
 
     Batch algorithm A(X, eps) (pure eps-edge-DP; *stand-in*, not the algorithms Section 8.2 cites):
-      1. noisy degrees d~(v) = d(v) + Lap(4/eps) (the degree vector has L1 sensitivity 2: Laplace mechanism,
-         eps/2-DP);
-      2. S_k = the k nodes of largest d~, k = 1..n (post-processing);
-      3. output S_k drawn by the exponential mechanism with score w(E(S_k))/k (sensitivity 1) and privacy eps/2:
-         Pr[k] ~ exp(eps w(E(S_k))/(4k)).
+
+    1. noisy degrees d~(v) = d(v) + Lap(4/eps) (the degree vector has L1 sensitivity 2: Laplace mechanism,
+       eps/2-DP);
+    2. S_k = the k nodes of largest d~, k = 1..n (post-processing);
+    3. output S_k drawn by the exponential mechanism with score w(E(S_k))/k (sensitivity 1) and privacy eps/2:
+       Pr[k] ~ exp(eps w(E(S_k))/(4k)).
+
     Basic composition: eps-DP. Utility: w.p. >= 1 - beta, f(S_out) >= max_k f(S_k) - (4/eps) ln(n/beta)
     (exponential mechanism), with no worst-case multiplicative factor against OPT (degree order is a heuristic),
     so only Theorem 42's data-dependent V_A applies. ``delta`` is ignored (pure DP).
@@ -368,10 +678,23 @@ class DensestSubgraph(COProblem):
         opt: OPT_t or an upper bound of it (T,) (from :func:`densest_subgraph_opt`), used as the simulator's upper
             bound and the reference.
         opt_kind: (T,) "exact" / "upper bound" labels of ``opt`` (default all exact).
-        chunk: batch rows processed at once (memory control).
+        chunk: batch rows processed at once (memory control), an integer >= 1.
+
+    Raises:
+        TypeError: if ``stream`` is not an :class:`EdgeStream`.
+        ValueError: naming opt (not finite and >= 0 of shape (T,)), opt_kind or chunk.
+
+    Example:
+        >>> s = edge_stream([0, 0, 1, 2], [1, 2, 2, 3], [0, 0, 1, 2], n=4, name="toy")
+        >>> problem = DensestSubgraph(s, *densest_subgraph_opt(s))
+        >>> problem.scores(3, 10.0, 0.0, 4, rng=0).round(3).tolist()
+        [1.0, 1.0, 1.0, 1.0]
     """
 
     def __init__(self, stream: EdgeStream, opt: np.ndarray, opt_kind=None, chunk: int = 256):
+        _check_stream(stream)
+        _check_opt(stream.T, opt, opt_kind)
+        chunk = _validate.integer("chunk", chunk, 1)
         self.stream, self.opt, self.chunk = stream, np.asarray(opt, dtype=float), int(chunk)
         self.opt_kind = np.full(stream.T, "exact", dtype=object) if opt_kind is None else np.asarray(opt_kind)
         self.T, self.name, self.n = stream.T, stream.name, stream.n
@@ -382,7 +705,16 @@ class DensestSubgraph(COProblem):
         return self.stream.pairs[: st.active], st.w[: st.active], st.deg
 
     def value(self, t: int, Y: np.ndarray) -> np.ndarray:
-        """f(X_t, S) = w_t(E(S))/|S| (0 for S empty) of each node set S (bool (B, n)): float (B,)."""
+        """f(X_t, S) = w_t(E(S))/#S (0 for S empty) of each node set S (bool (B, n)): float (B,).
+
+        Raises:
+            ValueError: naming t (not an integer in [1, T]) or Y (not a (B, n) array of bools or 0/1).
+        """
+        y = np.asarray(Y)
+        if y.ndim != 2 or y.shape[1] != self.n or not (y.dtype == bool or np.isin(y, (0, 1)).all()):
+            raise ValueError(
+                f"Y must be a (B, n={self.n}) array of node-set memberships (bools). Found shape {y.shape}."
+            )
         p, w, _ = self._graph(t)
         Y = np.asarray(Y, dtype=bool)
         out = np.empty(Y.shape[0])
@@ -435,12 +767,18 @@ class DensestPair(DensestSubgraph):
     r"""Densest subgraph with the exponential mechanism over node pairs as batch algorithm (a stand-in whose score
     law is exact, for the synthetic burst stream).
 
-    Objective as :class:`DensestSubgraph`: f(X_t, S) = w_t(E(S))/|S|. Batch algorithm A(X, eps): the exponential
+    Objective as :class:`DensestSubgraph`: f(X_t, S) = w_t(E(S))/#S. Batch algorithm A(X, eps): the exponential
     mechanism over all C(n, 2) node pairs {u, v} (a public candidate family) with score f(X, {u, v}) = w_uv/2, whose
     sensitivity is 1/2 (one contact adds 1 to one pair): Pr[{u, v}] ~ exp(eps w_uv/2), pure eps-edge-DP. W.p.
     >= 1 - beta its pair has f >= max_uv w_uv/2 - (1/eps) ln(C(n, 2)/beta); no factor against OPT (a pair can be far
     from the densest subgraph) except where a single heavy pair is densest, as after the burst. The law of
     f(X_t, A(X_t)) is a finite histogram (``score_distribution``), so a GTM step's count is one binomial draw.
+
+    Example:
+        >>> s = burst_stream(n=6, base_edges=5, T=10, t_burst=4, burst=12, clique=2, seed=0)
+        >>> values, probs = DensestPair(s, np.full(s.T, 10.0)).score_distribution(5, 1.0, 0.0)
+        >>> round(float(probs.sum()), 12)
+        1.0
     """
 
     def _logits(self, t: int, eps: float):
@@ -487,7 +825,25 @@ class DensestPair(DensestSubgraph):
 
 
 def truncate(stream: EdgeStream, T_max: int | None) -> EdgeStream:
-    """The first ``T_max`` steps of ``stream`` (all of it if None)."""
+    """The first ``T_max`` steps of ``stream`` (all of it if None).
+
+    Args:
+        stream: the :class:`EdgeStream`. T_max: None or an integer >= 1.
+
+    Returns:
+        :class:`EdgeStream`.
+
+    Raises:
+        TypeError: if ``stream`` is not an :class:`EdgeStream`. ValueError: naming T_max when out of range.
+
+    Example:
+        >>> s = edge_stream([0, 0, 1, 2], [1, 2, 2, 3], [0, 0, 1, 2], n=4, name="toy")
+        >>> truncate(s, 2).T
+        2
+    """
+    _check_stream(stream)
+    if T_max is not None:
+        T_max = _validate.integer("T_max", T_max, 1)
     if T_max is None or T_max >= stream.T:
         return stream
     end, P = stream.step_ptr[T_max], stream.active(T_max)

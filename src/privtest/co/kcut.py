@@ -9,7 +9,7 @@ Objective: f(X, S) = number of edges of X with exactly one endpoint in S, for S 
 independent in a partition matroid: nodes in ``groups`` classes by id, at most ``cap`` per class). Why it fits
 Theorem 42:
 
-* decomposable, values in [0, 1] per record: f(X, S) = sum_{e in X} f_e(S) with f_e(S) = 1[|e cap S| = 1] in {0, 1},
+* decomposable, values in [0, 1] per record: f(X, S) = sum_{e in X} f_e(S) with f_e(S) = 1[#(e cap S) = 1] in {0, 1},
   so one inserted edge changes f(., S) by at most 1 (sensitivity 1) and never decreases it (data-monotone);
 * submodular: each f_e is the cut function of one edge, f_e(S + v) - f_e(S) = 1[v in e, other end not in S] -
   1[v in e, other end in S] is non-increasing as S grows, and sums of submodular functions are submodular;
@@ -37,6 +37,8 @@ from privtest import _validate
 from privtest.co.composition import per_round_eps
 from privtest.co.mechanisms import COProblem
 
+__all__ = ["CardinalityCut"]
+
 
 class CardinalityCut(COProblem):
     """Cut objective under a cardinality (or partition-matroid) constraint with private random greedy, a
@@ -49,12 +51,17 @@ class CardinalityCut(COProblem):
         edges: int (T, 2), edges in insertion order; step t holds the first t edges.
         k: cardinality (number of greedy rounds), 1 <= k <= n.
         groups: None (cardinality) or the number of node classes (node v in class v mod groups) of a partition
-            matroid with ``cap`` nodes at most per class (its rank sum_g min(cap, |class g|) must be >= k).
+            matroid with ``cap`` nodes at most per class (its rank sum_g min(cap, #(class g)) must be >= k).
         cap: per-class cap of the matroid (>= 1).
         name: label.
 
     Raises:
-        ValueError: naming n, k, groups or cap when out of range.
+        ValueError: naming n, edges, k, groups or cap when out of range.
+
+    Example:
+        >>> problem = CardinalityCut(5, np.array([[0, 1], [1, 2], [2, 3], [3, 4]]), k=2)
+        >>> problem.opt.tolist(), problem.sample(4, 5.0, 0.0, 2, rng=0).tolist()
+        ([1.0, 2.0, 3.0, 4.0], [[3, 1], [4, 0]])
     """
 
     opt_kind = "exact"
@@ -68,14 +75,15 @@ class CardinalityCut(COProblem):
         k = _validate.integer("k", k, 1)
         if k > n:
             raise ValueError(f"k must be in [1, n={n}]. Found {k!r}.")
+        _validate.node_pairs("edges", edges, n, ordered=False, nonempty=True)
         self.n, self.k, self.name = int(n), int(k), name
         self.edges = np.asarray(edges, dtype=np.int64).reshape(-1, 2)
         self.T = len(self.edges)
+        cap = _validate.integer("cap", cap, 1)
         if groups is None:
             self.group, self.cap = None, None
         else:
             groups = _validate.integer("groups", groups, 2)
-            cap = _validate.integer("cap", cap, 1)
             self.group, self.cap = np.arange(n) % groups, int(cap)
             rank = int(np.minimum(np.bincount(self.group, minlength=groups), cap).sum())
             if rank < k:
@@ -91,7 +99,12 @@ class CardinalityCut(COProblem):
 
     # --- objective ------------------------------------------------------------------------------------------------
     def members(self, Y) -> np.ndarray:
-        """Membership (B, n) bool of the node sets of solutions Y (B, k) (dummies dropped)."""
+        """Membership (B, n) bool of the node sets of solutions Y (B, k) (dummies dropped).
+
+        Raises:
+            ValueError: naming Y unless its entries are integers in [0, n + k).
+        """
+        _validate.integer("Y", Y, 0, scalar=False, maximum=self.n + self.k - 1)
         Y = np.atleast_2d(np.asarray(Y, dtype=np.int64))
         M = np.zeros((Y.shape[0], self.n + self.k), dtype=bool)
         np.put_along_axis(M, Y, True, axis=1)
@@ -104,7 +117,7 @@ class CardinalityCut(COProblem):
         return (M[:, a] != M[:, b]).sum(axis=1).astype(float)
 
     def _feasible_sets(self) -> np.ndarray:
-        """Membership (S, n) of every feasible set (|S| <= k and within the matroid's caps)."""
+        """Membership (S, n) of every feasible set (#S <= k and within the matroid's caps)."""
         rows = []
         for j in range(self.k + 1):
             for c in combinations(range(self.n), j):
@@ -139,10 +152,14 @@ class CardinalityCut(COProblem):
             pick and the largest gain among that round's candidates (dummies included, so best >= 0).
 
         Raises:
-            ValueError: naming eps (not > 0) or delta (outside [0, 1)).
+            ValueError: naming t (not an integer in [1, T]), eps (not > 0), delta (outside [0, 1)), size (not an
+                integer >= 0) or rng.
         """
+        _validate.integer("t", t, 1, maximum=self.T)
         _validate.positive("eps", eps)
         _validate.delta_range("delta", delta)
+        _validate.integer("size", size, 0)
+        rng = _validate.generator(rng)
         eps_r = self.round_eps(eps, delta)
         A = self._A[t]
         deg = A.sum(axis=1)

@@ -9,21 +9,46 @@ cut value (sensitivity 1): Pr[S] ~ exp(eps cut(S)/2), pure eps-edge-DP. W.p. >= 
 OPT - (2/eps)(ln 2^(n-1) + ln(1/beta)) = OPT - O((n + ln(1/beta))/eps): the error form of Chandra et al. (2024)
 quoted in Section 8.4 (their algorithm is a different one; this is a stand-in), and likewise exponential time.
 Because the law of cut(A(X)) is known exactly (a histogram of cut values), the test mechanism's count is one
-binomial draw.
+binomial draw. Only :func:`top_users_stream` (which reads a DataFrame) imports pandas, when it is called.
 """
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
-import pandas as pd
 
 from privtest import _validate
 from privtest.co.mechanisms import COProblem
 
+if TYPE_CHECKING:
+    import pandas as pd
+
+__all__ = ["MaxCut", "top_users_stream"]
+
 
 def top_users_stream(df: pd.DataFrame, k: int):
     """(n, edges (T, 2) int): the first-message edges among the k most active CollegeMsg users, in time order
-    (ties in activity broken by user id)."""
+    (ties in activity broken by user id).
+
+    Args:
+        df: DataFrame with columns ``src`` and ``dst`` (:func:`privtest_artifact.data.collegemsg`). k: users, an
+            integer >= 2.
+
+    Raises:
+        ValueError: naming df or k when malformed.
+
+    Example:
+        >>> import pandas as pd
+        >>> n, edges = top_users_stream(pd.DataFrame({"src": [1, 2, 3, 1], "dst": [2, 3, 1, 4]}), 3)
+        >>> n, edges.tolist()
+        (3, [[0, 1], [1, 2], [0, 2]])
+    """
+    import pandas as pd
+
+    if not isinstance(df, pd.DataFrame) or "src" not in df.columns or "dst" not in df.columns:
+        raise ValueError("df must be a pandas DataFrame with the columns ['src', 'dst'].")
+    _validate.integer("k", k, 2)
     act = pd.concat([df["src"], df["dst"]]).value_counts()
     act = act.sort_index().sort_values(ascending=False, kind="stable")
     top = np.sort(act.index[:k].to_numpy())
@@ -41,8 +66,16 @@ class MaxCut(COProblem):
 
     Args:
         n: nodes (<= 22: 2^(n-1) cuts are enumerated).
-        edges: (T, 2) edges in insertion order; step t has the first t edges.
+        edges: (T, 2) edges in insertion order (integers, u != v in [0, n)); step t has the first t edges.
         name: label.
+
+    Raises:
+        ValueError: naming n or edges when malformed.
+
+    Example:
+        >>> problem = MaxCut(4, np.array([[0, 1], [1, 2], [2, 3]]))
+        >>> problem.opt.tolist(), problem.value(3, [0, 5]).tolist()
+        ([1.0, 2.0, 3.0], [0.0, 3.0])
     """
 
     opt_kind = "exact"
@@ -51,6 +84,7 @@ class MaxCut(COProblem):
         n = _validate.integer("n", n, 2)
         if not n <= 22:
             raise ValueError(f"n must be in [2, 22]. Found {n!r}.")
+        _validate.node_pairs("edges", edges, n, ordered=False, nonempty=True)
         self.n, self.edges, self.name, self.T = int(n), np.asarray(edges, dtype=np.int64), name, len(edges)
         ids = np.arange(2 ** (n - 1), dtype=np.int64)
         self._side = np.zeros((n, ids.size), dtype=bool)
@@ -69,7 +103,12 @@ class MaxCut(COProblem):
         return self._cut
 
     def value(self, t: int, Y) -> np.ndarray:
-        """Cut value of each cut id in Y (int (B,)): float (B,)."""
+        """Cut value of each cut id in Y (int (B,)): float (B,).
+
+        Raises:
+            ValueError: naming t (not an integer in [1, T]) or Y (not cut ids in [0, 2^(n-1))).
+        """
+        _validate.integer("Y", Y, 0, scalar=False, maximum=2 ** (self.n - 1) - 1)
         return self._cuts(t)[np.asarray(Y, dtype=np.int64)].astype(float)
 
     def _logits(self, t: int, eps: float) -> np.ndarray:

@@ -13,10 +13,16 @@ whatever Y is; only evaluations with l <= U < u need A, and they are +1 w.p. (g(
 then has exactly the Binomial(n, E g(Y)) law of n full evaluations, while A runs only about n (u - l) <= n eps_t U_t/4
 times. The algorithm never sees U_t; only the simulator does. ``lazy=False`` evaluates A n times (tests compare).
 When A exposes the exact law of f(X_t, A(X_t)) (``score_distribution``), the count is one binomial draw.
+
+Every problem's methods check their arguments before the problem's own code runs (:meth:`COProblem.__init_subclass__`:
+t an integer in [1, T], eps > 0, delta in [0, 1), size an integer >= 0, rng by the seed rule), as do the mechanisms
+and ThresholdSelect (ValueError naming the parameter and its range).
 """
 
 from __future__ import annotations
 
+import functools
+import inspect
 import math
 from abc import ABC, abstractmethod
 
@@ -24,6 +30,60 @@ import numpy as np
 
 from privtest import _validate
 from privtest.mechanisms import Mechanism, laplace_threshold_probability
+
+__all__ = [
+    "COProblem",
+    "ScoredMechanism",
+    "TestMechanism",
+    "laplace_tail",
+    "threshold_select",
+    "threshold_select_rounds",
+]
+
+
+def _check_time(problem, t) -> int:
+    return _validate.integer("t", t, 1, maximum=int(problem.T))
+
+
+#: The problem interface's arguments, checked for every problem before its own code runs (the values are passed on
+#: unchanged, except ``rng``, converted by the seed rule).
+_PROBLEM_CHECKS = {
+    "t": _check_time,
+    "eps": lambda problem, v: _validate.positive("eps", v),
+    "delta": lambda problem, v: _validate.delta_range("delta", v),
+    "size": lambda problem, v: _validate.integer("size", v, 0, maximum=_validate.INT64_MAX),
+}
+_PROBLEM_METHODS = ("value", "sample", "scores", "sample_scored", "upper", "score_distribution")
+#: What an object needs to be taken for a problem (:meth:`COProblem.__subclasshook__`), besides its ``T``.
+_PROBLEM_INTERFACE = ("value", "sample", "upper", "score_distribution")
+
+
+def _checked_problem_method(method):
+    """``method`` with its interface arguments (t, eps, delta, size, rng) checked first (ValueError naming them)."""
+    params = list(inspect.signature(method).parameters)[1:]
+    names = [(i, n) for i, n in enumerate(params) if n in _PROBLEM_CHECKS or n == "rng"]
+
+    @functools.wraps(method)
+    def wrapper(self, *args, **kwargs):
+        args = list(args)
+        for i, name in names:
+            if name in kwargs:
+                value = kwargs[name]
+            elif i < len(args):
+                value = args[i]
+            else:
+                continue
+            if name == "rng":
+                value = _validate.generator(value)
+                if name in kwargs:
+                    kwargs[name] = value
+                else:
+                    args[i] = value
+            else:
+                _PROBLEM_CHECKS[name](self, value)
+        return method(self, *args, **kwargs)
+
+    return wrapper
 
 
 class COProblem(ABC):
@@ -43,12 +103,46 @@ class COProblem(ABC):
         opt: float (T,): OPT_t = max_Y f(X_t, Y), or a certified upper bound U_t >= OPT_t, for t = 1..T (the
             simulator's U_t and the reference of the CO claims; an attribute or a property of the problem).
         opt_kind: "exact" / "upper bound" label of ``opt`` (one string, or an object array (T,) per step).
+
+    Every subclass's :meth:`value`, :meth:`sample`, :meth:`scores`, :meth:`sample_scored`, :meth:`upper` and
+    :meth:`score_distribution` check t (an integer in [1, T]), eps (> 0), delta (in [0, 1)), size (an integer >= 0)
+    and rng (the seed rule) before the subclass's code runs.
+
+    Example:
+        >>> import numpy as np
+        >>> class Coin(COProblem):  # f(X_t, Y) = t Y for A drawing Y in {0, 1}
+        ...     T, name, opt, opt_kind = 3, "coin", np.array([1.0, 2.0, 3.0]), "exact"
+        ...     def value(self, t, Y):
+        ...         return t * np.asarray(Y, dtype=float)
+        ...     def sample(self, t, eps, delta, size, rng):
+        ...         return rng.integers(0, 2, size)
+        >>> Coin().scores(2, 1.0, 0.0, 4, rng=0).tolist()
+        [2.0, 2.0, 2.0, 0.0]
+        >>> Coin().sample(4, 1.0, 0.0, 4, rng=0)
+        Traceback (most recent call last):
+        ...
+        ValueError: t must be an integer in [1, 3]. Found 4.
     """
 
     T: int
     name: str
     opt: np.ndarray
     opt_kind: str | np.ndarray
+
+    def __init_subclass__(cls, **kwargs):
+        """Wrap the interface methods a subclass defines so that t, eps, delta, size and rng are checked first."""
+        super().__init_subclass__(**kwargs)
+        for name in _PROBLEM_METHODS:
+            method = cls.__dict__.get(name)
+            if callable(method):  # an abstract re-declaration stays abstract: wraps copies __isabstractmethod__
+                setattr(cls, name, _checked_problem_method(method))
+
+    @classmethod
+    def __subclasshook__(cls, C):
+        """Duck typing for ``isinstance``: a class with value, sample, upper and score_distribution is a problem."""
+        if cls is COProblem and all(any(m in B.__dict__ for B in C.__mro__) for m in _PROBLEM_INTERFACE):
+            return True
+        return NotImplemented
 
     @abstractmethod
     def value(self, t: int, Y: np.ndarray) -> np.ndarray:
@@ -134,8 +228,26 @@ class COProblem(ABC):
 
 
 def laplace_tail(h, value, eps_t):
-    """Pr[value + Lap(2/eps_t) >= h] (Laplace scale 2/eps_t, i.e. privacy eps_t/2 for sensitivity 1)."""
-    return laplace_threshold_probability(value, h, 0.5 * eps_t)
+    """Pr[value + Lap(2/eps_t) >= h] (Laplace scale 2/eps_t, i.e. privacy eps_t/2 for sensitivity 1): the success
+    probability of the test mechanism given A's output (Definition 36(1)).
+
+    Args:
+        h: threshold(s), finite reals. value: f(X_t, Y), finite reals. eps_t: > 0 (all broadcast).
+
+    Returns:
+        float or float ndarray of the broadcast shape: probabilities.
+
+    Raises:
+        ValueError: naming h, value or eps_t when an element is out of range.
+
+    Example:
+        >>> round(laplace_tail(2.0, 2.0, 1.0), 6), round(laplace_tail(2.0, 0.0, 1.0), 6)
+        (0.5, 0.18394)
+    """
+    _validate.finite("h", h, scalar=False)
+    _validate.finite("value", value, scalar=False)
+    _validate.positive("eps_t", eps_t, scalar=False)
+    return laplace_threshold_probability(value, h, 0.5 * np.asarray(eps_t) if isinstance(eps_t, list) else 0.5 * eps_t)
 
 
 class TestMechanism(Mechanism):
@@ -151,13 +263,29 @@ class TestMechanism(Mechanism):
 
     Attributes:
         evaluated: number of draws of A actually simulated so far (<= the number of evaluations counted).
+
+    Raises:
+        TypeError: if ``problem`` has not the :class:`COProblem` interface.
+        ValueError: naming t (not an integer in [1, T]), eps_t, delta_t, h (not finite) or lazy (not a bool).
+
+    Example:
+        >>> import numpy as np
+        >>> from privtest.co.maxcut import MaxCut
+        >>> problem = MaxCut(4, np.array([[0, 1], [1, 2], [2, 3]]))
+        >>> m = TestMechanism(problem, t=3, eps_t=1.0, delta_t=0.0, h=1.5)
+        >>> round(m.success_probability(), 4), int(m.count_plus(100, rng=0))
+        (0.5349, 53)
     """
 
     __test__ = False  # not a pytest class
 
     def __init__(self, problem: COProblem, t: int, eps_t: float, delta_t: float, h: float, lazy: bool = True):
+        _check_problem(problem)
+        _check_time(problem, t)
         _validate.positive("eps_t", eps_t)
         _validate.delta_range("delta_t", delta_t)
+        _validate.finite("h", h)
+        _validate.boolean("lazy", lazy)
         self.problem, self.t, self.eps, self.delta, self.h, self.lazy = (
             problem,
             int(t),
@@ -172,7 +300,7 @@ class TestMechanism(Mechanism):
         return laplace_tail(self.h, values, self.eps)
 
     def success_probability(self):
-        """Exact p_t if A's score law is known, else None."""
+        """Exact p_t if A's score law is known (a float in [0, 1]), else None."""
         dist = self.problem.score_distribution(self.t, 0.5 * self.eps, self.delta)
         if dist is None:
             return None
@@ -180,7 +308,7 @@ class TestMechanism(Mechanism):
         return float(np.clip(np.sum(probs * self._g(values)), 0.0, 1.0))
 
     def count_plus(self, n, rng):
-        rng = _validate.generator(rng)
+        """+1 count of n evaluations (module docstring: exact in law; lazy draws of A unless ``lazy=False``)."""
         n_arr = np.asarray(n, dtype=np.int64)
         p = self.success_probability()
         if p is not None:
@@ -212,20 +340,71 @@ class ScoredMechanism:
     """Definition 36(2): Q_t(X_t) = (Y, f(X_t, Y) + Lap(2/eps_t)), Y <- A(X_t, eps_t/2, delta_t); (eps_t, delta_t)-DP.
 
     ``draw(size, rng)`` returns (Y, v): a batch of solutions and their noisy scores (float array (size,)).
+
+    Args:
+        problem: the :class:`COProblem`. t: time step, an integer in [1, T]. eps_t: > 0. delta_t: in [0, 1).
+
+    Raises:
+        TypeError: if ``problem`` has not the :class:`COProblem` interface.
+        ValueError: naming t, eps_t or delta_t when out of range.
+
+    Example:
+        >>> import numpy as np
+        >>> from privtest.co.maxcut import MaxCut
+        >>> Q = ScoredMechanism(MaxCut(4, np.array([[0, 1], [1, 2], [2, 3]])), t=3, eps_t=1.0, delta_t=0.0)
+        >>> Y, v = Q.draw(3, rng=0)
+        >>> Y.shape, v.shape
+        ((3,), (3,))
     """
 
     def __init__(self, problem: COProblem, t: int, eps_t: float, delta_t: float):
+        _check_problem(problem)
+        _check_time(problem, t)
         _validate.positive("eps_t", eps_t)
+        _validate.delta_range("delta_t", delta_t)
         self.problem, self.t, self.eps, self.delta = problem, int(t), float(eps_t), float(delta_t)
 
     def draw(self, size: int, rng: np.random.Generator):
+        """``size`` (an integer >= 0) draws (Y, f(X_t, Y) + Lap(2/eps_t)); rng by the seed rule."""
+        _validate.integer("size", size, 0, maximum=_validate.INT64_MAX)
         rng = _validate.generator(rng)
         Y, f = self.problem.sample_scored(self.t, 0.5 * self.eps, self.delta, size, rng)
         return Y, f + rng.laplace(0.0, 2.0 / self.eps, size)
 
 
+# The base class's own interface methods are checked too (a subclass inherits them checked).
+for _name in ("scores", "sample_scored", "upper", "score_distribution"):
+    setattr(COProblem, _name, _checked_problem_method(COProblem.__dict__[_name]))
+del _name
+
+
+def _check_problem(problem) -> None:
+    """A :class:`COProblem` (a subclass, or an object with its interface: T, value, sample, upper,
+    score_distribution)."""
+    if not isinstance(problem, COProblem):
+        raise TypeError(
+            "problem must be a privtest.co.mechanisms.COProblem (or have its T, value, sample, upper and "
+            f"score_distribution). Found {type(problem).__name__}."
+        )
+    _validate.integer("problem.T", problem.T, 1)
+
+
 def threshold_select_rounds(xi: float, eps0: float) -> int:
-    """T = ceil(max((1/xi) ln(2/eps0), 1 + 1/(e xi))) of Algorithm 2."""
+    """T = ceil(max((1/xi) ln(2/eps0), 1 + 1/(e xi))) of Algorithm 2 (the number of draws ThresholdSelect may make).
+
+    Args:
+        xi: stopping probability in (0, 1]. eps0: in (0, 1].
+
+    Returns:
+        int: T >= 2.
+
+    Raises:
+        ValueError: naming xi or eps0 when out of range.
+
+    Example:
+        >>> threshold_select_rounds(0.1, 0.5)
+        14
+    """
     _validate.interval("xi", xi, 0.0, 1.0, lo_open=True, hi_open=False)
     _validate.interval("eps0", eps0, 0.0, 1.0, lo_open=True, hi_open=False)
     return math.ceil(max(math.log(2.0 / eps0) / xi, 1.0 + 1.0 / (math.e * xi)))
@@ -246,7 +425,29 @@ def threshold_select(Q, tau: float, xi: float, eps0: float, rng: np.random.Gener
     Returns:
         (Y, v, draws): the selected solution (one element of Q's batch) and score, or (None, None, draws) for -1;
         ``draws`` is the number of draws of Q the algorithm made (<= T).
+
+    Raises:
+        TypeError: if ``Q`` has no ``draw`` method.
+        ValueError: naming tau (not finite), xi, eps0, batch (not an integer >= 1) or rng.
+
+    Example:
+        >>> import numpy as np
+        >>> class Q:  # scores uniform on [0, 1]
+        ...     def draw(self, size, rng):
+        ...         v = rng.random(size)
+        ...         return v, v
+        >>> Y, v, draws = threshold_select(Q(), tau=0.9, xi=0.01, eps0=0.5, rng=0)
+        >>> v >= 0.9, draws
+        (True, 6)
     """
+    try:
+        draw = Q.draw
+    except AttributeError:
+        draw = None
+    if not callable(draw):
+        raise TypeError(f"Q must have a method draw(size, rng) -> (Y, v). Found {type(Q).__name__}.")
+    _validate.finite("tau", tau)
+    batch = _validate.integer("batch", batch, 1)
     rng = _validate.generator(rng)
     T = threshold_select_rounds(xi, eps0)
     done = 0

@@ -16,11 +16,20 @@ GTM_i with beta_GTM = beta_i < beta, and its hypothesis (hence Lambda_t <= Lambd
 (the *corrected constants*) uses beta_i there, for the GTM instances i >= 2 and the ThresholdSelect call of the
 checkpoint they declare (which reuses the halting step's eps_t); the initial call A(X_1, eps(1, 1)) has no GTM and
 keeps the printed formula. ``log_beta="global"`` is the printed formula everywhere (the paper's constants).
+
+Every function and method checks its arguments first (ValueError naming the parameter and its range): instance
+indices i, ell and times t are integers >= 1 (scalars or integer arrays).
+
+Example:
+    >>> params = BatchToCOParams(eps=30.0, beta=0.05, pstar=0.45, kappa=0.5, gamma=2.0)
+    >>> round(params.eps_it(2, 10), 6), round(params.pbar, 6)
+    (0.040864, 0.050204)
 """
 
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -28,6 +37,19 @@ import numpy as np
 
 from privtest import _validate
 from privtest.gtm import ExPostCalibration, log4_over_beta_t
+
+__all__ = [
+    "LOG_BETA",
+    "BatchToCOParams",
+    "c_omega",
+    "calls_bound",
+    "checkpoint_margin",
+    "delta_ledger",
+    "max_checkpoints",
+    "purification_phi_array",
+    "utility_guarantee",
+    "weight_sum_bound",
+]
 
 #: Terms summed explicitly in :func:`weight_sum_bound`.
 _WEIGHT_TERMS = 1_000_000
@@ -38,13 +60,30 @@ def weight_sum_bound() -> float:
     r"""Upper bound on :math:`S = \sum_{k\ge1} 1/(k\ln^2(k+1))`: the first 10^6 terms plus
     :math:`\int_N^\infty dx/(x\ln^2 x) = 1/\ln N`, which bounds the tail because 1/(k ln^2(k+1)) <= 1/(x ln^2 x) on
     [k-1, k]. Errs upwards, so C_omega = 1/S keeps sum omega_k <= 1. Value 3.3878... (the sum to 10^7 is 3.3257
-    and the tail beyond 10^7 is about 0.062)."""
+    and the tail beyond 10^7 is about 0.062). Section 7.3's normalisation of BatchToCO's weights.
+
+    Returns:
+        float: the bound on S.
+
+    Example:
+        >>> round(weight_sum_bound(), 4)
+        3.3877
+    """
     k = np.arange(1, _WEIGHT_TERMS + 1, dtype=float)
     return float(np.sum(1.0 / (k * np.log1p(k) ** 2))) + 1.0 / math.log(_WEIGHT_TERMS)
 
 
-#: Normalisation constant C_omega of BatchToCO's weights.
 def c_omega() -> float:
+    """Normalisation constant C_omega = 1/:func:`weight_sum_bound` of BatchToCO's weights omega_i = C_omega/(i
+    ln^2(i+1)) (Section 7.3), so that sum_i omega_i <= 1.
+
+    Returns:
+        float in (0, 1).
+
+    Example:
+        >>> round(c_omega(), 4)
+        0.2952
+    """
     return 1.0 / weight_sum_bound()
 
 
@@ -71,7 +110,14 @@ class BatchToCOParams:
             (as printed: the paper's constants).
 
     Raises:
-        ValueError: on any parameter outside its range, or if eps(1, 1) > 1.
+        ValueError: on any parameter outside its range (naming it), or if eps(1, 1) > 1.
+
+    Example:
+        >>> params = BatchToCOParams(eps=30.0, beta=0.05, pstar=0.45, kappa=0.5, gamma=2.0)
+        >>> round(params.C_eps, 4), round(params.Lambda, 4), params.constants_label
+        (0.2857, 4.4817, 'corrected constants')
+        >>> params.weight([1, 2]).round(4).tolist()
+        [0.6144, 0.1223]
     """
 
     eps: float
@@ -120,8 +166,19 @@ class BatchToCOParams:
         C_1, C_H, C_beta and log_beta (the ``co:`` block of config/config.yaml); ``delta`` is the global delta.
 
         Raises:
-            KeyError: for a missing key. ValueError: on a value outside its range.
+            ValueError: naming cfg (not a mapping, or a missing key) or a value outside its range.
+
+        Example:
+            >>> cfg = dict(eps=30.0, beta=0.05, pstar=0.45, kappa=0.5, gamma=2.0, C_1=2.0, C_H=2.0, C_beta=1 / 3,
+            ...            log_beta="instance")
+            >>> BatchToCOParams.from_config(cfg).eps
+            30.0
         """
+        keys = ("beta", "pstar", "gamma", "C_1", "C_H", "C_beta", "log_beta")
+        needed = keys + (() if eps is not None else ("eps",)) + (() if kappa is not None else ("kappa",))
+        if not isinstance(cfg, Mapping) or any(k not in cfg for k in needed):
+            missing = [k for k in needed if not isinstance(cfg, Mapping) or k not in cfg]
+            raise ValueError(f"cfg must be a mapping with the keys {list(needed)}. Missing {missing}.")
         return cls(
             eps=cfg["eps"] if eps is None else eps,
             beta=cfg["beta"],
@@ -155,14 +212,19 @@ class BatchToCOParams:
     # --- Per-checkpoint quantities ----------------------------------------------------------------------------
     @staticmethod
     def weight(i):
-        """BatchToCO's weight omega_i = C_omega/(i ln^2(i+1)) (not Definition 7's omega_t), i >= 1 (array ok)."""
+        """BatchToCO's weight omega_i = C_omega/(i ln^2(i+1)) (not Definition 7's omega_t), i >= 1 (array ok).
+
+        Raises:
+            ValueError: naming i when an element is not an integer >= 1.
+        """
         _validate.step_index(i, "i", scalar=False)
         ii = np.asarray(i, dtype=float)
         out = c_omega() / (ii * np.log1p(ii) ** 2)
         return float(out) if out.ndim == 0 else out
 
     def h(self, i):
-        """Threshold h_i = (1 + kappa)^i."""
+        """Threshold h_i = (1 + kappa)^i (i: integers >= 1)."""
+        _validate.step_index(i, "i", scalar=False)
         return (1.0 + self.kappa) ** np.asarray(i, dtype=float)
 
     def eps_i(self, i):
@@ -181,7 +243,9 @@ class BatchToCOParams:
     def log4_over(self, i, t):
         """ln(4/(omega_t b)) with omega_t of Definition 7 (global t) and b = beta (as printed) or, with
         ``log_beta="instance"``, b = beta_i for the GTM instances i >= 2 (the erratum concerns only them: the initial
-        call A(X_1, eps(1, 1)) runs no GTM and keeps the printed beta)."""
+        call A(X_1, eps(1, 1)) runs no GTM and keeps the printed beta). i, t: integers >= 1 (broadcast)."""
+        _validate.step_index(i, "i", scalar=False)
+        _validate.step_index(t, "t", scalar=False)
         if self.log_beta == "global":
             b = self.beta
         else:
@@ -220,7 +284,9 @@ class BatchToCOParams:
         return self.pstar + slack, self.pbar - slack
 
     def calibration(self, i: int) -> ExPostCalibration:
-        """GTM_i with Corollary 35's parameters: Theorem 23 with eps_C = eps(i), beta = beta_i, s_t = +1."""
+        """GTM_i with Corollary 35's parameters: Theorem 23 with eps_C = eps(i), beta = beta_i, s_t = +1 (i: an integer
+        >= 1)."""
+        _validate.step_index(i, "i")
         return ExPostCalibration(
             eps_C=float(self.eps_i(i)), beta=float(self.beta_i(i)), C_H=self.C_H, gamma=self.gamma, variant="direct"
         )
@@ -249,7 +315,11 @@ class BatchToCOParams:
             form ``eps_bound`` = C_eps eps (1 + (C_H + 3)/C_1) (sum over all omega_i, <= eps) and
             ``delta_bound`` = delta/C_delta (1 + 3e^3/C_beta), ``gtm_excess`` = max_i (GTM_i cost/((1 + C_H/C_1)
             eps(i))) (> 1 means eq. (19) is violated), and the initial call's (``eps_init``, ``delta_init``).
+
+        Raises:
+            ValueError: naming i_max unless it is an integer in [2, 10^8].
         """
+        i_max = _validate.integer("i_max", i_max, 2, maximum=10**8)
         i = np.arange(2, i_max + 1, dtype=np.int64)
         # GTM: worst halting loss over t >= i; with s = t - i + 1 <= t, ln(4/beta_s) <= ln(4/(omega_t beta_i)),
         # so C_H eps(i,t) ln(4/beta_s) <= C_H eps(i) ln(4/(omega_t beta_i)) / (C_1 ln(4/(omega_t b))).
@@ -279,10 +349,17 @@ class BatchToCOParams:
 
 def purification_phi_array(eps_t, delta_t):
     """Lemma 24(3)'s crossover delta_t/(e^{eps_t} - 1 + 2 delta_t), elementwise (0 where delta_t = 0), float or
-    ndarray (broadcast). The scalar, validated form is :func:`privtest.mechanisms.purification_phi`.
+    ndarray (broadcast). The scalar form is :func:`privtest.mechanisms.purification_phi`.
+
+    Args:
+        eps_t: > 0 and finite (scalar or array). delta_t: in [0, 1) (broadcast with ``eps_t``).
 
     Raises:
         ValueError: naming eps_t (not > 0) or delta_t (outside [0, 1)).
+
+    Example:
+        >>> purification_phi_array([1.0, 1.0], [0.0, 0.01]).round(6).tolist()
+        [0.0, 0.005753]
     """
     _validate.positive("eps_t", eps_t, scalar=False)
     _validate.delta_range("delta_t", delta_t, scalar=False)
@@ -300,9 +377,28 @@ def delta_ledger(params: BatchToCOParams, eps_t_at_checkpoints, ell_at_checkpoin
 
     Args:
         params: Algorithm 3's parameters (with the run's eps).
-        eps_t_at_checkpoints: float (L,), eps(ell, t(ell)) at the run's checkpoints.
-        ell_at_checkpoints: int (L,), the instance ell that declared each.
+        eps_t_at_checkpoints: float (L,), eps(ell, t(ell)) > 0 at the run's checkpoints.
+        ell_at_checkpoints: int (L,), the instance ell >= 1 that declared each.
+
+    Returns:
+        float: the run's total delta.
+
+    Raises:
+        TypeError: if ``params`` is not a :class:`BatchToCOParams`.
+        ValueError: naming the arrays when an element is out of range or their shapes differ.
+
+    Example:
+        >>> params = BatchToCOParams(eps=30.0, beta=0.05, pstar=0.45, kappa=0.5, gamma=2.0, delta=1e-6)
+        >>> delta_ledger(params, [params.eps_it(2, 5)], [2]) <= params.delta
+        True
     """
+    _check_params(params)
+    _validate.positive("eps_t_at_checkpoints", eps_t_at_checkpoints, scalar=False)
+    _validate.step_index(ell_at_checkpoints, "ell_at_checkpoints", scalar=False)
+    if np.shape(eps_t_at_checkpoints) != np.shape(ell_at_checkpoints) or np.ndim(ell_at_checkpoints) > 1:
+        raise ValueError(
+            "eps_t_at_checkpoints and ell_at_checkpoints must be 1-d arrays of one length (one entry per checkpoint)."
+        )
     e = np.asarray(eps_t_at_checkpoints, dtype=float)
     ell = np.asarray(ell_at_checkpoints, dtype=np.int64)
     total = float(params.delta_it(1, 1))
@@ -312,7 +408,12 @@ def delta_ledger(params: BatchToCOParams, eps_t_at_checkpoints, ell_at_checkpoin
     return total
 
 
-def theorem42_guarantee(params: BatchToCOParams, V, ell, t_ell, t):
+def _check_params(params) -> None:
+    if not isinstance(params, BatchToCOParams):
+        raise TypeError(f"params must be a privtest.co.params.BatchToCOParams. Found {type(params).__name__}.")
+
+
+def utility_guarantee(params: BatchToCOParams, V, ell, t_ell, t):
     r"""Theorem 42(2) with every constant explicit (from its proof: eq. (24), Lemma 41 and the case ell(t) = 1).
 
     With eps_t = eps(ell+1, t) (the active instance) and eps_{t(ell)} = eps(ell, t(ell)):
@@ -326,12 +427,28 @@ def theorem42_guarantee(params: BatchToCOParams, V, ell, t_ell, t):
 
     Args:
         params: Algorithm 3's parameters.
-        V: V_A(X_t) (any value <= it gives a weaker valid bound; OPT_t gives an upper bound of the guarantee).
-        ell, t_ell, t: int arrays (broadcast): latest checkpoint index, its time, and the current time (>= 2).
+        V: V_A(X_t), finite reals (any value <= it gives a weaker valid bound; OPT_t gives an upper bound of the
+            guarantee).
+        ell, t_ell, t: int arrays (broadcast): latest checkpoint index (>= 1), its time (>= 1), and the current time
+            (>= 2).
 
     Returns:
-        float ndarray, the guarantee (may be negative: vacuous).
+        float ndarray, the guarantee on f(X_t, Y_t) (may be negative: vacuous).
+
+    Raises:
+        TypeError: if ``params`` is not a :class:`BatchToCOParams`.
+        ValueError: naming V, ell, t_ell or t when an element is out of range.
+
+    Example:
+        >>> params = BatchToCOParams(eps=30.0, beta=0.05, pstar=0.45, kappa=0.5, gamma=2.0)
+        >>> utility_guarantee(params, [1e4, 1e4], [1, 3], [1, 40], [50, 100]).round(1).tolist()
+        [6544.7, 3639.3]
     """
+    _check_params(params)
+    _validate.finite("V", V, scalar=False)
+    _validate.step_index(ell, "ell", scalar=False)
+    _validate.step_index(t_ell, "t_ell", scalar=False)
+    _validate.integer("t", t, 2, scalar=False)
     V = np.asarray(V, dtype=float)
     ell = np.asarray(ell, dtype=np.int64)
     k1 = 1.0 + params.kappa
@@ -346,26 +463,87 @@ def theorem42_guarantee(params: BatchToCOParams, V, ell, t_ell, t):
 
 def calls_bound(params: BatchToCOParams, ell: int, s: int, t: int) -> float:
     """Explicit bound on E[N_t] of GTM_ell's step s at time t (Theorem 42(3) via Corollary 35(3), with the proof of
-    Lemma 22(1)'s constants): rho_s e^{1/C_1}/(1 - 2/(C_H ln(4/beta_s))), beta_s = omega_s beta_ell."""
+    Lemma 22(1)'s constants): rho_s e^{1/C_1}/(1 - 2/(C_H ln(4/beta_s))), beta_s = omega_s beta_ell.
+
+    Args:
+        params: Algorithm 3's parameters. ell: the instance, s: its step, t: the time (integers >= 1).
+
+    Returns:
+        float: the bound on the expected evaluations of A at that step.
+
+    Raises:
+        TypeError: if ``params`` is not a :class:`BatchToCOParams`.
+        ValueError: naming ell, s or t when out of range.
+
+    Example:
+        >>> params = BatchToCOParams(eps=30.0, beta=0.05, pstar=0.45, kappa=0.5, gamma=2.0)
+        >>> round(calls_bound(params, 2, 3, 4), 1)
+        1283.5
+    """
+    _check_params(params)
+    _validate.step_index(ell, "ell")
+    _validate.step_index(s, "s")
+    _validate.step_index(t, "t")
     st = params.calibration(int(ell)).step(int(s), params.eps_it(int(ell), int(t)), params.pstar)
     l4 = log4_over_beta_t(int(s), float(params.beta_i(int(ell))))
     return st.rho * math.exp(1.0 / params.C_1) / (1.0 - 2.0 / (params.C_H * l4))
 
 
-def lemma39_margin(params: BatchToCOParams, ell, t, opt) -> np.ndarray:
+def checkpoint_margin(params: BatchToCOParams, ell, t, opt) -> np.ndarray:
     """ln h_ell - ln(OPT_t + (2/eps(ell, t)) ln(1/pbar)) for a checkpoint declared by GTM_ell at time t: Lemma
     39(2) says it is < 0 (on the GTM's good event), and Lemma 40's count bound follows from it at every checkpoint.
     With an upper bound U_t >= OPT_t in place of OPT_t the margin only decreases (a weaker, still valid check).
-    Float ndarray (broadcast of ``ell``, ``t``, ``opt``)."""
+
+    Args:
+        params: Algorithm 3's parameters. ell, t: integers >= 1 (arrays broadcast). opt: OPT_t (or U_t), finite
+            reals >= 0.
+
+    Returns:
+        float ndarray (broadcast of ``ell``, ``t``, ``opt``), nats.
+
+    Raises:
+        TypeError: if ``params`` is not a :class:`BatchToCOParams`.
+        ValueError: naming ell, t or opt when an element is out of range.
+
+    Example:
+        >>> params = BatchToCOParams(eps=30.0, beta=0.05, pstar=0.45, kappa=0.5, gamma=2.0)
+        >>> bool(checkpoint_margin(params, 2, 10, 100.0) < 0)
+        True
+    """
+    _check_params(params)
+    _validate.step_index(ell, "ell", scalar=False)
+    _validate.step_index(t, "t", scalar=False)
+    _validate.nonnegative("opt", opt, scalar=False)
     ell = np.asarray(ell, dtype=np.int64)
     rhs = np.asarray(opt, dtype=float) + 2.0 / params.eps_it(ell, t) * math.log(1.0 / params.pbar)
     return ell * math.log1p(params.kappa) - np.log(rhs)
 
 
-def lemma40_max_checkpoints(params: BatchToCOParams, opt_t: float, t: int, ell_cap: int = 10_000) -> int:
+def max_checkpoints(params: BatchToCOParams, opt_t: float, t: int, ell_cap: int = 10_000) -> int:
     """Largest ell whose checkpoint at a time <= t is consistent with Lemma 39(2):
     (1+kappa)^ell < OPT_t + (2/eps(ell, t)) ln(1/pbar) (eps(ell, .) decreases in t, OPT is non-decreasing), the
-    explicit form of Lemma 40's count with OPT_t in place of its bound t."""
+    explicit form of Lemma 40's count with OPT_t in place of its bound t.
+
+    Args:
+        params: Algorithm 3's parameters. opt_t: OPT_t (or an upper bound), finite and >= 0. t: the time, an
+            integer >= 1. ell_cap: the largest ell searched, an integer in [2, 10^7].
+
+    Returns:
+        int: the largest admissible checkpoint index (``ell_cap`` if none fails).
+
+    Raises:
+        TypeError: if ``params`` is not a :class:`BatchToCOParams`.
+        ValueError: naming opt_t, t or ell_cap when out of range.
+
+    Example:
+        >>> params = BatchToCOParams(eps=30.0, beta=0.05, pstar=0.45, kappa=0.5, gamma=2.0)
+        >>> max_checkpoints(params, 100.0, 50)
+        25
+    """
+    _check_params(params)
+    _validate.nonnegative("opt_t", opt_t)
+    _validate.step_index(t, "t")
+    ell_cap = _validate.integer("ell_cap", ell_cap, 2, maximum=10**7)
     ell = np.arange(2, ell_cap + 1)
     # (1+kappa)^ell overflows for large ell: compare logarithms
     ok = ell * math.log1p(params.kappa) < np.log(opt_t + 2.0 / params.eps_it(ell, t) * math.log(1.0 / params.pbar))

@@ -34,16 +34,24 @@ composition beats eps/k only when k > about 2 ln(1/delta), which the table's k =
 Reference OPT_t: the upper bound min_i [f(S_i) + sum of the k largest gains w.r.t. S_i] over the non-private greedy
 prefixes S_i (valid for monotone submodular f under a cardinality constraint, and a fortiori for the matroid
 variant whose feasible sets are a subset), labelled "upper bound".
+
+Only :class:`FacilityLocation`'s constructor (which reads a DataFrame of stops) imports pandas, when it is called.
 """
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
-import pandas as pd
 
 from privtest import _validate
 from privtest.co.composition import per_round_eps
 from privtest.co.mechanisms import COProblem
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+__all__ = ["BOX", "CELL_DEG", "TZ", "FacilityLocation"]
 
 #: Public bounding box of Minneapolis (degrees) and grid resolution for snapping stops.
 BOX = (44.89, 45.06, -93.33, -93.19)
@@ -80,8 +88,17 @@ class FacilityLocation(COProblem):
             :func:`privtest.co.composition.per_round_eps` (eps, delta, k): (eps, delta)-DP, Table 2 row 1).
 
     Raises:
-        ValueError: k, step_days < 1; end before start; k > grid^2; k above the partition matroid's rank;
-            composition not "basic" or "advanced".
+        ValueError: k, step_days, grid, cap, chunk < 1 (or not integers); radius_km not > 0; groups not None or an
+            integer >= 1; T_max not None or an integer >= 1; stops not a DataFrame with time, lat, long; end before
+            start; k > grid^2; k above the partition matroid's rank; composition not "basic" or "advanced".
+
+    Example:
+        >>> import pandas as pd
+        >>> stops = pd.DataFrame({"time": pd.date_range("2017-03-01", periods=40, freq="6h", tz="UTC"),
+        ...                       "lat": 44.93 + 0.001 * np.arange(40), "long": -93.30 + 0.001 * np.arange(40)})
+        >>> fl = FacilityLocation(stops, k=2, grid=3, start="2017-03-01", end="2017-03-10")
+        >>> fl.T, round(float(fl.opt[-1]), 3), fl.sample(fl.T, 5.0, 0.0, 2, rng=0).shape
+        (10, 7.676, (2, 2))
     """
 
     def __init__(
@@ -99,8 +116,20 @@ class FacilityLocation(COProblem):
         end: str = "2017-12-31",
         composition: str = "basic",
     ):
+        import pandas as pd
+
         if composition not in ("basic", "advanced"):
             raise ValueError(f"composition must be 'basic' or 'advanced'. Found {composition!r}.")
+        if not isinstance(stops, pd.DataFrame) or any(c not in stops.columns for c in ("time", "lat", "long")):
+            raise ValueError("stops must be a pandas DataFrame with the columns ['time', 'lat', 'long'].")
+        _validate.integer("grid", grid, 1)
+        _validate.positive("radius_km", radius_km)
+        if groups is not None:
+            _validate.integer("groups", groups, 1)
+        _validate.integer("cap", cap, 1)
+        if T_max is not None:
+            _validate.integer("T_max", T_max, 1)
+        _validate.integer("chunk", chunk, 1)
         self.composition = composition
         k = _validate.step_index(k, "k")
         step_days = _validate.step_index(step_days, "step_days")
@@ -161,7 +190,12 @@ class FacilityLocation(COProblem):
         self.opt = np.array([self._upper_bound(t) for t in range(1, T + 1)])
 
     def value(self, t: int, Y) -> np.ndarray:
-        """f(X_t, S) = sum_x max_{c in S} sim(x, c) of each candidate set S (int (B, k) or (k,)): float (B,)."""
+        """f(X_t, S) = sum_x max_{c in S} sim(x, c) of each candidate set S (int (B, k) or (k,)): float (B,).
+
+        Raises:
+            ValueError: naming t (not an integer in [1, T]) or Y (not candidate indices in [0, m)).
+        """
+        _validate.integer("Y", Y, 0, scalar=False, maximum=self.m - 1)
         Y = np.atleast_2d(np.asarray(Y, dtype=np.int64))
         cover = self.sim[:, Y].max(axis=2)  # (cells, B)
         return self.C[t - 1] @ cover

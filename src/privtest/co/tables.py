@@ -9,15 +9,33 @@ from dataclasses import dataclass
 
 # ruff: noqa: E501  (LaTeX formulas of the paper's table cells are kept on one line each)
 
+__all__ = ["CAPTION", "SUBMODULAR_ROWS", "TableRow"]
+
 
 @dataclass(frozen=True)
 class TableRow:
-    """One row: the batch work and setting, its batch guarantee and the CO guarantee of Theorem 42 (LaTeX math)."""
+    """One row: the batch work and setting, its batch guarantee and the CO guarantee of Theorem 42 (LaTeX math).
+
+    Args:
+        work, setting, batch, co: strings.
+
+    Raises:
+        ValueError: naming a field that is not a string.
+
+    Example:
+        >>> SUBMODULAR_ROWS[0].work
+        'Mitrovic et al. (2017)'
+    """
 
     work: str
     setting: str
     batch: str
     co: str
+
+    def __post_init__(self):
+        for name, value in (("work", self.work), ("setting", self.setting), ("batch", self.batch), ("co", self.co)):
+            if not isinstance(value, str):
+                raise ValueError(f"{name} must be a string. Found {value!r}.")
 
 
 #: Rows of Tables 2 and 3 (paper lines 224-236 and 2446-2458).

@@ -5,7 +5,7 @@ Simulation: one BatchToCO sweep over eps with the baselines on one problem (:fun
 parameters from :func:`co_params` (the one place every stage builds them). Raw rows: one per (stream, eps, method,
 run, t) with value f(X_t, Y_t), opt (OPT_t, or an upper bound U_t >= OPT_t), opt_kind and, for BatchToCO, the latest
 checkpoint ell, its time t_ell, eps_t, GTM calls N_t, ThresholdSelect draws, the GTM step's exact expected calls,
-Lemma 39(2)'s margin, and Theorem 42's explicit guarantee (:func:`privtest.co.params.theorem42_guarantee`)
+Lemma 39(2)'s margin, and Theorem 42's explicit guarantee (:func:`privtest.co.params.utility_guarantee`)
 evaluated at V_A = U_t (``guarantee``: the largest it can be, since V_A(X_t) <= OPT_t <= U_t) and, where that is
 positive, at the ends of a confidence interval [V_lo, V_hi] on V_A from fresh draws of A(X_t, eps_t/2)
 (``guarantee_va_lo``, ``guarantee_va_hi``; NaN where the guarantee at U_t is <= 0, i.e. vacuous, and at checkpoint
@@ -44,7 +44,7 @@ from scipy import stats
 
 from privtest.co.batch_to_co import baselines, batch_to_co
 from privtest.co.graphs import EdgeStream
-from privtest.co.params import BatchToCOParams, lemma39_margin, theorem42_guarantee
+from privtest.co.params import BatchToCOParams, checkpoint_margin, utility_guarantee
 from privtest_artifact.claims import Binomial, Claim, Normal, exact, fmt, statistical, vacuous
 from privtest_artifact.data import load_stream
 from privtest_artifact.stats import standard_error
@@ -116,7 +116,7 @@ def run_problem(prob, name: str, cfg: dict, rng: np.random.Generator) -> pd.Data
         rows = slice(j * R, (j + 1) * R)
         ell, t_ell = res.ell[rows], res.t_ell[rows]
         guar = np.full((R, T), np.nan)
-        guar[:, 1:] = theorem42_guarantee(params, opt[None, 1:], ell[:, 1:], t_ell[:, 1:], tt[None, 1:])
+        guar[:, 1:] = utility_guarantee(params, opt[None, 1:], ell[:, 1:], t_ell[:, 1:], tt[None, 1:])
         ecalls = np.zeros((R, T))
         keys = np.stack(
             [res.gtm_ell[rows, 1:].ravel(), res.gtm_s[rows, 1:].ravel(), np.broadcast_to(tt[1:], (R, T - 1)).ravel()]
@@ -175,7 +175,7 @@ def checkpoint_margins(params: BatchToCOParams, checkpoints: np.ndarray, U: np.n
         cps = cps[cps > 0]
         if cps.size == 0:
             continue
-        m = np.maximum.accumulate(lemma39_margin(params, np.arange(2, cps.size + 2), cps, U[cps - 1]))
+        m = np.maximum.accumulate(checkpoint_margin(params, np.arange(2, cps.size + 2), cps, U[cps - 1]))
         k = np.searchsorted(cps, steps, side="right")  # checkpoints at or before each step
         out[r] = np.where(k > 0, m[np.maximum(k - 1, 0)], -np.inf)
     return out
@@ -260,7 +260,7 @@ def add_va_guarantees(part: pd.DataFrame, prob, cfg: dict, rng: np.random.Genera
             rows = part.loc[idx]
             part.loc[idx, "va_lo"], part.loc[idx, "va_hi"] = v_lo, v_hi
             for col, v in (("guarantee_va_lo", v_lo), ("guarantee_va_hi", v_hi)):
-                part.loc[idx, col] = theorem42_guarantee(
+                part.loc[idx, col] = utility_guarantee(
                     params, v, rows.ell.to_numpy(), rows.t_ell.to_numpy(), rows.t.to_numpy()
                 )
     return part

@@ -13,7 +13,7 @@ Analysis (:func:`analyse`):
 * ``summary``: per (stream, eps, t) the number of runs, mean and max of ell(t) over runs, OPT_t (``opt``), mean GTM
   calls N_t (``calls_mean``) and their exact expectation (``calls_expected``), with the explicit bounds:
   ``ell_bound`` = max{ell: (1+kappa)^ell < OPT_t + (2/eps(ell, t)) ln(1/pbar)} (Lemma 39(2) with OPT_t in place of
-  Lemma 40's bound t, :func:`privtest.co.params.lemma40_max_checkpoints`) and ``calls_bound`` = rho_s
+  Lemma 40's bound t, :func:`privtest.co.params.max_checkpoints`) and ``calls_bound`` = rho_s
   e^{1/C_1}/(1 - 2/(C_H ln(4/beta_s))) at the largest instance index max ell(t) + 1 and step index s = t - 1 (rho_s
   grows with both, so this bounds every run's step; NaN at t = 1; :func:`privtest.co.params.calls_bound`). The figure
   draws it.
@@ -31,7 +31,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from privtest.co.params import calls_bound, lemma40_max_checkpoints
+from privtest.co.params import calls_bound, max_checkpoints
 from privtest_artifact.claims import Claim, exact, fmt
 from privtest_artifact.outputs import _co
 from privtest_artifact.outputs._co import METHOD
@@ -96,7 +96,7 @@ def with_bounds(rows: pd.DataFrame, cfg: dict) -> pd.DataFrame:
     ell_bound, c_bound = [], []
     for r in rows.itertuples():
         params = _co.co_params(cfg, float(r.eps))
-        ell_bound.append(lemma40_max_checkpoints(params, float(r.opt), int(r.t)))
+        ell_bound.append(max_checkpoints(params, float(r.opt), int(r.t)))
         c_bound.append(calls_bound(params, int(r.ell_max) + 1, int(r.t) - 1, int(r.t)) if r.t >= 2 else np.nan)
     out = rows.assign(ell_bound=ell_bound, calls_bound=c_bound)
     columns = ["stream", "eps", "t", "runs", "ell_mean", "ell_max", "ell_bound", "calls_mean", "calls_expected"]

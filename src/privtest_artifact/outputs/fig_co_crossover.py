@@ -77,8 +77,8 @@ from privtest.co.mechanisms import laplace_tail
 from privtest.co.params import (
     BatchToCOParams,
     calls_bound,
-    lemma40_max_checkpoints,
-    theorem42_guarantee,
+    max_checkpoints,
+    utility_guarantee,
 )
 from privtest.schedule import omega
 from privtest_artifact import data
@@ -151,10 +151,8 @@ def _runs(prob, name, rec, exact, cfg, rng) -> pd.DataFrame:
             bound[r, k] = calls_bound(params, int(g_ell[r, k]), int(g_s[r, k]), int(rec[k]))
         guar = np.full((R, K), np.nan)
         two = rec >= 2
-        guar[:, two] = theorem42_guarantee(params, exact[None, two], ell[:, two], t_ell[:, two], rec[None, two])
-        ell_bound = np.array(
-            [lemma40_max_checkpoints(params, float(o), int(t), 400) for o, t in zip(exact, rec, strict=True)]
-        )
+        guar[:, two] = utility_guarantee(params, exact[None, two], ell[:, two], t_ell[:, two], rec[None, two])
+        ell_bound = np.array([max_checkpoints(params, float(o), int(t), 400) for o, t in zip(exact, rec, strict=True)])
         frames.append(
             pd.DataFrame(
                 {

@@ -110,7 +110,7 @@ def simulate(cfg: dict, rng: np.random.Generator, inputs: dict[str, str]) -> pd.
                 alpha=alpha,
                 errors=int(np.count_nonzero(halt != T)),
                 runs=cfg["runs"],
-                alpha_sum_lower=bounds.thm29_alpha_sum(T, eps, beta),
+                alpha_sum_lower=bounds.alpha_sum_lower_bound(T, eps, beta),
             )
         )
     return pd.DataFrame(rows)

@@ -149,9 +149,9 @@ def _gtm_case(label: str, cfg: dict) -> tuple[GTMTester, np.ndarray]:
     if label == "GTM ex-post":
         return make_tester("GTM ex-post", {**cfg, "variant": "direct"}, 0.2, ratio, T), np.full(T, 0.15)
     flipped = label == "GTM (flipped)"
-    tester = make_tester(
-        "GTM", {**cfg, "variant": "flipped" if flipped else "direct"}, 0.9 if flipped else 0.2, ratio, T
-    )
+    # an audit needs no accuracy: the flipped case has pbar_t <= 0 (no continuation guarantee), deliberately
+    gcfg = {**cfg, "variant": "flipped" if flipped else "direct", "allow_vacuous": flipped}
+    tester = make_tester("GTM", gcfg, 0.9 if flipped else 0.2, ratio, T)
     return tester, np.full(T, 0.6 if flipped else 0.15)
 
 

@@ -39,7 +39,7 @@ import pandas as pd
 
 from privtest.exact import Stream
 from privtest.gtm import ExPostCalibration, GlobalCalibration
-from privtest.privacy import expost_claims, lemma17_claims, search_worst_case
+from privtest.privacy import expost_claims, search_worst_case, transcript_loss_bounds
 from privtest_artifact.claims import Claim, exact, fmt
 
 #: (variant, calibration, expected): the cases of the figure, in plotting order.
@@ -81,7 +81,7 @@ def case_stream(variant: str, calibration: str, cfg: dict, ratio: float):
     delta = cfg["delta"] if variant == "purified" else 0.0
     stream = Stream.from_calibration(cal, np.full(T, 0.5), eps_t, pstar, delta)
     # Claims of the calibration as configured (Theorem 21: 1/tau1 = theta eps/(theta+2), 1/tau1 + 2/tau2 = eps).
-    cc, ch = lemma17_claims(stream)
+    cc, ch = transcript_loss_bounds(stream)
     if variant == "tau1 halved":
         stream = Stream(
             cal.tau1 / 2, stream.mu1, stream.p, stream.eps, stream.tau2, stream.c, stream.rho, stream.s, stream.delta

@@ -62,7 +62,7 @@ def simulate(cfg: dict, rng: np.random.Generator, inputs: dict[str, str]) -> pd.
                 events=n,
                 runs=runs,
                 bound=bounds.cohen_false_halt_lower(pbar, cohen.theta, T * cohen.N),
-                pbar_max=bounds.cor51_pbar_max(beta, cohen.theta, T * cohen.N),
+                pbar_max=bounds.cohen_pbar_max(beta, cohen.theta, T * cohen.N),
                 event="false-halt",
                 source="Cor 51 (Lemma 50)",
             )
@@ -78,8 +78,8 @@ def simulate(cfg: dict, rng: np.random.Generator, inputs: dict[str, str]) -> pd.
                 G=G,
                 events=bad,
                 runs=runs,
-                bound=bounds.cor53_bad_selection_lower(T, G, ps, pbar, ghazi.theta_G),
-                pbar_max=bounds.cor53_pbar_max(beta, T, G, ps, ghazi.theta_G),
+                bound=bounds.ghazi_bad_selection_lower(T, G, ps, pbar, ghazi.theta_G),
+                pbar_max=bounds.ghazi_pbar_max(beta, T, G, ps, ghazi.theta_G),
                 event="bad-selection",
                 source="Cor 53 (proof)",
             )
