@@ -17,7 +17,7 @@ from privtest_artifact.claims import COLUMNS, VERDICTS
 
 ROOT = Path(__file__).resolve().parents[1]
 #: The documents with generated blocks (workflow/rules/docs.smk: DOCUMENTS).
-DOCUMENTS = ["README.md", "ARTIFACT-APPENDIX.md", "docs/findings.md", "docs/slurm.md"]
+DOCUMENTS = ["README.md", "ARTIFACT-APPENDIX.md", "docs/findings.md", "docs/slurm.md", "docs/library.md"]
 README_MAX_BYTES = 12 * 1024
 
 

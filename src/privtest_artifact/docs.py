@@ -788,4 +788,49 @@ def standard_blocks(claims: pd.DataFrame | None, measurement: Mapping, outputs: 
     Raises:
         ValueError: as the renderers.
     """
-    return claims_blocks(claims, outputs) | measurement_blocks(measurement)
+    return (
+        claims_blocks(claims, outputs)
+        | measurement_blocks(measurement)
+        | {"choose_calibration": calibration_choice_table()}
+    )
+
+
+#: The example of docs/library.md (block ``choose_calibration``): eps, beta, p*, T and the eps_t values.
+CHOICE_EXAMPLE = (1.0, 0.05, 0.5, 50, (0.05, 0.1))
+
+
+def _choice_params(p: dict) -> str:
+    out = [f"theta = {p['theta']:g}", f"gamma = {p['gamma']:g}"]
+    if p.get("budget_scale", 1.0) != 1.0:
+        out.append(f"kappa = {p['budget_scale']:.3g}")
+    return ", ".join(out)
+
+
+def calibration_choice_table() -> str:
+    """The block ``choose_calibration`` of docs/library.md: :func:`privtest.calibration.choose_calibration` at
+    :data:`CHOICE_EXAMPLE` (exact, deterministic), the candidates that meet the guarantee (the choice in bold)."""
+    from privtest.calibration import choose_calibration
+
+    EPS, BETA, PSTAR, T, EPS_T = CHOICE_EXAMPLE
+    lines = [
+        f"| eps_t | calibration | parameters | expected evaluations, t <= {T} | min pbar_t | guarantee |",
+        "| ---: | --- | --- | ---: | ---: | --- |",
+    ]
+    missed = []
+    for eps_t in EPS_T:
+        choice = choose_calibration(EPS, eps_t, BETA, PSTAR, T)
+        for i, r in enumerate(choice.candidates):
+            if not r.meets:
+                continue
+            name = f"**{r.name}**" if i == choice.chosen else r.name
+            lines.append(
+                f"| {eps_t:g} | {name} | {_choice_params(r.parameters)} | {r.expected_evaluations:,.0f} | {r.pbar:.4g} "
+                f"| {r.guarantee} |"
+            )
+        missed.append(f"{sum(not r.meets for r in choice.candidates)} at eps_t = {eps_t:g}")
+    lines += [
+        "",
+        f"eps = {EPS:g}, beta = {BETA:g}, p* = {PSTAR:g}, T = {T}; every candidate is eps-DP; bold: the choice. "
+        f"Candidates that miss the guarantee (not shown): {', '.join(missed)}.",
+    ]
+    return "\n".join(lines)
