@@ -43,6 +43,10 @@ __all__ = [
 
 #: The largest count an int64 array holds (evaluation counts, sample sizes).
 INT64_MAX = 2**63 - 1
+#: Scalar types taken as they are (the fast path of every check: these are never bools, never out of float range).
+_FLOATS = (float, np.float64, np.float32)
+_INTS = (np.int64, np.int32, np.uint32, np.intc)
+_FLOAT_MAX = float(np.finfo(float).max)
 
 
 def fmt(value) -> str:
@@ -62,6 +66,13 @@ def real(name: str, value, *, scalar: bool = True):
         ValueError: naming ``name`` for a string, None, a bool, a complex or non-numeric value, an integer beyond the
             float range (e.g. 2**1100), or (``scalar``) an array that is not 0-d.
     """
+    kind = type(value)
+    if kind in _FLOATS or kind in _INTS:  # fast path
+        return value
+    if kind is int and -_FLOAT_MAX <= value <= _FLOAT_MAX:
+        return value
+    if kind is np.ndarray and value.dtype.kind in "iuf" and (value.ndim == 0 or not scalar):
+        return value
     if isinstance(value, (bool, np.bool_)):
         raise ValueError(f"{name} must be a real number, not a bool. Found {value!r}.")
     if isinstance(value, numbers.Real):
@@ -90,13 +101,7 @@ def real(name: str, value, *, scalar: bool = True):
 
 def interval(name: str, value, lo: float, hi: float, *, lo_open: bool, hi_open: bool, scalar: bool = True) -> None:
     """Require ``value`` (see :func:`real`) in the interval from ``lo`` to ``hi`` (NaN is never inside)."""
-    x = real(name, value, scalar=scalar)
-    if isinstance(x, numbers.Real):  # fast path for plain numbers
-        inside = (x > lo if lo_open else x >= lo) and (x < hi if hi_open else x <= hi)
-    else:
-        x = np.asarray(x, dtype=float)
-        inside = bool(np.all((x > lo if lo_open else x >= lo) & (x < hi if hi_open else x <= hi)))
-    if not inside:
+    if not _inside(real(name, value, scalar=scalar), lo, hi, lo_open, hi_open):
         rng = f"{'(' if lo_open else '['}{_num(lo)}, {_num(hi)}{')' if hi_open else ']'}"
         raise ValueError(f"{name} must be in {rng}. Found {fmt(value)}.")
 
@@ -110,35 +115,38 @@ def open_unit(name: str, value, *, scalar: bool = True) -> None:
     interval(name, value, 0.0, 1.0, lo_open=True, hi_open=True, scalar=scalar)
 
 
+def _inside(x, lo: float, hi: float, lo_open: bool, hi_open: bool) -> bool:
+    """Whether the number or every element of the numeric array ``x`` lies between lo and hi (NaN never does)."""
+    if isinstance(x, np.ndarray):  # comparisons with NaN are False (and numpy does not warn on them)
+        if lo == -math.inf and hi == math.inf:
+            return bool(np.isfinite(x).all())
+        low = (x > lo) if lo_open else (x >= lo)
+        return bool(low.all()) and bool(((x < hi) if hi_open else (x <= hi)).all())
+    return bool((x > lo if lo_open else x >= lo) and (x < hi if hi_open else x <= hi))
+
+
 def positive(name: str, value, *, scalar: bool = True) -> None:
     """Require ``value`` finite and > 0."""
-    if not _finite_and(real(name, value, scalar=scalar), lambda x: x > 0):
+    if not _inside(real(name, value, scalar=scalar), 0.0, math.inf, True, True):
         raise ValueError(f"{name} must be > 0 and finite. Found {fmt(value)}.")
 
 
 def nonnegative(name: str, value, *, scalar: bool = True) -> None:
     """Require ``value`` finite and >= 0."""
-    if not _finite_and(real(name, value, scalar=scalar), lambda x: x >= 0):
+    if not _inside(real(name, value, scalar=scalar), 0.0, math.inf, False, True):
         raise ValueError(f"{name} must be >= 0 and finite. Found {fmt(value)}.")
 
 
 def negative(name: str, value, *, scalar: bool = True) -> None:
     """Require ``value`` finite and < 0 (e.g. a log-probability floor)."""
-    if not _finite_and(real(name, value, scalar=scalar), lambda x: x < 0):
+    if not _inside(real(name, value, scalar=scalar), -math.inf, 0.0, True, True):
         raise ValueError(f"{name} must be < 0 and finite. Found {fmt(value)}.")
 
 
 def finite(name: str, value, *, scalar: bool = True) -> None:
     """Require a finite real ``value`` (e.g. a threshold)."""
-    if not _finite_and(real(name, value, scalar=scalar), lambda x: x == x):
+    if not _inside(real(name, value, scalar=scalar), -math.inf, math.inf, True, True):
         raise ValueError(f"{name} must be a finite real number. Found {fmt(value)}.")
-
-
-def _finite_and(x, test) -> bool:
-    if isinstance(x, numbers.Real):
-        return math.isfinite(x) and bool(test(x))
-    x = np.asarray(x, dtype=float)
-    return bool(np.all(np.isfinite(x) & test(x)))
 
 
 def gamma_range(gamma, name: str = "gamma") -> None:
@@ -163,8 +171,10 @@ def integer(name: str, value, minimum: int = 1, *, scalar: bool = True, maximum:
             ``maximum``, or anything :func:`real` refuses (an integer beyond the float range among them).
     """
     x = real(name, value, scalar=scalar)
-    if isinstance(x, numbers.Integral) and x >= minimum and (maximum is None or x <= maximum):  # fast path
-        return int(x)
+    kind = type(x)
+    if (kind is int or kind in _INTS or isinstance(x, numbers.Integral)) and not isinstance(x, np.ndarray):
+        if x >= minimum and (maximum is None or x <= maximum):  # fast path
+            return int(x)
     arr = np.asarray(x)
     with np.errstate(invalid="ignore"):
         ok = np.issubdtype(arr.dtype, np.integer) or bool(np.all(np.isfinite(arr) & (np.mod(arr, 1) == 0)))
@@ -173,7 +183,7 @@ def integer(name: str, value, minimum: int = 1, *, scalar: bool = True, maximum:
         raise ValueError(f"{name} must be an integer {within}. Found {fmt(value)}.")
     if arr.ndim == 0:
         return int(arr)
-    if np.any(np.abs(arr) > INT64_MAX):
+    if arr.dtype.kind in "uf" and np.any(np.abs(arr) > INT64_MAX):
         raise ValueError(f"{name} must hold integers of at most {INT64_MAX} (int64). Found {fmt(value)}.")
     return arr.astype(np.int64)
 

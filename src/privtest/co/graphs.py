@@ -466,8 +466,8 @@ def burst_stream(n: int, base_edges: int, T: int, t_burst: int, burst: int, cliq
 
 
 def densest_subgraph_lp(n: int, pairs: np.ndarray, w: np.ndarray) -> float:
-    r"""Exact maximum density max_S w(E(S))/#S (#S: the size of S) by Charikar's LP (optimal value = OPT exactly; Section 8.2's
-    OPT_t): max sum_e w_e y_e s.t. y_e <= x_u, y_e <= x_v, sum_v x_v = 1, x, y >= 0 (HiGHS).
+    r"""Exact maximum density max_S w(E(S))/#S (#S: the size of S) by Charikar's LP (optimal value = OPT exactly;
+    Section 8.2's OPT_t): max sum_e w_e y_e s.t. y_e <= x_u, y_e <= x_v, sum_v x_v = 1, x, y >= 0 (HiGHS).
 
     Args:
         n: nodes, an integer >= 1. pairs: integer (P, 2), pairs u < v in [0, n). w: weights >= 0, (P,).
