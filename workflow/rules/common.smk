@@ -155,7 +155,13 @@ wildcard_constraints:
 # Generated documentation (docs.smk)
 DOCS_ROOT = config["docs"]["root"]
 # the documents with generated blocks (<!-- BEGIN generated:<name> --> ... <!-- END generated:<name> -->)
-DOCUMENTS = ["README.md", "ARTIFACT-APPENDIX.md", "docs/findings.md", "docs/slurm.md", "docs/library.md"]
+DOCUMENTS = [
+    "README.md",
+    "ARTIFACT-APPENDIX.md",
+    "docs/findings.md",
+    "docs/slurm.md",
+    "docs/library.md",
+]
 
 
 def docs_path(path):
