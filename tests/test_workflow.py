@@ -439,6 +439,8 @@ def test_new_output_needs_only_its_own_files(tmp_path):
     (repo / "tests/can_fail/test_can_fail_fig_tmp.py").write_text(CAN_FAIL)
     after = _tree(repo)
     assert {f for f in after if before.get(f) != after[f]} | (set(before) - set(after)) == NEW_OUTPUT_FILES
+    # generated, not edited: the config's key reference, rendered from the schema (CONTRIBUTING.md)
+    subprocess.run([sys.executable, "workflow/scripts/render_config_readme.py"], cwd=repo, check=True)
 
     jobs = planned(repo)  # the default target: the whole catalogue, claims and benchmarks included
     assert all("fig_tmp" in jobs[r] for r in ("simulate", "analyse", "check", "figure")), jobs
