@@ -39,6 +39,7 @@ __all__ = [
     "sign",
     "sizes",
     "step_index",
+    "weighted_pairs",
 ]
 
 #: The largest count an int64 array holds (evaluation counts, sample sizes).
@@ -353,3 +354,18 @@ def is_finite_real(x) -> bool:
     except ValueError:
         return False
     return True
+
+
+def weighted_pairs(n, pairs, w) -> int:
+    """A weighted graph on nodes 0..n-1: n (an integer >= 1), pairs (u < v in [0, n)) and one weight >= 0 per pair;
+    returns n as an int.
+
+    Raises:
+        ValueError: naming n, pairs or w.
+    """
+    n = integer("n", n, 1)
+    node_pairs("pairs", pairs, n)
+    nonnegative("w", w, scalar=False)
+    if np.shape(w) != (len(pairs),):
+        raise ValueError(f"w must hold one weight per pair, shape ({len(pairs)},). Found {np.shape(w)}.")
+    return n

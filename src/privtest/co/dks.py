@@ -42,16 +42,6 @@ __all__ = [
 ]
 
 
-def _check_graph(n, pairs, w) -> int:
-    """n (an integer >= 1), pairs (u < v in [0, n)) and one weight >= 0 per pair; returns n."""
-    n = _validate.integer("n", n, 1)
-    _validate.node_pairs("pairs", pairs, n)
-    _validate.nonnegative("w", w, scalar=False)
-    if np.shape(w) != (len(pairs),):
-        raise ValueError(f"w must hold one weight per pair, shape ({len(pairs)},). Found {np.shape(w)}.")
-    return n
-
-
 def _check_stream(stream) -> None:
     if not isinstance(stream, EdgeStream):
         raise TypeError(f"stream must be a privtest.co.graphs.EdgeStream. Found {type(stream).__name__}.")
@@ -77,7 +67,7 @@ def dks_value(n: int, pairs: np.ndarray, w: np.ndarray, S: np.ndarray) -> np.nda
         >>> dks_value(4, np.array([[0, 1], [1, 2], [2, 3]]), np.ones(3), np.array([[0, 1, 2], [0, 1, 3]])).tolist()
         [2.0, 1.0]
     """
-    n = _check_graph(n, pairs, w)
+    n = _validate.weighted_pairs(n, pairs, w)
     _validate.integer("S", S, 0, scalar=False, maximum=n - 1)
     if np.ndim(S) != 2:
         raise ValueError(f"S must be an integer array (B, k) of node sets. Found shape {np.shape(S)}.")
@@ -137,7 +127,7 @@ def capped_degree_bound(n: int, pairs: np.ndarray, w: np.ndarray, k: int) -> flo
         >>> capped_degree_bound(4, np.array([[0, 1], [1, 2], [2, 3], [0, 2]]), np.ones(4), 3)
         3.0
     """
-    n = _check_graph(n, pairs, w)
+    n = _validate.weighted_pairs(n, pairs, w)
     _check_k(k, n)
     w = np.asarray(w, dtype=float)
     keep = w > 0
@@ -169,7 +159,7 @@ def greedy_peel(n: int, pairs: np.ndarray, w: np.ndarray, k: int, candidates: in
         >>> greedy_peel(5, np.array([[0, 1], [1, 2], [0, 2], [3, 4]]), np.ones(4), 3).tolist()
         [0, 1, 2]
     """
-    n = _check_graph(n, pairs, w)
+    n = _validate.weighted_pairs(n, pairs, w)
     _check_k(k, n)
     _validate.integer("candidates", candidates, 1)
     deg = np.bincount(pairs[:, 0], w, n) + np.bincount(pairs[:, 1], w, n)

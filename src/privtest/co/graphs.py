@@ -165,16 +165,6 @@ def _check_pairs(n: int, pairs) -> None:
     _validate.node_pairs("pairs", pairs, n)
 
 
-def _check_graph(n, pairs, w) -> int:
-    """n (an integer >= 1), pairs (u < v in [0, n)) and one weight >= 0 per pair; returns n."""
-    n = _validate.integer("n", n, 1)
-    _validate.node_pairs("pairs", pairs, n)
-    _validate.nonnegative("w", w, scalar=False)
-    if np.shape(w) != (len(pairs),):
-        raise ValueError(f"w must hold one weight per pair, shape ({len(pairs)},). Found {np.shape(w)}.")
-    return n
-
-
 def _check_stream(stream) -> None:
     if not isinstance(stream, EdgeStream):
         raise TypeError(f"stream must be a privtest.co.graphs.EdgeStream. Found {type(stream).__name__}.")
@@ -482,7 +472,7 @@ def densest_subgraph_lp(n: int, pairs: np.ndarray, w: np.ndarray) -> float:
         >>> densest_subgraph_lp(3, np.array([[0, 1], [0, 2], [1, 2]]), np.ones(3))
         1.0
     """
-    _check_graph(n, pairs, w)
+    _validate.weighted_pairs(n, pairs, w)
     w = np.asarray(w, dtype=float)
     keep = w > 0
     pairs, w = pairs[keep], w[keep]
@@ -517,7 +507,7 @@ def weighted_core(n: int, pairs: np.ndarray, w: np.ndarray, level: float) -> np.
         >>> weighted_core(4, np.array([[0, 1], [0, 2], [1, 2], [2, 3]]), np.ones(4), 2.0).tolist()
         [True, True, True, False]
     """
-    _check_graph(n, pairs, w)
+    _validate.weighted_pairs(n, pairs, w)
     _validate.finite("level", level)
     w = np.asarray(w, dtype=float)
     alive = np.ones(n, dtype=bool)
