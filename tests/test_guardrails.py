@@ -354,8 +354,8 @@ ROWS = [
     ("step_budget", gtm.step_budget, dict(t=1, beta=0.05), {"t": (0, True), "beta": (1.0, False)}),
     ("halt_miss_bound", gtm.halt_miss_bound, dict(t=1, beta=0.05), {"t": (0, True), "beta": (1.0, False)}),
     ("continue_bound", gtm.continue_bound, dict(t=1, beta=0.05), {"t": (0, True), "beta": (1.0, False)}),
-    ("lemma22_sample_bound", gtm.lemma22_sample_bound, dict(st=ST, beta=0.05), {"beta": (1.0, False)}),
-    ("lemma22_sample_budget", gtm.lemma22_sample_budget, dict(steps=[ST], beta=0.05), {"beta": (0.0, False)}),
+    ("sample_bound", gtm.sample_bound, dict(st=ST, beta=0.05), {"beta": (1.0, False)}),
+    ("sample_budget", gtm.sample_budget, dict(steps=[ST], beta=0.05), {"beta": (0.0, False)}),
     ("first_vacuous_step", first_vacuous_step, dict(cal=CAL, eps_t=0.1, pstar=0.5, T=3), {
         "eps_t": (-0.1, False), "pstar": (1.0, False), "T": (0, True)}),
     ("largest_admissible_eps_t", largest_admissible_eps_t, dict(cal=CAL, pstar=0.5, T=3), {

@@ -4,10 +4,12 @@ privacy auditor.
 
 Every name below is imported from here, in one line (``from privtest import GTMTester, GlobalCalibration``). The
 names are loaded on first use (PEP 562): ``import privtest`` is cheap, and importing one submodule does not execute
-the rest of the library. Deeper tools live in their modules: :mod:`privtest.baselines` (the prior-work testers of
-Section 9), :mod:`privtest.co` (continual observation), :mod:`privtest.bounds` (Table 1's closed forms),
-:mod:`privtest.exact` and :mod:`privtest.privacy` (exact transcript probabilities, privacy verification) and
-:mod:`privtest.measure` (measured rejection thresholds).
+the rest of the library. Deeper tools live in their modules, which are attributes of ``privtest`` loaded on first use
+as well (``privtest.audit.audit(...)`` after ``import privtest``): :mod:`privtest.audit` (the black-box auditor),
+:mod:`privtest.baselines` (the prior-work testers of Section 9), :mod:`privtest.co` (continual observation),
+:mod:`privtest.bounds` (Table 1's closed forms), :mod:`privtest.exact` and :mod:`privtest.privacy` (exact transcript
+probabilities, privacy verification), :mod:`privtest.measure` (measured rejection thresholds) and
+:mod:`privtest.svt_variants` (the sparse-vector variants the auditor is shown on).
 
 Units and the argument contract (docs/library.md): eps, eps_t, eps_C are privacy parameters in nats; beta, delta, p
 and ``p*`` are probabilities; t and T count steps (t >= 1); N_t counts evaluations of M_t. Every constructor and
@@ -84,7 +86,8 @@ Testers (Definition 2: each carries its guarantees as values):
 ``Privacy(eps, delta)``
     An (eps, delta) guarantee, printed as "pure 10-DP" when delta = 0.
 
-Auditing (a Monte Carlo lower confidence bound on the eps of any mechanism, :mod:`privtest.audit`):
+Auditing (a Monte Carlo lower confidence bound on the eps of any mechanism; the witness search with a verdict on a
+claimed eps is :func:`privtest.audit.audit`, ``audit(sample, pairs, codings, n, rng, claimed_eps=...)``):
 
 ``estimate_epsilon(run_a, run_b, n, rng, confidence=0.95)``
     The bound from samples of a mechanism on one pair of neighbouring inputs.
@@ -155,6 +158,10 @@ _EXPORTS = {
 #: Public names that need an optional extra: name -> (the module it imports, the extra that installs it).
 _OPTIONAL = {"make_gtm": ("opendp", "opendp")}
 
+#: The modules of the deeper tools (the module docstring): attributes of ``privtest``, imported on first access and
+#: listed by ``dir``. None of them is also a name of ``__all__`` (tests/test_api.py).
+_SUBMODULES = ("audit", "baselines", "bounds", "co", "exact", "measure", "privacy", "svt_variants")
+
 __all__ = list(_EXPORTS)
 
 
@@ -177,6 +184,8 @@ def __getattr__(name: str):
                     name=module,
                 )
         value = getattr(_importlib.import_module(_EXPORTS[name]), name)
+    elif name in _SUBMODULES:
+        value = _importlib.import_module(f"privtest.{name}")
     else:
         raise AttributeError(f"module 'privtest' has no attribute {name!r}")
     globals()[name] = value  # later accesses skip this function
@@ -184,11 +193,12 @@ def __getattr__(name: str):
 
 
 def __dir__() -> list[str]:
-    """The public API and the module's dunder attributes, not its helpers or loaded submodules; a name whose
-    optional extra is not installed is left out (``help(privtest)`` reads every listed name)."""
+    """The public API, the modules of the deeper tools and the module's dunder attributes, not its helpers or other
+    loaded submodules; a name whose optional extra is not installed is left out (``help(privtest)`` reads every listed
+    name)."""
     from importlib.util import find_spec
 
     dunder = {n for n in globals() if n.startswith("__") and n.endswith("__")} - {"__getattr__", "__dir__"}
     dunder.add("__version__")
     missing = {n for n, (module, _) in _OPTIONAL.items() if find_spec(module) is None}
-    return sorted(dunder) + [n for n in __all__ if n not in missing]
+    return sorted(dunder) + [n for n in __all__ if n not in missing] + list(_SUBMODULES)

@@ -27,7 +27,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from privtest import _validate
-from privtest.gtm import GlobalCalibration, lemma22_sample_bound
+from privtest.gtm import GlobalCalibration, sample_bound
 from privtest.schedule import beta_t, log_inv_omega
 
 __all__ = [
@@ -481,7 +481,7 @@ def gtm_rejection_threshold_table(t, pstar, eps, eps1, beta, theta, gamma) -> fl
 def gtm_sample_complexity(t, pstar, eps, eps1, beta, theta, gamma) -> float:
     """High-probability bound on N_t: Lemma 22(1) with the calibration's explicit quantities, e max(lambda_max_t,
     ln(4/beta_t)), lambda_max_t = rho_t Lambda_t (direct) or rho_t (flipped) (:func:`privtest.gtm.
-    lemma22_sample_bound`; replaces the unspecified C_A; Table 1 prints ln(t/beta)/(gamma-1)^2 max(Lambda_t/p*,
+    sample_bound`; replaces the unspecified C_A; Table 1 prints ln(t/beta)/(gamma-1)^2 max(Lambda_t/p*,
     1/(1-p*))).
 
     Args:
@@ -498,7 +498,7 @@ def gtm_sample_complexity(t, pstar, eps, eps1, beta, theta, gamma) -> float:
         29656
     """
     _check(t=t, pstar=pstar, eps=eps, eps1=eps1, beta=beta, theta=theta, gamma=gamma)
-    return lemma22_sample_bound(_gtm(eps, beta, theta, gamma).step(t, eps1, pstar), beta)
+    return sample_bound(_gtm(eps, beta, theta, gamma).step(t, eps1, pstar), beta)
 
 
 # --------------------------------------------------------------------------------------------------------------

@@ -65,8 +65,8 @@ __all__ = [
     "flip_direction",
     "halt_miss_bound",
     "largest_admissible_eps_t",
-    "lemma22_sample_bound",
-    "lemma22_sample_budget",
+    "sample_bound",
+    "sample_budget",
     "log4_over_beta_t",
     "log_lambda",
     "promised_eps",
@@ -1127,10 +1127,10 @@ def _explicit_A(st: StepParams, eps1: float) -> float:
     return st.rho * (math.exp(eps1 * st.mu1) if st.s == 1 else 1.0)
 
 
-def lemma22_sample_bound(st: StepParams, beta: float) -> float:
+def sample_bound(st: StepParams, beta: float) -> float:
     """Lemma 22(1) with the algorithm's explicit quantities: N_t <= e max(lambda_max_t, ln(4/beta_t)) (Lemma 55's
     Poisson tail at lambda_t <= lambda_max_t, :attr:`StepParams.lambda_max`), except with the probability
-    :func:`lemma22_sample_budget`. This replaces the unspecified constant C_A by the exact calibration
+    :func:`sample_budget`. This replaces the unspecified constant C_A by the exact calibration
     (C_A ln(t/beta) max(...)/(gamma-1)^2 is an upper bound of lambda_max_t).
 
     Args:
@@ -1145,7 +1145,7 @@ def lemma22_sample_bound(st: StepParams, beta: float) -> float:
 
     Example:
         >>> st = GlobalCalibration(1.0, 0.05, 1.0, 1.5).step(1, 0.1, 0.5)
-        >>> round(lemma22_sample_bound(st, 0.05))
+        >>> round(sample_bound(st, 0.05))
         29656
     """
     if not isinstance(st, StepParams):
@@ -1154,8 +1154,8 @@ def lemma22_sample_bound(st: StepParams, beta: float) -> float:
     return math.e * max(st.lambda_max, math.log(4.0 / _beta_t(st.t, beta)))
 
 
-def lemma22_sample_budget(steps, beta: float) -> float:
-    """Probability that N_t exceeds :func:`lemma22_sample_bound` at some step of ``steps``, from the proof of Lemma
+def sample_budget(steps, beta: float) -> float:
+    """Probability that N_t exceeds :func:`sample_bound` at some step of ``steps``, from the proof of Lemma
     22(1): direct steps need eta_2,t <= tau2 ln(4/beta_t) (probability beta_t/4 each; eta_1 >= 0 only lowers
     lambda_t), flipped steps need eta_1 <= mu1 (probability beta/4, once), and the Poisson tail costs beta_t/4 per
     step.
@@ -1172,7 +1172,7 @@ def lemma22_sample_budget(steps, beta: float) -> float:
 
     Example:
         >>> cal = GlobalCalibration(1.0, 0.05, 1.0, 1.5)
-        >>> lemma22_sample_budget([cal.step(t, 0.1, 0.5) for t in (1, 2)], 0.05)
+        >>> sample_budget([cal.step(t, 0.1, 0.5) for t in (1, 2)], 0.05)
         0.025
     """
     _validate.open_unit("beta", beta)

@@ -36,9 +36,9 @@ from privtest.gtm import (
     VacuousConfigurationError,
     check_admissible,
     checked_exp,
-    lemma22_sample_bound,
-    lemma22_sample_budget,
     log_lambda,
+    sample_bound,
+    sample_budget,
 )
 from privtest.measure import CriticalP, blocks
 from privtest.mechanisms import BernoulliMechanism, Mechanism
@@ -418,13 +418,13 @@ class GTMTester(Tester):
         return self._pstar(t)
 
     def sample_bound(self, t: int) -> float:
-        """Lemma 22(1) with the calibration's explicit quantities (:func:`privtest.gtm.lemma22_sample_bound`)."""
-        return lemma22_sample_bound(self.step(t), self.cal.beta)
+        """Lemma 22(1) with the calibration's explicit quantities (:func:`privtest.gtm.sample_bound`)."""
+        return sample_bound(self.step(t), self.cal.beta)
 
     def sample_budget(self, T: int) -> float:
-        """Failure probability of :meth:`sample_bound` over steps 1..T (:func:`privtest.gtm.lemma22_sample_budget`):
+        """Failure probability of :meth:`sample_bound` over steps 1..T (:func:`privtest.gtm.sample_budget`):
         beta/2, plus beta/4 if the flipping rule selects s_t = -1 at some t <= T."""
-        return lemma22_sample_budget((self.step(t) for t in range(1, T + 1)), self.cal.beta)
+        return sample_budget((self.step(t) for t in range(1, T + 1)), self.cal.beta)
 
     def expected_samples(self, t: int) -> float:
         """Exact unconditional E[N_t] = E[lambda_t] over eta_1 and eta_2,t
