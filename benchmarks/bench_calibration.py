@@ -5,7 +5,12 @@ Grid: eps in {0.01, 1, 100}, beta from 0.5 down to 1e-300, t from 1 to 1e18, eps
 {0.01, 0.5, 0.99}; the certified calibration (an exact whole-run search) at T in {1, 10} on a smaller grid. A call
 that exceeds ``--limit`` seconds is reported (and makes the exit status 1); each call is cut off after 60 s.
 
-Usage: python benchmarks/bench_calibration.py [--limit SECONDS]
+Horizons: ``certified_calibration(1, 0.05, 1, 1.5, T, 0.1, 0.5)`` (the issue's call, default tol) and
+``whole_run_error`` of its kappa = 1 calibration at T = 10^2, 10^3, 10^4, 10^5: each returns within ``--horizon-limit``
+seconds (default 60: no call runs for minutes), with a value or a ValueError naming T and the largest T within reach
+(privtest.calibration.MAX_CERTIFY_WORK); each call is cut off after 300 s.
+
+Usage: python benchmarks/bench_calibration.py [--limit SECONDS] [--horizon-limit SECONDS] [--horizons-only]
 """
 
 import argparse
@@ -14,11 +19,13 @@ import signal
 import sys
 import time
 
-from privtest.calibration import ExactTailCalibration, certified_calibration
+from privtest.calibration import ExactTailCalibration, certified_calibration, whole_run_error
 from privtest.gtm import ExPostCalibration, GlobalCalibration
 
 parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
 parser.add_argument("--limit", type=float, default=1.0, help="seconds a call may take (default 1)")
+parser.add_argument("--horizon-limit", type=float, default=60.0, help="seconds a horizon call may take (default 60)")
+parser.add_argument("--horizons-only", action="store_true", help="time only the horizons T = 10^2 .. 10^5")
 args = parser.parse_args()
 
 EPS = (0.01, 1.0, 100.0)
@@ -35,15 +42,15 @@ def expire(signum, frame):
 signal.signal(signal.SIGALRM, expire)
 
 
-def timed(call):
-    """(seconds, outcome) with outcome "ok", "ValueError" or "timeout"."""
-    signal.alarm(60)
+def timed(call, cutoff=60, detail=False):
+    """(seconds, outcome) with outcome "ok", "ValueError" or "timeout" (with ``detail``: the value or the message)."""
+    signal.alarm(cutoff)
     start = time.perf_counter()
     try:
-        call()
-        outcome = "ok"
-    except ValueError:
-        outcome = "ValueError"
+        value = call()
+        outcome = f"ok: {value}" if detail else "ok"
+    except ValueError as err:
+        outcome = f"ValueError: {str(err)[:90]}..." if detail else "ValueError"
     except TimeoutError:
         outcome = "timeout"
     finally:
@@ -72,22 +79,43 @@ CALIBRATIONS = {
 }
 
 slow = 0
-HEADER = ("calibration", "calls", "values", "refused", "max s", "total s")
-print(f"{HEADER[0]:34s} {HEADER[1]:>6s} {HEADER[2]:>7s} {HEADER[3]:>8s} {HEADER[4]:>7s} {HEADER[5]:>8s}  slowest input")
-print(f"{'':34s} {'':>6s} {'':>7s} {'':>8s} {'':>7s} {'':>8s}  (eps, beta, t or T, eps_t/eps, p*)")
-for name, calls in CALIBRATIONS.items():
-    n = ok = refused = 0
-    worst, worst_args, total = 0.0, None, 0.0
-    for params, call in calls:
-        seconds, outcome = timed(call)
-        n, total = n + 1, total + seconds
-        ok += outcome == "ok"
-        refused += outcome == "ValueError"
-        if seconds > worst:
-            worst, worst_args = seconds, params
-        if seconds > args.limit or outcome == "timeout":
-            slow += 1
-            print(f"  SLOW {name}: {params} took {seconds:.2f} s ({outcome})")
-    print(f"{name:34s} {n:6d} {ok:7d} {refused:8d} {worst:7.3f} {total:8.2f}  {worst_args}")
-print(f"{slow} call(s) over {args.limit:g} s")
+if not args.horizons_only:
+    HEADER = ("calibration", "calls", "values", "refused", "max s", "total s")
+    head = f"{HEADER[0]:34s} {HEADER[1]:>6s} {HEADER[2]:>7s} {HEADER[3]:>8s} {HEADER[4]:>7s} {HEADER[5]:>8s}"
+    print(f"{head}  slowest input")
+    print(f"{'':34s} {'':>6s} {'':>7s} {'':>8s} {'':>7s} {'':>8s}  (eps, beta, t or T, eps_t/eps, p*)")
+    for name, calls in CALIBRATIONS.items():
+        n = ok = refused = 0
+        worst, worst_args, total = 0.0, None, 0.0
+        for params, call in calls:
+            seconds, outcome = timed(call)
+            n, total = n + 1, total + seconds
+            ok += outcome == "ok"
+            refused += outcome == "ValueError"
+            if seconds > worst:
+                worst, worst_args = seconds, params
+            if seconds > args.limit or outcome == "timeout":
+                slow += 1
+                print(f"  SLOW {name}: {params} took {seconds:.2f} s ({outcome})")
+        print(f"{name:34s} {n:6d} {ok:7d} {refused:8d} {worst:7.3f} {total:8.2f}  {worst_args}")
+
+
+def certified(T):
+    cal, err = certified_calibration(1.0, 0.05, 1.0, 1.5, T, 0.1, 0.5)
+    return f"kappa = {cal.budget_scale:.4g}, error = {err:.5g}"
+
+
+def whole_run(T):
+    return f"error = {whole_run_error(ExactTailCalibration(1.0, 0.05, 1.0, 1.5), T, 0.1, 0.5)[0]:.5g}"
+
+
+print("\nhorizons (eps = 1, beta = 0.05, theta = 1, gamma = 1.5, eps_t = 0.1, p* = 0.5)", end="")
+print(f", limit {args.horizon_limit:g} s:")
+for name, fn in (("certified_calibration", certified), ("whole_run_error", whole_run)):
+    for T in (10**2, 10**3, 10**4, 10**5):
+        seconds, outcome = timed(lambda fn=fn, T=T: fn(T), cutoff=300, detail=True)
+        flag = "SLOW " if seconds > args.horizon_limit or outcome == "timeout" else ""
+        slow += bool(flag)
+        print(f"  {flag}{name:22s} T = {T:>6d}: {seconds:7.2f} s  {outcome}")
+print(f"{slow} call(s) over the limits")
 sys.exit(1 if slow else 0)

@@ -14,7 +14,7 @@ from privtest.calibration import (
     whole_run_error,
 )
 from privtest.exact import Stream, step_log_halt, transcript_log_probs
-from privtest.gtm import GlobalCalibration
+from privtest.gtm import ExPostCalibration, GlobalCalibration
 from privtest.poisson import count_threshold, lambda_left, lambda_right
 from privtest.schedule import beta_t
 
@@ -158,3 +158,154 @@ def test_fig_calibration_checks_lemma_20_conditional_type_ii_for_both_calibratio
     ids = {c.claim_id: c.verdict for c in claims(tables, cfg)}
     assert ids["calibration.error[exact tails,r=0.1,p*=0.2,t=100,II at p* given eta_1 <= mu1]"] == "PASS"
     assert "calibration.error[paper,r=0.1,p*=0.2,t=1,II at p*]" in ids  # the unconditional claim is kept
+
+
+# --- whole_run_error / certified_calibration on arrays (issue: the continual-observation engine at numpy speed) ---
+
+
+def _reference_whole_run_error(cal, T, eps_t, pstar):
+    """The straightforward form the array pass replaced: every step by cal.step, then privtest.exact's transcript
+    probabilities of the worst streams, step by step."""
+    params = [cal.step(t, eps_t, pstar) for t in range(1, T + 1)]
+    pbar = np.array([st.pbar for st in params])
+    low = pbar > 0
+    stream = Stream.from_params(params, np.maximum(pbar, 0.0), tau1=cal.tau1, mu1=cal.mu1)
+    R = transcript_log_probs(stream, p_halt=np.full(T, pstar))
+    log_typeI = np.where(low, R.log_halt_p, -np.inf)
+    typeI_before = np.r_[-np.inf, np.logaddexp.accumulate(log_typeI)[:-1]]
+    per_th = np.exp(np.logaddexp(typeI_before, R.log_continue_alt))
+    per_th = np.r_[per_th, np.exp(np.logaddexp.accumulate(log_typeI)[-1])]
+    return float(per_th.max()), per_th
+
+
+def _reference_certified(eps, beta, theta, gamma, T, eps_t, pstar, variant="auto", tol=0.02):
+    """certified_calibration's search (gallop, bisection on j, bisection on ln kappa) on the reference error."""
+    import math
+
+    errors = {}
+
+    def err(kappa):
+        if kappa not in errors:
+            cal = ExactTailCalibration(eps, beta, theta, gamma, variant, kappa)
+            errors[kappa] = _reference_whole_run_error(cal, T, eps_t, pstar)[0]
+        return errors[kappa]
+
+    assert err(1.0) <= beta
+    j_max, cap = 1, 2.0
+    while cap < 4.0 / beta:
+        j_max, cap = j_max + 1, cap * 2.0
+
+    def fails(j):
+        return j >= j_max or err(2.0**j) > beta
+
+    j_lo, j_hi, step = j_max - 1, j_max, 1
+    while j_lo > 0 and fails(j_lo):
+        j_hi, j_lo, step = j_lo, max(j_lo - 2 * step, 0), 2 * step
+    while j_hi - j_lo > 1:
+        j = (j_lo + j_hi) // 2
+        j_lo, j_hi = (j, j_hi) if not fails(j) else (j_lo, j)
+    lo, hi = 2.0 ** (j_hi - 1), 2.0**j_hi
+    while hi / lo > 1.0 + tol:
+        mid = math.sqrt(lo * hi)
+        lo, hi = (mid, hi) if err(mid) <= beta else (lo, mid)
+    return lo, err(lo)
+
+
+WHOLE_RUN_CASES = [
+    (ExactTailCalibration(1.0, 0.05, 1.0, 1.5), 0.1, 0.5),
+    (ExactTailCalibration(1.0, 0.05, 1.0, 1.5, budget_scale=45.0), 0.1, 0.5),
+    (ExactTailCalibration(1.0, 0.05, 1.0, 1.5, budget_scale=4.0), 0.1, 0.97),  # flipped steps (flipping rule)
+    (ExactTailCalibration(1.0, 0.05, 1.0, 1.5, "flipped", 2.0), 0.1, 0.9),
+    (ExactTailCalibration(10.0, 1e-6, 1.0, 1.5, budget_scale=3.0), 1.0, 0.1),
+    (ExactTailCalibration(0.1, 0.3, 1.0, 1.5, "direct"), 0.001, 0.9),
+    (ExactTailCalibration(1.0, 0.05, 0.5, 1.25, budget_scale=7.0), 0.0, 0.5),  # eps_t = 0: no perturbation
+    (GlobalCalibration(1.0, 0.05, 1.0, 1.5), 0.1, 0.5),
+    (ExPostCalibration(1.0, 0.05, 2.0, 1.5), 0.1, 0.5),
+]
+
+
+@pytest.mark.parametrize("T", [1, 5, 50])
+@pytest.mark.parametrize("cal,eps_t,pstar", WHOLE_RUN_CASES)
+def test_whole_run_error_equals_the_step_by_step_reference(cal, eps_t, pstar, T):
+    err, per_th = whole_run_error(cal, T, eps_t, pstar)
+    ref_err, ref_per_th = _reference_whole_run_error(cal, T, eps_t, pstar)
+    np.testing.assert_allclose(per_th, ref_per_th, rtol=1e-12, atol=0)
+    assert err == pytest.approx(ref_err, rel=1e-12)
+
+
+@pytest.mark.parametrize(
+    "eps,beta,T,eps_t,pstar,variant,tol",
+    [
+        (1.0, 0.05, 1, 0.1, 0.5, "auto", 0.02),
+        (1.0, 0.05, 5, 0.1, 0.5, "auto", 0.02),
+        (1.0, 0.05, 50, 0.1, 0.5, "auto", 0.02),  # the documented example's setting (docs/library.md)
+        (1.0, 0.05, 5, 0.05, 0.95, "auto", 0.1),
+        (10.0, 1e-6, 5, 1.0, 0.1, "direct", 0.1),
+    ],
+)
+def test_certified_calibration_equals_the_reference_search(eps, beta, T, eps_t, pstar, variant, tol):
+    cal, err = certified_calibration(eps, beta, 1.0, 1.5, T, eps_t, pstar, variant, tol)
+    kappa, ref_err = _reference_certified(eps, beta, 1.0, 1.5, T, eps_t, pstar, variant, tol)
+    assert cal.budget_scale == pytest.approx(kappa, rel=1e-12) and err == pytest.approx(ref_err, rel=1e-12)
+
+
+@pytest.mark.parametrize(
+    "args,eps_t,pstar",
+    [
+        ((1.0, 0.05, 1.0, 1.5, "auto", 1.0), 0.1, 0.5),
+        ((1.0, 0.05, 1.0, 1.5, "auto", 51.5), 0.05, 0.99),
+        ((1.0, 1e-6, 0.5, 1.25, "auto", 7.0), 0.2, 0.01),
+        ((1.0, 0.05, 1.0, 1.5, "flipped", 3.0), 0.1, 0.5),
+        ((10.0, 1e-12, 2.0, 2.0, "direct", 1e6), 0.1, 0.5),
+    ],
+)
+def test_exact_tail_steps_on_arrays_equal_the_scalar_steps(args, eps_t, pstar):
+    # The certified calibration's steps 1..T at once: the same c_t, rho_t, s_t, pbar_t, bit for bit, as step(t).
+    from privtest.calibration import _exact_tail_steps
+
+    cal, T = ExactTailCalibration(*args), 3000
+    steps = _exact_tail_steps(cal, T, eps_t, pstar)
+    for t in [*range(1, T + 1, 37), T]:
+        st = cal.step(t, eps_t, pstar)
+        got = (steps.c[t - 1], steps.rho[t - 1], steps.s[t - 1], steps.pbar[t - 1], steps.tau2[t - 1])
+        assert got == (st.c, st.rho, st.s, st.pbar, st.tau2), t
+
+
+def test_the_early_stop_only_decides_the_comparison_with_beta():
+    from privtest.calibration import _steps, _whole_run
+
+    cal = ExactTailCalibration(1.0, 0.05, 1.0, 1.5, budget_scale=51.5)
+    steps = _steps(cal, 40, 0.1, 0.5)
+    err, per_th = _whole_run(steps, 0.5)
+    assert _whole_run(steps, 0.5, stop_above=err) == (err, pytest.approx(per_th))  # not above: the full pass
+    partial, none = _whole_run(steps, 0.5, stop_above=err / 2)
+    assert none is None and err / 2 < partial <= err
+
+
+def test_horizons_beyond_reach_are_refused_naming_t_and_the_largest_t_within_reach():
+    # /work/shared/cases/speed/f_certified_calibration_large_T.sh: T = 10^5 answered within seconds (here at once).
+    import re
+    import time
+
+    from privtest.calibration import MAX_CERTIFY_WORK, _certify_evaluations, _check_reach
+
+    start = time.perf_counter()
+    with pytest.raises(ValueError, match=r"^T must be in \[1, \d+\] for certified_calibration") as info:
+        certified_calibration(1.0, 0.05, 1.0, 1.5, 100_000, 0.1, 0.5)
+    with pytest.raises(ValueError, match=r"^T must be in \[1, \d+\] for whole_run_error"):
+        whole_run_error(ExactTailCalibration(1.0, 0.05, 1.0, 1.5), 10**6, 0.1, 0.5)
+    with pytest.raises(ValueError, match=r"^T must be in \[1, \d+\]"):
+        certified_calibration(1.0, 0.05, 1.0, 1.5, 10**18, 0.1, 0.5)
+    assert time.perf_counter() - start < 2.0
+    assert "MAX_CERTIFY_WORK" in str(info.value) and "raise tol" in str(info.value)
+    reach = int(re.search(r"\[1, (\d+)\]", str(info.value)).group(1))
+    assert 1000 <= reach < 100_000  # T = 1000 (about 10 s) stays within reach at these parameters
+    cal, n = ExactTailCalibration(1.0, 0.05, 1.0, 1.5), _certify_evaluations(0.05, 0.02)
+    _check_reach(cal, reach, 0.1, 0.5, n, "certified_calibration")  # the largest T within reach is admitted
+    with pytest.raises(ValueError, match=rf"^T must be in \[1, {reach}\]"):
+        _check_reach(cal, reach + 1, 0.1, 0.5, n, "certified_calibration")
+    assert MAX_CERTIFY_WORK == 10**8
+    # a finer tol means more evaluations of kappa, hence a shorter reach
+    with pytest.raises(ValueError, match=r"^T must be in \[1, (\d+)\]") as fine:
+        certified_calibration(1.0, 0.05, 1.0, 1.5, 100_000, 0.1, 0.5, tol=1e-6)
+    assert int(re.search(r"\[1, (\d+)\]", str(fine.value)).group(1)) < reach

@@ -344,21 +344,25 @@ def test_facility_location_schedule_is_public():
 
 
 def test_facility_location_incremental_gains_match_recomputation(wheel):
-    """The private greedy's incremental gains (only the candidates near the last pick are updated) give exactly the
-    draws of a greedy that recomputes every gain from scratch with the same Gumbel noise, on the real stop stream,
-    with and without the partition matroid, across chunk boundaries."""
-    from privtest.co.submodular import FacilityLocation
+    """The private greedy's tables and incremental gains (only the candidates near the last pick are updated) give
+    exactly the draws of a greedy that recomputes every gain from scratch and inverts each round's CDF with the same
+    uniforms (one per draw and round), on the real stop stream, with and without the partition matroid, across chunk
+    boundaries, for a small call (rounds 1-2 from tables) and a large one (rounds 1-3 from tables); and f(X_t, S)
+    read off the draw (the picks' gains) equals ``value`` to rounding."""
+    from privtest.co.submodular import _DEEP_DRAWS, FacilityLocation
     from privtest_artifact import data
 
     stops = data.mpls_stops(wheel("mpls_stops"))
-    for groups in (None, 3):
+    for groups, size in ((None, 120), (3, 120), (3, _DEEP_DRAWS)):
         prob = FacilityLocation(stops, k=4, grid=7, radius_km=3.0, step_days=7, T_max=6, groups=groups, cap=2, chunk=50)
-        t, eps, size = 6, 0.02, 120
-        got = prob.sample(t, eps, 0.0, size, np.random.default_rng(11))
+        t, eps = 6, 0.02
+        got, f = prob.sample_scored(t, eps, 0.0, size, np.random.default_rng(11))
+        np.testing.assert_allclose(f, prob.value(t, got), rtol=1e-12)
         rng = np.random.default_rng(11)
         ref = np.zeros_like(got)
         for a in range(0, size, prob.chunk):
             B = min(prob.chunk, size - a)
+            u = rng.random((prob.k, B))
             cur = np.zeros((B, prob.sim.shape[0]))
             used = np.zeros((B, prob.m), dtype=bool)
             for r in range(prob.k):
@@ -369,7 +373,8 @@ def test_facility_location_incremental_gains_match_recomputation(wheel):
                         full = np.sum(used & (prob.group == g), axis=1) >= prob.cap
                         blocked |= full[:, None] & (prob.group == g)[None, :]
                 logits = np.where(blocked, -np.inf, 0.5 * (eps / prob.k) * gains)
-                pick = np.argmax(logits + rng.gumbel(size=(B, prob.m)), axis=1)
+                cdf = np.cumsum(np.exp(logits - logits.max(axis=1, keepdims=True)), axis=1)
+                pick = np.sum(cdf <= u[r][:, None] * cdf[:, -1:], axis=1)
                 ref[a : a + B, r] = pick
                 used[np.arange(B), pick] = True
                 cur = np.maximum(cur, prob.sim[:, pick].T)

@@ -75,6 +75,8 @@ def test_invalid_streams_are_refused():
         graphs.EdgeStream.from_weights("x", 3, np.array([[0, 1]]), np.array([[2.0], [1.0]]))
     with pytest.raises(ValueError, match="step_ptr"):
         graphs.EdgeStream("x", 3, np.array([[0, 1]]), np.array([0, 2]), np.array([0]), np.array([1.0]), [0])
+    with pytest.raises(ValueError, match="each node pair once"):  # DensestPair enumerates the absent pairs
+        graphs.EdgeStream("x", 3, np.array([[0, 1], [0, 1]]), np.array([0, 2]), np.array([0, 1]), np.ones(2), [0])
     with pytest.raises(ValueError, match=r"t must be an integer in \[0, 15\]"):
         graphs.StreamState(random_stream(2)[0]).at(99)
 

@@ -38,7 +38,14 @@ CLAIMS = _claims(
 MEASUREMENT = {
     "machine": "2 cores",
     "runs": [
-        {"key": "reproduce", "run": "default", "command": "make reproduce", "wall_s": 390, "where": "clone of abc"},
+        {
+            "key": "reproduce",
+            "run": "default",
+            "command": "make reproduce",
+            "wall_s": 390,
+            "where": "clone of abc",
+            "cpu_s": 600,
+        },
         {"key": "test", "run": "tests", "command": "make test", "wall_s": 727.0, "where": "clone", "notes": "n"},
     ],
 }
@@ -87,8 +94,8 @@ def test_counts_and_claims_map_count_every_verdict():
 
 def test_runtime_table_renders_minutes_and_refuses_a_bad_measurement():
     lines = docs.runtime_table(MEASUREMENT).splitlines()
-    assert lines[2] == "| default | `make reproduce` | 6.5 min | clone of abc |"
-    assert lines[3] == "| tests | `make test` | 12.1 min | clone; n |"
+    assert lines[2] == "| default | `make reproduce` | 6.5 min | 10.0 min | clone of abc |"
+    assert lines[3] == "| tests | `make test` | 12.1 min | not recorded | clone; n |"
     assert docs.runtime_of(MEASUREMENT, "test") == "12.1 min"
     with pytest.raises(ValueError, match="key must be one of"):
         docs.runtime_of(MEASUREMENT, "nope")

@@ -119,7 +119,7 @@ UPPER_GAMMA_GRID = [
 
 def test_log_upper_gamma_matches_mpmath_for_nonpositive_shapes():
     """log Gamma(s, x) (unregularized) for s <= 0 within 1e-12 of 30-digit mpmath, relative to max(1, |log|): the
-    recurrence's error is a few ulp amplified by at most 1/(1 - a0) <= 1e3 (privtest.exact._NEAR_INTEGER), so 1e-12
+    recurrence's error is a few ulp amplified by at most 1/(1 - a0) <= 1e3 (privtest._numerics.NEAR_INTEGER), so 1e-12
     holds with margin over double precision (ulp 2.2e-16) and fails for any wrong branch or a lost digit."""
     s, x = np.array(UPPER_GAMMA_GRID).T
     got = log_upper_gamma(s, x)

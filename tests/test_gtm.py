@@ -257,3 +257,94 @@ def test_every_public_callable_has_an_explicit_all_and_a_google_docstring_with_a
         assert "Example:" in doc and ">>>" in doc, f"{module}.{name} has no Example"
         if inspect.isfunction(obj) and list(inspect.signature(obj).parameters):
             assert "Args:" in doc, f"{module}.{name} documents no Args"
+
+
+# --- run_step(counts=False): the halting decision and N_t without K_t (issue: the engine at numpy speed) ---
+
+
+@pytest.mark.parametrize(
+    "c,q,ns",
+    [
+        (20, 0.3, [0, 5, 20, 21, 40, 66, 70, 90, 110, 150, 400]),  # N <= c, near (binomial draw), far (Bernstein)
+        (0, 0.01, [0, 1, 3, 50, 300, 1000]),  # c = 0: the rare side is K >= 1 below N q = 1/2, K = 0 above
+        (282, 0.2, [300, 1200, 1411, 1500, 2000, 3000]),
+        # N >= 2^31, where scipy's bdtr/bdtrc return NaN (a 32-bit n): the rare side must still occur (review finding)
+        (1_499_915_103, 0.5, [3_000_000_000]),  # 3.1 sd below the mean: Pr = 1e-3, 40 of 40,000 expected
+        (1_500_084_897, 0.5, [3_000_000_000]),
+    ],
+)
+def test_count_at_most_has_the_exact_binomial_law(c, q, ns):
+    # Pr[K <= c | N] for K ~ Bin(N, q), checked per N against scipy.stats.binom.cdf (valid at every N; two-sided
+    # binomial test at 1e-6, and exactly 0 or 1 where the event is sure or impossible).
+    from scipy import stats
+
+    from privtest.gtm import _count_at_most
+
+    reps = 40_000
+    N = np.repeat(np.asarray(ns, dtype=np.int64), reps)
+    low = _count_at_most(N, q, c, np.random.default_rng(12)).reshape(len(ns), reps)
+    for n, row in zip(ns, low, strict=True):
+        exact = 1.0 if n <= c else float(stats.binom.cdf(c, n, q))
+        k = int(row.sum())
+        if exact in (0.0, 1.0):
+            assert k == round(exact * reps), (n, k, exact)
+        else:
+            assert stats.binomtest(k, reps, exact).pvalue > 1e-6, (n, k / reps, exact)
+
+
+def _joint_table(halted, N, edges):
+    """Counts of (halted, N binned by ``edges``), shape (2, len(edges) + 1)."""
+    bins = np.searchsorted(edges, N, side="right")
+    return np.array([np.bincount(bins[halted == h], minlength=len(edges) + 1) for h in (False, True)])
+
+
+@pytest.mark.parametrize(
+    "mechanism,s,c,rho",
+    [
+        (pt.BernoulliMechanism(0.2, 0.05), 1, 282, 1697.6),  # bench_gtm's step t = 1: halting almost surely
+        (pt.BernoulliMechanism(0.086, 0.05), 1, 282, 1697.6),  # lambda_t q around c: near the threshold
+        (pt.BernoulliMechanism(0.02, 0.05), 1, 30, 600.0),
+        (pt.BernoulliMechanism(0.9, 0.05), -1, 40, 60.0),  # flipped: counts the +1s of -M, halts iff K <= c
+        (pt.BernoulliMechanism(0.3, 0.05, delta=0.05), 1, 25, 90.0),  # purified (Corollary 25)
+        (pt.LaplaceThresholdMechanism(0.5, 0.0, 0.05), 1, 200, 300.0),
+        (pt.Negated(pt.BernoulliMechanism(0.4, 0.05)), 1, 60, 120.0),
+        (pt.BernoulliMechanism(0.0, 0.05), 1, 2, 5.0),
+        (pt.BernoulliMechanism(1.0, 0.05), -1, 2, 5.0),
+    ],
+)
+def test_run_step_without_counts_has_the_law_of_algorithm_1(mechanism, s, c, rho):
+    # The joint law of (halt, N_t) of counts=False (N_t ~ Po, then the decision given N_t) against Algorithm 1 as
+    # written (counts=True: N_t ~ Po, K_t = count_plus(N_t)): two-sample chi-square over (halt, N_t binned), each
+    # with its own eta_1 ~ Exp(3) so lambda_t spreads over the Pareto and exponential factors of Theorem 21.
+    from scipy import stats
+
+    R = 60_000
+    eta1 = np.random.default_rng(13).exponential(3.0, R)
+    args = (eta1, 13.146, 0.05, 3.0, c, rho, s, mechanism)
+    h1, N1, K1 = run_step(*args, np.random.default_rng(14))
+    h2, N2, K2 = run_step(*args, np.random.default_rng(15), counts=False)
+    assert K2 is None and K1 is not None and N2.dtype == np.int64 and h2.dtype == bool
+    edges = np.unique(np.quantile(np.r_[N1, N2], np.linspace(0.05, 0.95, 19)))
+    table = np.vstack([_joint_table(h1, N1, edges).ravel(), _joint_table(h2, N2, edges).ravel()])
+    table = table[:, table.sum(axis=0) > 0]
+    if table.shape[1] > 1:
+        assert stats.chi2_contingency(table).pvalue > 1e-6
+    assert abs(h1.mean() - h2.mean()) < 6 * math.sqrt(max(h1.mean() * (1 - h1.mean()), 1 / R) * 2 / R)
+
+
+def test_run_step_without_counts_keeps_the_stream_of_a_black_box_mechanism():
+    # A user's count_plus (no known success probability) is evaluated as before: same draws, same halting and N_t.
+    m = pt.CountingMechanism(lambda n, rng: rng.binomial(n, 0.4), eps=0.05)
+    eta1 = np.random.default_rng(16).exponential(3.0, 50)
+    a = run_step(eta1, 13.146, 0.05, 3.0, 20, 60.0, 1, m, np.random.default_rng(17))
+    b = run_step(eta1, 13.146, 0.05, 3.0, 20, 60.0, 1, m, np.random.default_rng(17), counts=False)
+    assert np.array_equal(a[0], b[0]) and np.array_equal(a[1], b[1]) and b[2] is None
+    with pytest.raises(ValueError, match="^counts must be True or False"):
+        run_step(eta1, 13.146, 0.05, 3.0, 20, 60.0, 1, m, 0, counts=1)
+
+
+def test_run_step_without_counts_takes_scalars_and_refuses_huge_means():
+    halted, N, K = run_step(0.5, 1.0, 0.1, 3.0, 5, 40.0, 1, pt.BernoulliMechanism(0.9, 0.1), 0, counts=False)
+    assert halted.shape == N.shape == () and K is None
+    with pytest.raises(ValueError, match="lambda_t"):
+        run_step([0.0], 1000.0, 1.0, 1.0, 0, 1.0, 1, pt.BernoulliMechanism(0.5, 1.0), 9, counts=False)

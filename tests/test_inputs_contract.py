@@ -120,6 +120,8 @@ NEEDS_PANDAS = {
     "co.FacilityLocation",
     "co.FacilityLocation.value",
     "co.FacilityLocation.sample",
+    "co.FacilityLocation.scores",
+    "co.FacilityLocation.sample_scored",
     "co.collegemsg_stream",
     "co.collegemsg_messages_stream",
     "co.primary_school_stream",

@@ -260,3 +260,23 @@ def test_run_signature_is_the_interface():
     for t in map(_built, NAMES):
         assert list(inspect.signature(t.run).parameters) == ["mechanisms", "runs", "rng"]
         assert list(inspect.signature(t.critical_p).parameters) == ["T", "runs", "rng"]
+
+
+@pytest.mark.parametrize("name", ["GTM", "GTM exact tails"])
+def test_gtm_run_records_the_expected_evaluations_and_the_exact_halting_law(name):
+    # GTMTester.run draws the halting decision given N_t without K_t (run_step(counts=False)): the evaluations it
+    # records at step 1 (every run is active there) have the exact mean E[N_1] of the calibration, and the halting
+    # frequency at step 1 the exact one-step probability (privtest.exact), on inputs below pbar_1, at p* and between.
+    from conftest import mean_interval
+
+    from privtest.exact import step_log_halt
+
+    t = _built(name)
+    runs = 40000
+    for p in (0.0, max(t.pbar(1), 0.0), 0.5 * (t.pbar(1) + PSTAR), PSTAR):
+        halt, samples = t.run(bernoulli_stream([p], EPS1), runs, np.random.default_rng(21))
+        lo, hi = mean_interval(samples[:, 0].astype(float))
+        assert lo <= t.expected_samples(1) <= hi, p
+        exact = float(np.exp(step_log_halt(t.step(1), [p])[0]))
+        lo, hi = binom_interval(int(np.count_nonzero(halt == 1)), runs)
+        assert lo <= exact <= hi, p

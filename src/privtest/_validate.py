@@ -102,6 +102,8 @@ def real(name: str, value, *, scalar: bool = True):
 
 def interval(name: str, value, lo: float, hi: float, *, lo_open: bool, hi_open: bool, scalar: bool = True) -> None:
     """Require ``value`` (see :func:`real`) in the interval from ``lo`` to ``hi`` (NaN is never inside)."""
+    if type(value) in _FLOATS and (value > lo if lo_open else value >= lo) and (value < hi if hi_open else value <= hi):
+        return  # fast path: a float inside
     if not _inside(real(name, value, scalar=scalar), lo, hi, lo_open, hi_open):
         rng = f"{'(' if lo_open else '['}{_num(lo)}, {_num(hi)}{')' if hi_open else ']'}"
         raise ValueError(f"{name} must be in {rng}. Found {fmt(value)}.")
@@ -128,12 +130,16 @@ def _inside(x, lo: float, hi: float, lo_open: bool, hi_open: bool) -> bool:
 
 def positive(name: str, value, *, scalar: bool = True) -> None:
     """Require ``value`` finite and > 0."""
+    if type(value) in _FLOATS and 0.0 < value < math.inf:
+        return  # fast path
     if not _inside(real(name, value, scalar=scalar), 0.0, math.inf, True, True):
         raise ValueError(f"{name} must be > 0 and finite. Found {fmt(value)}.")
 
 
 def nonnegative(name: str, value, *, scalar: bool = True) -> None:
     """Require ``value`` finite and >= 0."""
+    if type(value) in _FLOATS and 0.0 <= value < math.inf:
+        return  # fast path
     if not _inside(real(name, value, scalar=scalar), 0.0, math.inf, False, True):
         raise ValueError(f"{name} must be >= 0 and finite. Found {fmt(value)}.")
 
@@ -146,6 +152,8 @@ def negative(name: str, value, *, scalar: bool = True) -> None:
 
 def finite(name: str, value, *, scalar: bool = True) -> None:
     """Require a finite real ``value`` (e.g. a threshold)."""
+    if type(value) in _FLOATS and -math.inf < value < math.inf:
+        return  # fast path
     if not _inside(real(name, value, scalar=scalar), -math.inf, math.inf, True, True):
         raise ValueError(f"{name} must be a finite real number. Found {fmt(value)}.")
 
@@ -171,6 +179,10 @@ def integer(name: str, value, minimum: int = 1, *, scalar: bool = True, maximum:
         ValueError: naming ``name`` for a bool, a non-integral or non-finite float, a value below ``minimum`` or above
             ``maximum``, or anything :func:`real` refuses (an integer beyond the float range among them).
     """
+    kind = type(value)
+    if (kind is int or kind in _INTS) and minimum <= value and (maximum is None or value <= maximum):
+        if kind is not int or -_FLOAT_MAX <= value <= _FLOAT_MAX:
+            return int(value)  # fast path: what the checks below return for an integer in range
     x = real(name, value, scalar=scalar)
     kind = type(x)
     if (kind is int or kind in _INTS or isinstance(x, numbers.Integral)) and not isinstance(x, np.ndarray):

@@ -14,6 +14,12 @@ smallest c with L(c, beta^II) <= gamma R(c, beta^I); Theorem 21's union bound is
 lambda^r <= R (Chernoff is conservative), this c is never larger than Lemma 11's and rho_t = L(c, beta_t/4)/p* is
 smaller: the same rejection threshold pbar_t at fewer evaluations.
 
+Cost. :func:`whole_run_error` and :func:`certified_calibration` compute the steps 1..T and the exact transcript pass
+on arrays (element for element the arithmetic of :meth:`ExactTailCalibration.step` and of
+:func:`privtest.exact.transcript_log_probs`: the same numbers, tests/test_calibration.py); their work is linear in T
+(T x the eta_1 quadrature nodes x the budget scales evaluated), and a horizon beyond :data:`MAX_CERTIFY_WORK` is refused
+naming T and the largest T within reach.
+
 Choosing. :func:`choose_calibration` compares, for one (eps, eps_t, beta, p*, T), Theorem 21's calibration over a small
 grid of theta and gamma with the exact-tail and certified calibrations, and returns the one with the fewest expected
 evaluations among those that meet the guarantee asked for, with the numbers that decided it.
@@ -28,10 +34,25 @@ import numpy as np
 from scipy import special
 
 from privtest import _validate
-from privtest.exact import Stream, transcript_log_probs
+from privtest._numerics import (
+    GL_NODES,
+    LAG_W,
+    LAG_X,
+    TINY,
+    log1mexp,
+    log_gammainc_unchecked,
+    log_gammaincc_unchecked,
+    log_p_series,
+    log_upper_cf,
+    log_upper_gamma_unchecked,
+    logsumexp_unchecked,
+    panel_width_unchecked,
+    x_nodes_unchecked,
+)
 from privtest.gtm import (
     DEFAULT_GAMMA,
     DEFAULT_THETA,
+    VARIANTS,
     GlobalCalibration,
     StepParams,
     check_admissible,
@@ -41,6 +62,7 @@ from privtest.gtm import (
     rejection_threshold,
 )
 from privtest.schedule import beta_t as _beta_t
+from privtest.schedule import log_inv_omega
 
 __all__ = [
     "CHOICE_GAMMAS",
@@ -48,6 +70,7 @@ __all__ = [
     "DEFAULT_GAMMA",
     "DEFAULT_THETA",
     "MAX_CERTIFY_T",
+    "MAX_CERTIFY_WORK",
     "MAX_CHOICE_T",
     "MAX_ITERATIONS",
     "CalibrationCandidate",
@@ -250,6 +273,350 @@ class ExactTailCalibration(GlobalCalibration):
         )
 
 
+# ---------------------------------------------------------------------------------------------------------------
+# The same quantiles, thresholds and steps for many budgets at once (the certified calibration's horizon): every
+# element follows exactly the path of the scalar function (the same scipy calls on the same arguments, the same nudges,
+# the same doubling, bisection and walk), only the elements still searching are evaluated at each round. None when
+# an element would raise: the caller then runs the scalar functions, which raise the documented error.
+
+
+def _nudged_many(lam: np.ndarray, holds, direction: float, c: np.ndarray, alpha: np.ndarray) -> np.ndarray | None:
+    """:func:`_nudged` element-wise (``holds(lam, c, alpha)`` on arrays); None where the scalar one raises."""
+    out, active, step = lam.copy(), np.arange(lam.size), 1e-15
+    for _ in range(MAX_ITERATIONS):
+        x = out[active]
+        if not bool(np.all(np.isfinite(x) & (x >= 0))):
+            return None
+        active = active[~holds(x, c[active], alpha[active])]
+        if not active.size:
+            return out
+        out[active] = out[active] * (1 + direction * step)
+        step = step * 2
+    return None
+
+
+def _lambda_left_many(c: np.ndarray, alpha: np.ndarray) -> np.ndarray | None:
+    """:func:`_lambda_left` element-wise (c int64, alpha float arrays of one shape)."""
+    return _nudged_many(special.pdtri(c, alpha), lambda x, k, a: special.pdtr(k, x) <= a, 1.0, c, alpha)
+
+
+def _lambda_right_many(c: np.ndarray, alpha: np.ndarray) -> np.ndarray | None:
+    """:func:`_lambda_right` element-wise."""
+    return _nudged_many(special.gammaincinv(c + 1, alpha), lambda x, k, a: special.pdtrc(k, x) <= a, -1.0, c, alpha)
+
+
+def _count_threshold_many(err: np.ndarray, gamma: float) -> np.ndarray | None:
+    """``count_threshold_exact(err, err, gamma)`` element-wise (int64), by the same doubling, bisection and walk."""
+
+    def ok(c, idx):
+        a = err[idx]
+        left, right = _lambda_left_many(c, a), _lambda_right_many(c, a)
+        if left is None or right is None:
+            raise _OutOfReach
+        return left <= gamma * right
+
+    try:
+        hi = np.ones(err.shape, dtype=np.int64)
+        active = np.arange(err.size)
+        for _ in range(MAX_ITERATIONS):  # doubling
+            active = active[~ok(hi[active], active)]
+            if not active.size:
+                break
+            hi[active] *= 2
+        else:
+            return None
+        lo = hi // 2
+        active = np.flatnonzero(lo < hi)
+        while active.size:  # bisection
+            mid = (lo[active] + hi[active]) // 2
+            good = ok(mid, active)
+            hi[active[good]] = mid[good]
+            lo[active[~good]] = mid[~good] + 1
+            active = active[lo[active] < hi[active]]
+        active = np.flatnonzero(lo > 0)
+        while active.size:  # the walk down (ok is not monotone at tiny c)
+            active = active[ok(lo[active] - 1, active)]
+            lo[active] -= 1
+            active = active[lo[active] > 0]
+        return lo
+    except _OutOfReach:
+        return None
+
+
+class _OutOfReach(Exception):
+    """A quantile the scalar functions refuse (:func:`_nudged`): the caller falls back to them."""
+
+
+@dataclass(frozen=True)
+class _Steps:
+    """The per-step arrays (shape (T,)) of steps 1..T that the whole-run error needs, and the shared noise."""
+
+    tau1: float
+    mu1: float
+    eps: np.ndarray
+    tau2: np.ndarray
+    c: np.ndarray
+    rho: np.ndarray
+    s: np.ndarray
+    pbar: np.ndarray
+
+
+def _steps_of(params, tau1: float, mu1: float) -> _Steps:
+    cols = np.array([(st.eps_t, st.tau2, st.c, st.rho, st.s, st.pbar) for st in params], dtype=float).T
+    eps, tau2, c, rho, s, pbar = cols
+    return _Steps(float(tau1), float(mu1), eps, tau2, c.astype(np.int64), rho, s.astype(np.int64), pbar)
+
+
+def _exact_tail_base(cal: GlobalCalibration, T: int, eps_t: float, pstar: float):
+    """The parts of steps 1..T of :meth:`ExactTailCalibration.step` that do not depend on kappa: (beta_t, s_t, pbar_t)
+    as arrays, with the scalar code's arithmetic (beta_t by the scalar schedule, whose power differs from numpy's
+    array power in the last bit); None where Theorem 21's budget beta_t/4 underflows (``reachable_budget`` refuses)."""
+    bt = np.array([float(_beta_t(t, cal.beta)) for t in range(1, T + 1)])
+    if not bool(np.all(bt / 4.0 > 0)):
+        return None
+    log4_over_beta_t = math.log(4.0) - math.log(cal.beta) + log_inv_omega(np.arange(1, T + 1))
+    log_Lambda = eps_t * (cal.mu1 + cal.tau2 * log4_over_beta_t)
+    log_gl = math.log(cal.gamma) + log_Lambda
+    if cal.variant == "auto":
+        s = np.where(log_gl + math.log1p(-pstar) > math.log(pstar), 1, -1)
+        pbar = np.maximum(pstar * np.exp(-log_gl), 1.0 - np.exp(np.minimum(log_gl, 700.0)) * (1.0 - pstar))
+    else:  # the fixed variant's own branch, with math.exp as privtest.gtm computes it
+        s = np.full(T, VARIANTS[cal.variant])
+        if s[0] == 1:
+            pbar = np.array([pstar * math.exp(-x) for x in log_gl.tolist()])
+        else:
+            pbar = np.array([1.0 - math.exp(min(x, 700.0)) * (1.0 - pstar) for x in log_gl.tolist()])
+    return bt, s.astype(np.int64), pbar
+
+
+def _exact_tail_steps(cal: ExactTailCalibration, T: int, eps_t: float, pstar: float, base=None) -> _Steps | None:
+    """``[cal.step(t, eps_t, pstar) for t in 1..T]`` as arrays, with the arithmetic of :meth:`ExactTailCalibration.step`
+    on arrays (``base``: :func:`_exact_tail_base` of the same arguments, computed if None); None where a step would
+    raise (the scalar steps then raise the documented error)."""
+    base = _exact_tail_base(cal, T, eps_t, pstar) if base is None else base
+    if base is None:
+        return None
+    bt, s, pbar = base
+    err = np.minimum(cal.budget_scale * bt / 4.0, 0.5)
+    if not bool(np.all(err > 0)):
+        return None
+    c = _count_threshold_many(err, cal.gamma)
+    if c is None:
+        return None
+    rho = np.empty(T)
+    for sign, tail, share in ((1, _lambda_left_many, pstar), (-1, _lambda_right_many, 1.0 - pstar)):
+        idx = np.flatnonzero(s == sign)
+        if idx.size:
+            lam = tail(c[idx], err[idx])
+            if lam is None:
+                return None
+            rho[idx] = lam / share
+    return _Steps(cal.tau1, cal.mu1, np.full(T, float(eps_t)), np.full(T, cal.tau2), c, rho, s, pbar)
+
+
+def _steps(cal, T: int, eps_t: float, pstar: float, base=None) -> _Steps:
+    """Steps 1..T of ``cal`` as arrays: on arrays for :class:`ExactTailCalibration` itself (``base`` as in
+    :func:`_exact_tail_steps`), step by step otherwise."""
+    if type(cal) is ExactTailCalibration:
+        fast = _exact_tail_steps(cal, T, float(eps_t), float(pstar), base)
+        if fast is not None:
+            return fast
+    return _steps_of([cal.step(t, eps_t, pstar) for t in range(1, T + 1)], cal.tau1, cal.mu1)
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# The exact transcript pass of whole_run_error over blocks of steps: privtest.exact.transcript_log_probs's arithmetic
+# (the factors of exact._log_step_factors, the cumulative continuation, the log-sum-exp over the eta_1 nodes) on
+# (steps x nodes) arrays. tests/test_calibration.py compares it with a step-by-step reference to 1e-12.
+
+#: log of scipy's underflow level in privtest._numerics (TINY = 1e-280): below it exact recomputes log P / log Q by a
+#: series or continued fraction, which this pass skips where the term is 100 nats below the one it is added to.
+_LOG_TINY = math.log(1e-280)
+#: Elements (steps x eta_1 nodes x 2 inputs) per block of the transcript pass: 1 MB per float array (larger blocks are
+#: no faster: the special functions dominate, and fresh large temporaries cost page faults).
+_BLOCK = 1 << 17
+
+
+def _log_main(k, b, log_other, upper: bool):
+    """log P(k, b) (``upper``: log Q(k, b)) as privtest._numerics.log_gammainc_unchecked / log_gammaincc_unchecked
+    compute it, except where scipy's value underflows below 1e-280 and ``log_other`` exceeds log(1e-280) + 100: there
+    logaddexp(log P, log_other) is log_other to the last bit whatever log P <= log(1e-280) is, and the series
+    (continued fraction) that would recompute log P is skipped."""
+    with np.errstate(divide="ignore"):
+        v = special.gammaincc(k, b) if upper else special.gammainc(k, b)
+        out = np.log(v)
+    bad = (v < TINY) & ~(log_other > _LOG_TINY + 100.0)
+    if not upper:
+        bad &= b > 0
+    if np.any(bad):
+        kb, bb = k[bad], b[bad]
+        out[bad] = (log_upper_cf(kb, bb) - special.gammaln(kb)) if upper else log_p_series(kb, bb)
+    return out
+
+
+def _log_factors(a: np.ndarray, q, eps, tau2, c, rho, s):
+    """(log_G, log_H), shape (R, J): exact._log_step_factors of R steps (per-row q, eps, tau2, c, rho, s, shape (R,))
+    at the nodes a = mu1 - eta_1 (shape (J,)), element for element."""
+    R, J = len(q), len(a)
+    log_G, log_H = np.zeros((R, J)), np.full((R, J), -np.inf)
+    flipped = s == -1
+    log_G[flipped], log_H[flipped] = -np.inf, 0.0  # q = 0: K = 0 surely (direct continues, flipped halts)
+    for rows, sign, perturbed in (
+        (np.flatnonzero((q > 0) & (s == 1) & (eps > 0)), 1, True),
+        (np.flatnonzero((q > 0) & flipped & (eps > 0)), -1, True),
+        (np.flatnonzero((q > 0) & (eps == 0)), None, False),
+    ):
+        if not rows.size:
+            continue
+        col = lambda v, rows=rows: v[rows][:, None]  # noqa: E731
+        k = np.broadcast_to(col(c).astype(float) + 1.0, (rows.size, J))
+        log_rho = np.array([math.log(r) for r in rho[rows].tolist()])[:, None]
+        log_b = (log_rho + np.log(col(q))) + (col(s) * col(eps)) * a[None, :]
+        b = np.exp(log_b)
+        if not perturbed:  # no perturbation: K ~ Po(rho q) for every eta
+            lP, lQ = log_gammainc_unchecked(k, b), log_gammaincc_unchecked(k, b)
+            direct = (s[rows] == 1)[:, None]
+            log_G[rows], log_H[rows] = np.where(direct, lQ, lP), np.where(direct, lP, lQ)
+            continue
+        sigma = np.broadcast_to(1.0 / (col(eps) * col(tau2)), (rows.size, J))
+        if sign == 1:
+            log_pareto = sigma * log_b + log_upper_gamma_unchecked(k - sigma, b) - special.gammaln(k)
+            log_m = _log_main(k, b, log_pareto, upper=False)  # P(k, b): halting with no help from eta_2
+        else:
+            log_pareto = (
+                -sigma * log_b + special.gammaln(k + sigma) - special.gammaln(k) + log_gammainc_unchecked(k + sigma, b)
+            )
+            log_m = _log_main(k, b, log_pareto, upper=True)  # Q(k, b)
+        lH = np.minimum(np.logaddexp(log_m, log_pareto), 0.0)
+        lG = log1mexp(lH)
+        big = lH > math.log(0.5)
+        if np.any(big):
+            bb, lp, kb, sb = b[big], log_pareto[big], k[big], sigma[big]
+            if sign == 1:
+                lq = log_gammaincc_unchecked(kb, bb)
+                vals = lq + log1mexp(np.minimum(lp - lq, 0.0))
+                deep = bb > 20.0 * (kb + sb)
+                if np.any(deep):  # Q - pareto cancels: exact's Gauss-Laguerre integral
+                    bd, kd, sd = bb[deep][:, None], kb[deep][:, None], sb[deep][:, None]
+                    log1p_r = np.log1p(LAG_X[None, :] / bd)
+                    integrand = -np.expm1(-sd * log1p_r) * np.exp((kd - 1.0) * log1p_r)
+                    vals[deep] = (
+                        -bd[:, 0]
+                        + (kd[:, 0] - 1.0) * np.log(bd[:, 0])
+                        - special.gammaln(kd[:, 0])
+                        + np.log(integrand @ LAG_W)
+                    )
+            else:
+                lpk = log_gammainc_unchecked(kb, bb)
+                vals = lpk + log1mexp(np.minimum(lp - lpk, 0.0))
+            lG[big] = vals
+        log_G[rows], log_H[rows] = lG, lH
+    return log_G, log_H
+
+
+def _whole_run(steps: _Steps, pstar: float, stop_above: float | None = None):
+    """(error, per_th) of :func:`whole_run_error` for the steps ``steps``; with ``stop_above``, (e, None) for some
+    e > stop_above as soon as the worst stream through the steps computed so far errs with probability e (the
+    remaining steps can only add streams)."""
+    T = len(steps.c)
+    p = np.maximum(steps.pbar, 0.0)  # the worst stream: p_t = max(pbar_t, 0), then p* at t_h
+    q = np.where(steps.s == -1, 1.0 - p, p)  # the counted mechanism's success (exact.counted_success, delta = 0)
+    q_halt = np.where(steps.s == -1, 1.0 - pstar, pstar)
+    low = steps.pbar > 0  # halting at such a step (with p_t <= pbar_t) is a Type I error
+    h = panel_width_unchecked(steps.tau1, steps.tau2, steps.eps, steps.c)
+    x, log_w, _ = x_nodes_unchecked(steps.tau1, steps.mu1, h, -100.0)
+    cum = -x / steps.tau1 - math.log(steps.tau1) + log_w  # log f_1 (with the quadrature weight) before step 1
+    a = steps.mu1 - x
+    log_halt_p, log_alt = np.empty(T), np.empty(T)
+    block = max(1, _BLOCK // (2 * len(x)))
+    typeI = -np.inf  # log Pr[Type I at a step before the block]
+    for i0 in range(0, T, block):
+        i = slice(i0, min(i0 + block, T))
+        rows = lambda v, i=i: np.concatenate([v[i], v[i]])  # noqa: E731  (p, then p* at the same steps)
+        lG, lH = _log_factors(
+            a,
+            np.concatenate([q[i], q_halt[i]]),
+            rows(steps.eps),
+            rows(steps.tau2),
+            rows(steps.c),
+            rows(steps.rho),
+            rows(steps.s),
+        )
+        n = i.stop - i.start
+        before = np.cumsum(np.vstack([cum, lG[: n - 1]]), axis=0)  # log Pr[continue through t - 1, eta_1] per node
+        log_halt_p[i] = logsumexp_unchecked(before + lH[:n])  # halt at t with p_t (Type I where low)
+        log_alt[i] = logsumexp_unchecked(before + lG[n:])  # continue at t with p* (Type II)
+        cum = before[-1] + lG[n - 1]
+        if stop_above is not None:
+            acc = np.logaddexp.accumulate(np.r_[typeI, np.where(low[i], log_halt_p[i], -np.inf)])
+            worst = float(np.exp(np.logaddexp(acc[:-1], log_alt[i])).max())
+            if worst > stop_above:
+                return worst, None
+            typeI = acc[-1]
+    log_typeI = np.where(low, log_halt_p, -np.inf)
+    typeI_before = np.r_[-np.inf, np.logaddexp.accumulate(log_typeI)[:-1]]  # Pr[Type I at a step < t_h]
+    per_th = np.exp(np.logaddexp(typeI_before, log_alt))
+    per_th = np.r_[per_th, np.exp(np.logaddexp.accumulate(log_typeI)[-1])]
+    return float(per_th.max()), per_th
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# What an exact whole-run error costs, and the horizons within reach
+
+#: Most exact work :func:`whole_run_error` and :func:`certified_calibration` undertake, in step-node evaluations: the
+#: steps t <= T times the J nodes of the eta_1 quadrature (privtest.exact, about 1,000 to 10,000) times the number of
+#: budget scales kappa evaluated (1 for whole_run_error). Each costs 0.3 to 0.45 us on the reference machine (2 shared
+#: cores; a few incomplete gamma functions per node and input), so 10^8 is 30 to 45 s. Beyond it the call is refused
+#: naming T and the largest T within reach: the quadrature and its numbers are what the certificate is, so the work
+#: cannot shrink without changing them (T = 10^5 at eps_t/eps = 0.1 would take an hour of certification).
+MAX_CERTIFY_WORK = 10**8
+
+
+def _nodes(cal, T: int, eps_t: float, pstar: float) -> int:
+    """J, the eta_1 nodes of the exact pass over steps 1..T (privtest.exact.x_nodes at exact.panel_width), from the
+    steps 1 and T (tau_2,t is smallest at t = 1 for this library's calibrations, c_t largest at t = T)."""
+    ends = [cal.step(t, eps_t, pstar) for t in sorted({1, T})]
+    h = panel_width_unchecked(cal.tau1, [st.tau2 for st in ends], [st.eps_t for st in ends], [st.c for st in ends])
+    return GL_NODES * max(1, math.ceil((cal.mu1 + cal.tau1 * 100.0) / h))
+
+
+def _check_reach(cal, T: int, eps_t: float, pstar: float, evaluations: int, caller: str) -> None:
+    """Refuse, naming T, a horizon beyond reach, before any of the work: T must be <= the reach
+    MAX_CERTIFY_WORK // (J x evaluations), with J taken at the horizon t_cap = MAX_CERTIFY_WORK // (J_min x evaluations)
+    (J_min = 16 (X / tau1 panels): the panel width is at most tau1). The reach does not depend on T, and every T
+    within it costs at most MAX_CERTIFY_WORK: J grows with the horizon (through c_t) and the reach is <= t_cap."""
+    lowest = GL_NODES * max(1, math.ceil((cal.mu1 + cal.tau1 * 100.0) / cal.tau1))
+    t_cap = MAX_CERTIFY_WORK // (lowest * evaluations)
+    try:
+        J = _nodes(cal, t_cap, eps_t, pstar) if t_cap >= 1 else lowest
+    except ValueError:  # a calibration defined only up to its own horizon (before t_cap): J at the requested T
+        J = _nodes(cal, T, eps_t, pstar)
+    reach = MAX_CERTIFY_WORK // (J * evaluations)
+    if T <= reach:
+        return
+    span = f"in [1, {reach}]" if reach >= 1 else "an integer >= 1 within reach, and none is"
+    times = f"for up to {evaluations} budget scales kappa" if evaluations > 1 else "once"
+    raise ValueError(
+        f"T must be {span} for {caller} at these parameters. Found {T}. Its exact whole-run error integrates each "
+        f"step t <= T at J = {J} quadrature nodes of eta_1 (privtest.exact), {times}: {T} x {J} x {evaluations} = "
+        f"{T * J * evaluations:,} step-node evaluations exceed MAX_CERTIFY_WORK = {MAX_CERTIFY_WORK:,} (30 to 45 s "
+        "at 0.3 to 0.45 us each; the cost is linear in T, and the certificate is these very numbers, so it has no "
+        "cheaper form). " + ("Lower T, or raise tol." if evaluations > 1 else "Lower T.")
+    )
+
+
+def _certify_evaluations(beta: float, tol: float) -> int:
+    """At most how many budget scales kappa :func:`certified_calibration` evaluates: kappa = 1, the gallop from the
+    cap 2^j_max >= 4/beta and the bisection on j (each O(log j_max)), and the bisection on ln kappa from ln 2 to
+    ln(1 + tol) (at most 60 halvings: floats run out first)."""
+    j_max, cap = 1, 2.0
+    while cap < 4.0 / beta:
+        j_max, cap = j_max + 1, cap * 2.0
+    steps_j = math.ceil(math.log2(j_max)) + 1 if j_max > 1 else 1
+    halvings = min(60, max(0, math.ceil(math.log2(math.log(2.0) / math.log1p(tol))))) if tol < 1.0 else 0
+    return 1 + 2 * steps_j + 1 + halvings
+
+
 def whole_run_error(cal, T: int, eps_t: float, pstar: float):
     """Exact worst-case probability of any Type I/II error (Definition 13) within T steps, over all input streams.
 
@@ -259,15 +626,23 @@ def whole_run_error(cal, T: int, eps_t: float, pstar: float):
     pbar_i at all T steps. An adaptive analyst reduces to a fixed stream: before a halt the only history is "all
     continued".
 
+    Computation: the transcript probabilities of those streams by privtest.exact's quadrature over eta_1 (J nodes,
+    about 1,000 to 10,000), both inputs of every step at once, on blocks of steps (the arithmetic of
+    :func:`privtest.exact.transcript_log_probs` element for element: the same numbers). The work is T x J step-node
+    evaluations, 0.3 to 0.45 us each (2 s at T = 1,000 and 23 s at T = 10,000 with eps = 1, beta = 0.05, theta = 1,
+    eps_t = 0.1); beyond :data:`MAX_CERTIFY_WORK` the call is refused naming T.
+
     Args:
         cal: a calibration (``tau1``, ``mu1``, ``step(t, eps_t, pstar)``), e.g. :class:`ExactTailCalibration`.
-        T: number of steps, integer >= 1; eps_t: input privacy, finite and >= 0; pstar: p* in (0, 1).
+        T: number of steps, integer >= 1, with T x J <= :data:`MAX_CERTIFY_WORK` (T up to 19,113 at eps = 1,
+            beta = 0.05, theta = 1, eps_t = 0.1, p* = 0.5).
+        eps_t: input privacy, finite and >= 0; pstar: p* in (0, 1).
 
     Returns:
         (error, per_th): the maximum, and the array (T + 1,) of err(t_h) for t_h = 1..T and "no p* step" (last).
 
     Raises:
-        ValueError: naming T, eps_t or pstar outside its range.
+        ValueError: naming T, eps_t or pstar outside its range (T: with the largest T within reach and why).
 
     Example:
         >>> err, per_th = whole_run_error(ExactTailCalibration(1.0, 0.05, 1.0, 1.5), 3, 0.1, 0.5)
@@ -277,17 +652,8 @@ def whole_run_error(cal, T: int, eps_t: float, pstar: float):
     T = _validate.step_index(T, "T")
     _validate.nonnegative("eps_t", eps_t)
     _validate.open_unit("pstar", pstar)
-    params = [cal.step(t, eps_t, pstar) for t in range(1, T + 1)]
-    pbar = np.array([st.pbar for st in params])
-    low = pbar > 0  # halting at such a step (with p_t <= pbar_t) is a Type I error
-    stream = Stream.from_params(params, np.maximum(pbar, 0.0), tau1=cal.tau1, mu1=cal.mu1)
-    # one pass: Type I (halt at a step with p_t = pbar_t, log_halt_p) and Type II (continue at t_h with p_{t_h} = p*)
-    R_star = transcript_log_probs(stream, p_halt=np.full(T, pstar))
-    log_typeI = np.where(low, R_star.log_halt_p, -np.inf)
-    typeI_before = np.r_[-np.inf, np.logaddexp.accumulate(log_typeI)[:-1]]  # Pr[Type I at a step < t_h]
-    per_th = np.exp(np.logaddexp(typeI_before, R_star.log_continue_alt))
-    per_th = np.r_[per_th, np.exp(np.logaddexp.accumulate(log_typeI)[-1])]
-    return float(per_th.max()), per_th
+    _check_reach(cal, T, eps_t, pstar, 1, "whole_run_error")
+    return _whole_run(_steps(cal, T, eps_t, pstar), float(pstar))
 
 
 def certified_calibration(
@@ -312,11 +678,17 @@ def certified_calibration(
     j_max - 7, ...) to a passing exponent and bisects between it and the last failing one: one or two exact
     evaluations where the certified kappa is near the cap 4/beta, O(log log(1/beta)) otherwise, instead of one per
     doubling; and the same bracket as the doubling 2, 4, 8, ... for a non-decreasing error. Each kappa is evaluated
-    once. The cost grows with T (about 1 s at T = 50, 2 s at T = 100).
+    once, by :func:`whole_run_error`'s exact pass (steps 1..T on arrays; the parts of the steps that do not depend on
+    kappa computed once), stopped as soon as the error through the steps so far exceeds beta (only the comparison
+    with beta is used there). The cost is linear in T: about 1.5 s at T = 100 and 10 s at T = 1,000 (eps = 1,
+    beta = 0.05, eps_t = 0.1, p* = 0.5, the reference machine); a horizon whose work exceeds
+    :data:`MAX_CERTIFY_WORK` is refused before any of it (there T > 1,319).
 
     Args:
         eps, beta, theta, gamma, variant: as :class:`~privtest.gtm.GlobalCalibration`.
-        T: number of steps the guarantee covers, integer >= 1.
+        T: number of steps the guarantee covers, integer >= 1, with T x J x (kappas evaluated) <=
+            :data:`MAX_CERTIFY_WORK` (J: eta_1 quadrature nodes; T up to 1,319 at eps = 1, beta = 0.05, theta = 1,
+            eps_t = 0.1, p* = 0.5, tol = 0.02; the refusal gives the largest T for the parameters given).
         eps_t: input privacy of every step, finite and >= 0.
         pstar: acceptance threshold in (0, 1).
         tol: relative precision of kappa, finite and > 0.
@@ -327,9 +699,9 @@ def certified_calibration(
         (calibration, error): the :class:`ExactTailCalibration` and its certified whole-run error (<= beta).
 
     Raises:
-        ValueError: naming tol, T, eps_t, pstar or a calibration parameter out of range; naming eps_t for a vacuous
-            configuration (with the largest admissible eps_t); or if Theorem 21's budgets (kappa = 1) already exceed
-            beta.
+        ValueError: naming tol, T, eps_t, pstar or a calibration parameter out of range (T beyond reach: with the
+            largest T within reach and why); naming eps_t for a vacuous configuration (with the largest admissible
+            eps_t); or if Theorem 21's budgets (kappa = 1) already exceed beta.
 
     Example:
         >>> cal, err = certified_calibration(1.0, 0.05, 1.0, 1.5, 3, 0.1, 0.5, tol=0.5)
@@ -342,12 +714,14 @@ def certified_calibration(
     _validate.open_unit("pstar", pstar)
     base = ExactTailCalibration(eps, beta, theta, gamma, variant)
     check_admissible(base, eps_t, pstar, T, allow_vacuous=allow_vacuous)
+    _check_reach(base, T, eps_t, pstar, _certify_evaluations(float(beta), float(tol)), "certified_calibration")
     errors = {}
+    shared = _exact_tail_base(base, T, float(eps_t), float(pstar))  # the steps' parts that do not depend on kappa
 
-    def err(kappa):
+    def err(kappa):  # exact where it is <= beta; above, a lower bound > beta (the search only compares it with beta)
         if kappa not in errors:
             cal = ExactTailCalibration(eps, beta, theta, gamma, variant, kappa)
-            errors[kappa] = whole_run_error(cal, T, eps_t, pstar)[0]
+            errors[kappa] = _whole_run(_steps(cal, T, eps_t, pstar, shared), float(pstar), stop_above=beta)[0]
         return errors[kappa]
 
     if err(1.0) > beta:
@@ -383,8 +757,9 @@ CHOICE_GAMMAS = (1.25, 1.5, 2.0)
 #: Largest T :func:`choose_calibration` accepts: it computes every step t <= T of each grid point (a few seconds at
 #: T = 2000; ten times that at T = 10^4).
 MAX_CHOICE_T = 2_000
-#: Largest T at which :func:`choose_calibration` certifies (:func:`certified_calibration` takes about 2 s at T = 100 and
-#: grows faster than T): beyond it the certified candidate is listed as not computed.
+#: Largest T at which :func:`choose_calibration` certifies: beyond it the certified candidate is listed as not computed.
+#: :func:`certified_calibration` takes about 1 s at T = 100 and 10 s at T = 1,000 (linear in T, refused beyond
+#: :data:`MAX_CERTIFY_WORK`); the limit stays at 100 so that the choice for any T <= :data:`MAX_CHOICE_T` is unchanged.
 MAX_CERTIFY_T = 100
 
 # What each candidate guarantees besides pure eps-DP (Lemma 17: the noise is Theorem 21's for all of them).

@@ -31,8 +31,8 @@ integrand is unimodal, and its width near the mode is bounded below by the panel
 :func:`panel_width`); tests compare with mpmath at 50 digits and with Monte Carlo.
 
 Every public function checks its arguments first (ValueError naming the parameter and its range); the module's own
-calls between its functions use unchecked private forms (their arguments come from a checked :class:`Stream` or
-step).
+calls between its functions use unchecked forms (private here, the numerical kernels in ``privtest._numerics``;
+their arguments come from a checked :class:`Stream` or step).
 
 Example:
     The halting probability of one step of Theorem 21's GTM at p = p* (its Type II error at step 1 is below beta_1):
@@ -51,7 +51,20 @@ from dataclasses import dataclass, field
 import numpy as np
 from scipy import special
 
-from privtest import _validate
+from privtest import _numerics, _validate
+from privtest._numerics import (
+    GL_W,
+    GL_X,
+    LAG_W,
+    LAG_X,
+    log1mexp,
+    log_gammainc_unchecked,
+    log_gammaincc_unchecked,
+    log_upper_gamma_unchecked,
+    logsumexp_unchecked,
+    panel_width_unchecked,
+    x_nodes_unchecked,
+)
 from privtest.mechanisms import purification_phi
 
 __all__ = [
@@ -71,59 +84,14 @@ __all__ = [
     "x_nodes",
 ]
 
-#: Values of scipy's regularized incomplete gamma functions below this are recomputed in log space.
-_TINY = 1e-280
-#: Gauss-Laguerre rule for the deep-tail continuation integral of the direct variant.
-_LAG_X, _LAG_W = special.roots_laguerre(64)
-#: Gauss-Legendre nodes per panel of the outer (eta_1) integral.
-GL_NODES = 16
-_GL_X, _GL_W = np.polynomial.legendre.leggauss(GL_NODES)
+#: Gauss-Legendre nodes per panel of the outer (eta_1) integral (the quadrature rules and the unchecked kernels this
+#: module's functions call are in privtest._numerics).
+GL_NODES = _numerics.GL_NODES
 
 
 # ----------------------------------------------------------------------------------------------------------------
 # Incomplete gamma functions in log space
 # ----------------------------------------------------------------------------------------------------------------
-def _log_p_series(a, x):
-    """log P(a, x) by the series x^a e^-x / Gamma(a+1) * sum_n x^n / ((a+1)...(a+n)); any x > 0, fast for x < a."""
-    a = np.asarray(a, dtype=float)
-    x = np.asarray(x, dtype=float)
-    term = np.ones(np.broadcast(a, x).shape)
-    total = term.copy()
-    n = 0
-    while True:
-        n += 1
-        term = term * x / (a + n)
-        total = total + term
-        if np.all(term <= 1e-16 * total) or n > 100000:
-            break
-    return a * np.log(x) - x - special.gammaln(a + 1.0) + np.log(total)
-
-
-def _log_upper_cf(s, x):
-    """log Gamma(s, x) (unregularized) by the modified-Lentz continued fraction; valid for x > 0, fast for x > s + 1."""
-    s = np.asarray(s, dtype=float)
-    x = np.asarray(x, dtype=float)
-    s, x = np.broadcast_arrays(s, x)
-    tiny = 1e-300
-    bb = x + 1.0 - s
-    c = np.full(bb.shape, 1.0 / tiny)
-    d = 1.0 / np.where(np.abs(bb) < tiny, tiny, bb)
-    h = d.copy()
-    for i in range(1, 100000):
-        an = -i * (i - s)
-        bb = bb + 2.0
-        d = an * d + bb
-        d = np.where(np.abs(d) < tiny, tiny, d)
-        c = bb + an / c
-        c = np.where(np.abs(c) < tiny, tiny, c)
-        d = 1.0 / d
-        delta = d * c
-        h = h * delta
-        if np.all(np.abs(delta - 1.0) < 1e-15):
-            break
-    return -x + s * np.log(x) + np.log(h)
-
-
 def _check_shape_arg(a, x) -> None:
     _validate.positive("a", a, scalar=False)
     _validate.nonnegative("x", x, scalar=False)
@@ -147,19 +115,7 @@ def log_gammainc(a, x):
         -1201.4607
     """
     _check_shape_arg(a, x)
-    return _log_gammainc(a, x)
-
-
-def _log_gammainc(a, x):
-    a, x = np.broadcast_arrays(np.asarray(a, dtype=float), np.asarray(x, dtype=float))
-    shape, a, x = a.shape, a.ravel(), x.ravel()
-    with np.errstate(divide="ignore"):
-        v = special.gammainc(a, x)
-        out = np.log(v)
-    bad = (v < _TINY) & (x > 0)
-    if np.any(bad):
-        out[bad] = _log_p_series(a[bad], x[bad])
-    return out.reshape(shape)
+    return log_gammainc_unchecked(a, x)
 
 
 def log_gammaincc(a, x):
@@ -179,65 +135,14 @@ def log_gammaincc(a, x):
         -1890.3075
     """
     _check_shape_arg(a, x)
-    return _log_gammaincc(a, x)
-
-
-def _log_gammaincc(a, x):
-    a, x = np.broadcast_arrays(np.asarray(a, dtype=float), np.asarray(x, dtype=float))
-    shape, a, x = a.shape, a.ravel(), x.ravel()
-    with np.errstate(divide="ignore"):
-        v = special.gammaincc(a, x)
-        out = np.log(v)
-    bad = v < _TINY
-    if np.any(bad):
-        out[bad] = _log_upper_cf(a[bad], x[bad]) - special.gammaln(a[bad])
-    return out.reshape(shape)
-
-
-#: Near-integer shapes below which the downward recurrence of :func:`_log_upper_gamma_small_x` loses digits (it
-#: divides by s + n - 1 = -(1 - a0)): a0 = s + ceil(-s) within this of 1 goes to mpmath; so do recurrences longer than
-#: _MAX_RECURRENCE steps.
-_NEAR_INTEGER = 1e-3
-_MAX_RECURRENCE = 1000
-
-
-def _log_upper_gamma_small_x(s, x):
-    """log Gamma(s, x) for s <= 0 and 0 < x <= 1 (1-d arrays) by the downward recurrence
-    Gamma(a - 1, x) = (Gamma(a, x) - x^(a-1) e^-x) / (a - 1) from a0 = s + ceil(-s) in [0, 1) (scipy: Q(a0, x)
-    Gamma(a0), or E_1(x) at a0 = 0), on the scaled r_a = Gamma(a, x) x^-a e^x, r_(a-1) = (x r_a - 1) / (a - 1)
-    (no overflow). For x <= 1 and a <= 0 each step shrinks the relative error (|x r_a / (a - 1)| / r_(a-1) <= 1/2);
-    only the first step, dividing by a0 - 1, amplifies it, by 1/(1 - a0).
-
-    Returns:
-        (log Gamma(s, x), ok): ok is False where this is not accurate to ~1e-13 (a0 within :data:`_NEAR_INTEGER` of 1,
-        Q(a0, x) below scipy's underflow, or more than :data:`_MAX_RECURRENCE` steps); those entries are nan.
-    """
-    n = np.ceil(-s)
-    a0 = s + n
-    ok = (1.0 - a0 >= _NEAR_INTEGER) & (n <= _MAX_RECURRENCE)
-    log_r = np.full(s.shape, np.nan)
-    zero = ok & (a0 == 0)
-    log_r[zero] = np.log(special.exp1(x[zero])) + x[zero]  # Gamma(0, x) = E_1(x)
-    frac = ok & (a0 > 0)
-    q = special.gammaincc(a0[frac], x[frac])
-    log_r[frac] = np.log(q) + special.gammaln(a0[frac]) + x[frac] - a0[frac] * np.log(x[frac])
-    ok[frac] = q >= _TINY
-    ok &= np.isfinite(log_r)
-    r, a, n, x = np.exp(log_r[ok]), a0[ok], n[ok], x[ok]
-    for i in range(int(n.max()) if n.size else 0):
-        step = i < n
-        r = np.where(step, (x * r - 1.0) / np.where(step, a - 1.0, -1.0), r)
-        a = np.where(step, a - 1.0, a)
-    out = np.full(s.shape, np.nan)
-    out[ok] = np.log(r) + s[ok] * np.log(x) - x
-    return out, ok
+    return log_gammaincc_unchecked(a, x)
 
 
 def log_upper_gamma(s, x):
     """log Gamma(s, x) = log int_x^inf u^{s-1} e^{-u} du (unregularized) for any real s and x > 0.
 
     s > 0 uses scipy (continued fraction where it underflows); s <= 0 uses the continued fraction for x > 1 and the
-    downward recurrence of :func:`_log_upper_gamma_small_x` below, with mpmath only where that recurrence is not
+    downward recurrence of ``privtest._numerics.log_upper_gamma_small_x``, with mpmath only where that recurrence is not
     accurate (s within 1e-3 below an integer; rare: it needs c_t + 1 <= 1/(eps_t tau2_t)). Agrees with mpmath to
     ~1e-13 in the logarithm (tests/test_exact.py). The Pareto term of the halting factor (module docstring).
 
@@ -256,44 +161,7 @@ def log_upper_gamma(s, x):
     """
     _validate.finite("s", s, scalar=False)
     _validate.positive("x", x, scalar=False)
-    return _log_upper_gamma(s, x)
-
-
-def _log_upper_gamma(s, x):
-    s, x = np.broadcast_arrays(np.asarray(s, dtype=float), np.asarray(x, dtype=float))
-    out = np.empty(s.shape)
-    pos = s > 0
-    if np.any(pos):
-        out[pos] = _log_gammaincc(s[pos], x[pos]) + special.gammaln(s[pos])
-    neg = ~pos
-    if np.any(neg):
-        cf = neg & (x > 1.0)
-        if np.any(cf):
-            out[cf] = _log_upper_cf(s[cf], x[cf])
-        small = neg & ~(x > 1.0)
-        if np.any(small):
-            vals, ok = _log_upper_gamma_small_x(s[small], x[small])
-            out[small] = vals
-            slow = np.zeros(s.shape, dtype=bool)
-            slow[small] = ~ok
-            if np.any(slow):
-                import mpmath
-
-                for idx in zip(*np.nonzero(slow), strict=True):
-                    out[idx] = float(mpmath.log(mpmath.gammainc(s[idx], x[idx])))
-    return out
-
-
-def _log1mexp(x):
-    """log(1 - e^x) for x <= 0, accurate at both ends."""
-    x = np.asarray(x, dtype=float)
-    near = x > -0.6931
-    out = np.empty(x.shape)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        out[near] = np.log(-np.expm1(x[near]))
-        far = ~near
-        out[far] = np.log1p(-np.exp(x[far]))  # numpy's log1p is slow: only where it is needed
-    return out
+    return log_upper_gamma_unchecked(s, x)
 
 
 # ----------------------------------------------------------------------------------------------------------------
@@ -395,32 +263,34 @@ def _log_step_factors_pos(a, q, eps, tau2, c, rho, s):
     log_b = math.log(rho) + np.log(q) + s * eps * a
     b = np.exp(log_b)
     if eps == 0.0:  # no perturbation: K ~ Po(rho q) for every eta
-        lP, lQ = _log_gammainc(k, b), _log_gammaincc(k, b)
+        lP, lQ = log_gammainc_unchecked(k, b), log_gammaincc_unchecked(k, b)
         return (lQ, lP) if s == 1 else (lP, lQ)
     sigma = 1.0 / (eps * tau2)
     if s == 1:
-        log_main = _log_gammainc(k, b)  # P(k, b): halting with no help from eta_2
-        log_pareto = sigma * log_b + _log_upper_gamma(k - sigma, b) - special.gammaln(k)
+        log_main = log_gammainc_unchecked(k, b)  # P(k, b): halting with no help from eta_2
+        log_pareto = sigma * log_b + log_upper_gamma_unchecked(k - sigma, b) - special.gammaln(k)
     else:
-        log_main = _log_gammaincc(k, b)  # Q(k, b)
-        log_pareto = -sigma * log_b + special.gammaln(k + sigma) - special.gammaln(k) + _log_gammainc(k + sigma, b)
+        log_main = log_gammaincc_unchecked(k, b)  # Q(k, b)
+        log_pareto = (
+            -sigma * log_b + special.gammaln(k + sigma) - special.gammaln(k) + log_gammainc_unchecked(k + sigma, b)
+        )
     log_H = np.minimum(np.logaddexp(log_main, log_pareto), 0.0)
-    log_G = _log1mexp(log_H)
+    log_G = log1mexp(log_H)
     big = log_H > math.log(0.5)
     if np.any(big):
         bb, lp = b[big], log_pareto[big]
         if s == 1:
-            lq = _log_gammaincc(k, bb)
-            vals = lq + _log1mexp(np.minimum(lp - lq, 0.0))
+            lq = log_gammaincc_unchecked(k, bb)
+            vals = lq + log1mexp(np.minimum(lp - lq, 0.0))
             deep = bb > 20.0 * (k + sigma)
             if np.any(deep):  # Q - pareto cancels: integrate E[(1 - (b/Gamma)^sigma); Gamma > b] directly
                 bd = bb[deep][:, None]
-                log1p_r = np.log1p(_LAG_X[None, :] / bd)  # once: numpy's log1p is the costly part
+                log1p_r = np.log1p(LAG_X[None, :] / bd)  # once: numpy's log1p is the costly part
                 integrand = -np.expm1(-sigma * log1p_r) * np.exp((k - 1.0) * log1p_r)
-                vals[deep] = -bd[:, 0] + (k - 1.0) * np.log(bd[:, 0]) - special.gammaln(k) + np.log(integrand @ _LAG_W)
+                vals[deep] = -bd[:, 0] + (k - 1.0) * np.log(bd[:, 0]) - special.gammaln(k) + np.log(integrand @ LAG_W)
         else:
-            lpk = _log_gammainc(k, bb)
-            vals = lpk + _log1mexp(np.minimum(lp - lpk, 0.0))
+            lpk = log_gammainc_unchecked(k, bb)
+            vals = lpk + log1mexp(np.minimum(lp - lpk, 0.0))
         log_G[big] = vals
     return log_G, log_H
 
@@ -626,13 +496,7 @@ def panel_width(tau1: float, tau2, eps, c) -> float:
     _validate.positive("tau2", tau2, scalar=False)
     _validate.nonnegative("eps", eps, scalar=False)
     _validate.integer("c", c, 0, scalar=False)
-    return _panel_width(tau1, tau2, eps, c)
-
-
-def _panel_width(tau1, tau2, eps, c) -> float:
-    tau2, eps, c = (np.asarray(v, dtype=float) for v in (tau2, eps, c))
-    steep = np.where(eps > 0, 3.0 / np.maximum(eps * np.sqrt(c + 1.0), 1e-300), np.inf)
-    return float(min(tau1, float(np.min(tau2)), float(np.min(steep))))
+    return panel_width_unchecked(tau1, tau2, eps, c)
 
 
 def x_nodes(tau1: float, mu1: float, h: float, log_floor: float = -100.0):
@@ -658,18 +522,7 @@ def x_nodes(tau1: float, mu1: float, h: float, log_floor: float = -100.0):
     _validate.negative("log_floor", log_floor)
     if (mu1 + tau1 * (-log_floor)) / h > 1e8 / GL_NODES:
         raise ValueError(f"h must be at least (mu1 + tau1 (-log_floor)) / 10^8 per node. Found h = {h!r}.")
-    return _x_nodes(tau1, mu1, h, log_floor)
-
-
-def _x_nodes(tau1, mu1, h, log_floor=-100.0):
-    X = mu1 + tau1 * (-log_floor)
-    n_panels = max(1, math.ceil(X / h))
-    edges = np.linspace(0.0, X, n_panels + 1)
-    half = np.diff(edges) / 2.0
-    mid = (edges[:-1] + edges[1:]) / 2.0
-    x = (mid[:, None] + half[:, None] * _GL_X[None, :]).ravel()
-    w = (half[:, None] * _GL_W[None, :]).ravel()
-    return x, np.log(w), X
+    return x_nodes_unchecked(tau1, mu1, h, log_floor)
 
 
 @dataclass(frozen=True)
@@ -725,14 +578,7 @@ def logsumexp(v, axis=-1):
     if np.isnan(np.asarray(arr, dtype=float)).any():
         raise ValueError(f"v must not contain NaN. Found {_validate.fmt(v)}.")
     axis = _validate.integer("axis", axis, -np.ndim(arr), maximum=max(np.ndim(arr) - 1, 0))
-    return _logsumexp(np.asarray(arr, dtype=float), axis)
-
-
-def _logsumexp(v, axis=-1):
-    m = np.max(v, axis=axis, keepdims=True)
-    m = np.where(np.isfinite(m), m, 0.0)
-    with np.errstate(divide="ignore"):
-        return np.squeeze(m, axis=axis) + np.log(np.sum(np.exp(v - m), axis=axis))
+    return logsumexp_unchecked(np.asarray(arr, dtype=float), axis)
 
 
 def transcript_log_probs(
@@ -781,8 +627,8 @@ def transcript_log_probs(
     _validate.negative("log_floor", log_floor)
     _validate.positive("refine", refine)
     _validate.boolean("shared_eta1", shared_eta1)
-    h = _panel_width(stream.tau1, stream.tau2, stream.eps, stream.c) / float(refine)
-    x, log_w, X = _x_nodes(stream.tau1, stream.mu1, h, log_floor)
+    h = panel_width_unchecked(stream.tau1, stream.tau2, stream.eps, stream.c) / float(refine)
+    x, log_w, X = x_nodes_unchecked(stream.tau1, stream.mu1, h, log_floor)
     log_f1 = -x / stream.tau1 - math.log(stream.tau1) + log_w
     a = stream.mu1 - x
     q = stream.q()
@@ -799,16 +645,16 @@ def transcript_log_probs(
             lG, lH = _log_step_factors(a, q[i], *args)
             lG_alt, lH_p = lG, lH
         if shared_eta1:
-            log_halt[i] = _logsumexp(cum + lH)
-            log_halt_p[i] = log_halt[i] if lH_p is lH else _logsumexp(cum + lH_p)
-            log_alt[i] = _logsumexp(cum + lG_alt)
+            log_halt[i] = logsumexp_unchecked(cum + lH)
+            log_halt_p[i] = log_halt[i] if lH_p is lH else logsumexp_unchecked(cum + lH_p)
+            log_alt[i] = logsumexp_unchecked(cum + lG_alt)
             cum = cum + lG
-            log_cont[i] = _logsumexp(cum)
+            log_cont[i] = logsumexp_unchecked(cum)
         else:
-            lg, lh = _logsumexp(log_f1 + lG), _logsumexp(log_f1 + lH)
+            lg, lh = logsumexp_unchecked(log_f1 + lG), logsumexp_unchecked(log_f1 + lH)
             log_halt[i] = cum + lh
-            log_halt_p[i] = log_halt[i] if lH_p is lH else cum + _logsumexp(log_f1 + lH_p)
-            log_alt[i] = cum + _logsumexp(log_f1 + lG_alt)
+            log_halt_p[i] = log_halt[i] if lH_p is lH else cum + logsumexp_unchecked(log_f1 + lH_p)
+            log_alt[i] = cum + logsumexp_unchecked(log_f1 + lG_alt)
             cum = cum + lg
             log_cont[i] = cum
     log_within = np.logaddexp.accumulate(log_halt)
@@ -902,21 +748,21 @@ def step_log_probs(
     _validate.negative("log_floor", log_floor)
     _validate.positive("refine", refine)
     p = np.atleast_1d(np.asarray(p, dtype=float))
-    h = _panel_width(st.tau1, st.tau2, st.eps_t, st.c) / float(refine)
-    x, log_w, X = _x_nodes(st.tau1, st.mu1, h, log_floor)
+    h = panel_width_unchecked(st.tau1, st.tau2, st.eps_t, st.c) / float(refine)
+    x, log_w, X = x_nodes_unchecked(st.tau1, st.mu1, h, log_floor)
     log_norm = 0.0
     if eta1_max is not None:
         upper = min(float(eta1_max), X)
         n_panels = max(1, math.ceil(upper / h))
         edges = np.linspace(0.0, upper, n_panels + 1)
         half, mid = np.diff(edges) / 2.0, (edges[:-1] + edges[1:]) / 2.0
-        x = (mid[:, None] + half[:, None] * _GL_X[None, :]).ravel()
-        log_w = np.log((half[:, None] * _GL_W[None, :]).ravel())
-        log_norm = float(_log1mexp(-upper / st.tau1))  # log Pr[eta_1 <= upper]
+        x = (mid[:, None] + half[:, None] * GL_X[None, :]).ravel()
+        log_w = np.log((half[:, None] * GL_W[None, :]).ravel())
+        log_norm = float(log1mexp(-upper / st.tau1))  # log Pr[eta_1 <= upper]
     log_f1 = -x / st.tau1 - math.log(st.tau1) + log_w - log_norm
     q = _counted_success(p, st.s, delta, st.eps_t)
     log_halt, log_cont = np.empty(p.shape), np.empty(p.shape)
     for i, qi in enumerate(q):
         lG, lH = _log_step_factors(st.mu1 - x, float(qi), st.eps_t, st.tau2, st.c, st.rho, st.s)
-        log_halt[i], log_cont[i] = _logsumexp(log_f1 + lH), _logsumexp(log_f1 + lG)
+        log_halt[i], log_cont[i] = logsumexp_unchecked(log_f1 + lH), logsumexp_unchecked(log_f1 + lG)
     return log_halt, log_cont

@@ -39,9 +39,17 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
+from scipy import special
 
 from privtest import _validate
-from privtest.mechanisms import Mechanism, purify
+from privtest.mechanisms import (
+    BernoulliMechanism,
+    LaplaceThresholdMechanism,
+    Mechanism,
+    Negated,
+    Purified,
+    purify,
+)
 from privtest.poisson import count_threshold, lambda_left, lambda_right
 from privtest.schedule import beta_t as _beta_t
 from privtest.schedule import log_inv_omega
@@ -1362,8 +1370,19 @@ class GTM:
         return self.halted
 
 
-def run_step(eta1, mu1, eps_t, tau2, c, rho, s, mechanism: Mechanism, rng: np.random.Generator, step=None):
+def run_step(
+    eta1, mu1, eps_t, tau2, c, rho, s, mechanism: Mechanism, rng: np.random.Generator, step=None, *, counts=True
+):
     """GTM.Step of Algorithm 1, vectorized over independent instances sharing the step's parameters.
+
+    With ``counts=True`` (the default) every instance draws eta_2,t ~ Exp(tau2), N_t ~ Po(lambda_t) and
+    K_t = ``mechanism.count_plus(N_t)`` (one binomial draw for a Bernoulli mechanism), as Algorithm 1 reads.
+    With ``counts=False`` only what a Monte Carlo run records is drawn: the halting decision and N_t, with the same
+    joint law. For the library's mechanisms whose count is binomial with a known success probability (Bernoulli,
+    Laplace threshold, their negations and purifications), N_t ~ Po(lambda_t) and then the decision given N_t from its
+    exact conditional law, mostly without a binomial draw (about twice as fast, six times for a purified mechanism:
+    ``benchmarks/bench_gtm.py``); any other mechanism is evaluated through ``count_plus`` as with ``counts=True``, with
+    the same draws.
 
     Args:
         eta1: the shared noise of each instance, a float >= 0 or an array of shape (R,) of them.
@@ -1373,9 +1392,12 @@ def run_step(eta1, mu1, eps_t, tau2, c, rho, s, mechanism: Mechanism, rng: np.ra
         mechanism: M_t; purified first if its delta > 0 (Corollary 25), negated when s = -1.
         rng: anything :func:`numpy.random.default_rng` accepts.
         step: the step index t (integer >= 1), named in the error when the mechanism breaks its contract.
+        counts: True to draw and return K_t; False to return None in its place (the halting flags and N_t have the
+            same law; the random stream differs).
 
     Returns:
-        (halted, N, K): arrays with the shape of ``eta1``: halting flags (bool), evaluations N_t and +1 counts K_t.
+        (halted, N, K): arrays with the shape of ``eta1``: halting flags (bool), evaluations N_t (int64) and +1 counts
+        K_t (int64; None when ``counts`` is False).
 
     Raises:
         ValueError: naming an argument outside its range, or the step if the mechanism's counts are not integers
@@ -1385,6 +1407,10 @@ def run_step(eta1, mu1, eps_t, tau2, c, rho, s, mechanism: Mechanism, rng: np.ra
         >>> from privtest.mechanisms import BernoulliMechanism
         >>> halted, N, K = run_step([0.5, 2.0], 1.0, 0.1, 3.0, 5, 40.0, 1, BernoulliMechanism(0.9, 0.1), rng=0)
         >>> halted.tolist(), bool(np.all(K <= N))
+        ([True, True], True)
+        >>> m = BernoulliMechanism(0.9, 0.1)
+        >>> halted, N, K = run_step([0.5, 2.0], 1.0, 0.1, 3.0, 5, 40.0, 1, m, rng=0, counts=False)
+        >>> halted.tolist(), K is None
         ([True, True], True)
     """
     _validate.interval("eta1", eta1, 0.0, math.inf, lo_open=False, hi_open=True, scalar=False)
@@ -1396,15 +1422,120 @@ def run_step(eta1, mu1, eps_t, tau2, c, rho, s, mechanism: Mechanism, rng: np.ra
     _validate.sign("s", s)
     if step is not None:
         step = _validate.step_index(step, "step")
+    counts = _flag("counts", counts)
     rng = _validate.generator(rng)
     eta1 = np.asarray(eta1, dtype=float)
     m = purify(mechanism)
+    q = None if counts else _binomial_success(m)
+    if q is not None:  # the +1s of -M when s = -1 (Negated): a Bernoulli(1 - q) count
+        lam = _lambda_fast(eta1, mu1, eps_t, tau2, rho, s, rng)
+        return (*_halt_and_samples(lam, q if s == 1 else 1.0 - q, c, s, rng), None)
     eta2 = rng.exponential(tau2, size=eta1.shape)
-    N = rng.poisson(checked_exp(log_lambda(math.log(rho), eps_t, s, mu1, eta1, eta2)))
+    lam = checked_exp(log_lambda(math.log(rho), eps_t, s, mu1, eta1, eta2))
+    N = rng.poisson(lam)
     K = _validate.counts(m.count_plus(N, rng), N, step)
     if s == -1:  # the flipped variant counts the +1s of -M_t (Negated, the same draws)
         K = np.asarray(N, dtype=np.int64) - K
-    return s * (K - c - 0.5) > 0, N, K
+    return s * (K - c - 0.5) > 0, N, (K if counts else None)
+
+
+def _binomial_success(m: Mechanism) -> float | None:
+    """The q with ``m.count_plus(n) ~ Binomial(n, q)`` exactly, for the library's mechanisms whose ``count_plus`` is
+    a binomial draw (Bernoulli, Laplace threshold) and their negations and purifications (Lemma 24: each evaluation
+    passes a binary symmetric channel, so the count stays binomial with p + phi (1 - 2p)); None for any other
+    mechanism (a user's ``count_plus``, a subclass that overrides it, a sampled black box)."""
+    method = type(m).count_plus
+    if method is BernoulliMechanism.count_plus or method is LaplaceThresholdMechanism.count_plus:
+        return float(m._p)
+    if method is Negated.count_plus or method is Purified.count_plus:
+        base = _binomial_success(m.base)
+        if base is None:
+            return None
+        return 1.0 - base if method is Negated.count_plus else base + m.phi * (1.0 - 2.0 * base)
+    return None
+
+
+#: Bernstein exponent below which :func:`_count_at_most` draws K_t itself (its bound e^-E on the rarer side's
+#: probability would send more than 1% of the uniforms to the exact binomial tail; a binomial draw is cheaper then).
+_NEAR_EXPONENT = math.log(100.0)
+
+
+def _lambda_fast(eta1: np.ndarray, mu1, eps_t, tau2, rho, s, rng: np.random.Generator) -> np.ndarray:
+    """lambda_t = rho_t exp(eps_t s_t (mu1 - eta_1 + eta_2,t)) with a fresh eta_2,t ~ Exp(tau2) per instance, in one
+    buffer (:func:`log_lambda` and :func:`checked_exp` allocate a temporary per operation; at 10^5 instances and more
+    the page faults of fresh temporaries cost as much as a Poisson draw). Refuses means beyond
+    :data:`MAX_POISSON_MEAN` like :func:`checked_exp`."""
+    x = rng.exponential(tau2, size=eta1.shape)  # eta_2,t
+    x -= eta1
+    x += mu1
+    x *= s * eps_t
+    x += math.log(rho)
+    if x.size and not float(x.max()) <= math.log(MAX_POISSON_MEAN):  # NaN or too large: checked_exp says which
+        checked_exp(x)
+    return np.exp(x, out=x)
+
+
+def _halt_and_samples(lam: np.ndarray, q: float, c: int, s: int, rng: np.random.Generator):
+    """The halting decision and N_t of GTM steps with Poisson means ``lam`` on a mechanism whose count of +1s among n
+    evaluations is Binomial(n, q) (Algorithm 1: halt iff s (K_t - c - 1/2) > 0), without drawing K_t for most
+    instances: N_t ~ Po(lambda_t), then :func:`_count_at_most` decides K_t <= c given N_t, with its exact law.
+
+    ``lam``: float array of finite means >= 0; ``q``: success probability of the counted mechanism in [0, 1] (1 - p
+    for the flipped variant); ``c``: integer >= 0; ``s``: +1 or -1 (checked by :func:`run_step`). Returns
+    (halted, N): bool and int64 arrays with the shape of ``lam``.
+    """
+    shape, lam = lam.shape, lam.reshape(-1)
+    N = rng.poisson(lam)
+    if q == 0.0 or q == 1.0:  # K_t = 0 or K_t = N_t surely
+        low = np.ones(lam.shape, dtype=bool) if q == 0.0 else N <= c
+    else:
+        low = _count_at_most(N, q, c, rng)
+    halted = ~low if s == 1 else low
+    return halted.reshape(shape), N.reshape(shape)
+
+
+def _count_at_most(N: np.ndarray, q: float, c: int, rng: np.random.Generator) -> np.ndarray:
+    """Whether K <= c, for K ~ Bin(N, q) given N (a 1-d int64 array; 0 < q < 1), with the exact binomial law.
+
+    The rarer side is {K <= c} when N q > c + 1/2, else {K >= c + 1}; it has probability r <= e^-E by Bernstein's
+    inequality, E = t^2 / (2 (N q (1 - q) + t/3)) with t = |N q - c - 1/2| + 1/2 its distance from the mean (the
+    evaluations are independent and within 1 of their mean). It happens iff W > -ln r for W ~ Exp(1) (that is, a
+    uniform e^-W below r): W <= E (1 - 1e-9) settles "no" at once (the factor covers rounding), and only W above it
+    (probability at most e^-E) needs r itself (the regularized incomplete beta function, scipy ``betainc``, valid at
+    every N). Where E < ln 100 (N q within a few standard deviations of c) K is drawn instead (``rng.binomial``). Both
+    rules are exact given N, and which one applies depends on N only, so the law of (N, K <= c) is that of
+    Algorithm 1.
+    """
+    t = N * q  # the mean, then t, then E: one buffer for the chain
+    upper = t <= c + 0.5  # the rare side is K >= c + 1 (else K <= c)
+    t -= c + 0.5
+    np.abs(t, out=t)
+    t += 0.5
+    v = N * (3.0 * q * (1.0 - q))
+    v += t  # 3 N q (1 - q) + t
+    t *= t
+    t *= 1.5
+    t /= v  # E = 3 t^2 / (2 (3 N q (1 - q) + t))
+    t *= 1.0 - 1e-9
+    w = rng.standard_exponential(N.shape)
+    rare = w > t
+    near = np.flatnonzero(t < _NEAR_EXPONENT)
+    rare[near] = False
+    check = np.flatnonzero(rare)
+    if check.size:
+        n, up = N[check], upper[check]
+        # the binomial tails as regularized incomplete beta functions (scipy's bdtr/bdtrc cast n to a 32-bit int and
+        # return NaN from n = 2^31 on): Pr[K >= c+1] = I_q(c+1, n-c), Pr[K <= c] = I_{1-q}(n-c, c+1); n > c on the
+        # lower side (its mean exceeds c + 1/2), and K >= c + 1 is impossible at n <= c
+        m = np.maximum(n - c, 1).astype(float)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            r = np.where(up, np.where(n > c, special.betainc(c + 1.0, m, q), 0.0), special.betainc(m, c + 1.0, 1.0 - q))
+            log_r = np.log(r)
+        rare[check] = w[check] > -log_r
+    low = np.logical_xor(upper, rare, out=upper)
+    if near.size:
+        low[near] = rng.binomial(N[near], q) <= c
+    return low
 
 
 def log_lambda(log_rho, eps_t, s, mu1, eta1, eta2):

@@ -178,9 +178,11 @@ class BernoulliMechanism(Mechanism):
         return f"BernoulliMechanism(p={self._p!r}, eps={self.eps!r}, delta={self.delta!r})"
 
 
-def _laplace_threshold_probability(value, threshold, eps):
-    d = np.asarray(value, dtype=float) - np.asarray(threshold, dtype=float)
-    out = np.where(d >= 0, 1.0 - 0.5 * np.exp(-eps * np.abs(d)), 0.5 * np.exp(-eps * np.abs(d)))
+def laplace_threshold_probability_unchecked(value, threshold, eps):
+    """:func:`laplace_threshold_probability` without the checks (callers have checked the arguments)."""
+    d = np.subtract(value, threshold, dtype=float)
+    half = 0.5 * np.exp(-eps * np.abs(d))
+    out = np.where(d >= 0, 1.0 - half, half)
     return float(out) if out.ndim == 0 else out
 
 
@@ -208,7 +210,9 @@ def laplace_threshold_probability(value, threshold, eps):
     _validate.finite("value", value, scalar=False)
     _validate.finite("threshold", threshold, scalar=False)
     _validate.positive("eps", eps, scalar=False)
-    return _laplace_threshold_probability(value, threshold, np.asarray(eps) if isinstance(eps, list | tuple) else eps)
+    return laplace_threshold_probability_unchecked(
+        value, threshold, np.asarray(eps) if isinstance(eps, list | tuple) else eps
+    )
 
 
 class LaplaceThresholdMechanism(Mechanism):
@@ -237,7 +241,7 @@ class LaplaceThresholdMechanism(Mechanism):
         _validate.finite("threshold", threshold)
         _validate.positive("eps", eps)
         self.value, self.threshold, self.eps, self.delta = float(value), float(threshold), float(eps), 0.0
-        self._p = _laplace_threshold_probability(self.value, self.threshold, self.eps)
+        self._p = laplace_threshold_probability_unchecked(self.value, self.threshold, self.eps)
 
     @property
     def p(self) -> float:

@@ -1,7 +1,10 @@
 """Vectorized GTM runs: many independent instances of Algorithm 1 advanced together, one numpy call per step.
 
 Each instance draws its own eta_1 at Init, exactly as Algorithm 1; all instances at step t share the step's
-parameters (they see the same p_t, eps_t, p*_t), so a step costs a handful of numpy draws of length R. Like
+parameters (they see the same p_t, eps_t, p*_t), so a step costs a handful of numpy draws of length R. The runners
+record the halting step and N_t, not K_t, so they call :func:`privtest.gtm.run_step` with ``counts=False``: for the
+library's Bernoulli-type mechanisms the halting decision is then drawn given N_t from its exact conditional law without
+the binomial draw of K_t (same law as Algorithm 1, a different random stream from ``counts=True``). Like
 :meth:`privtest.gtm.GTM.step`, every function here refuses to run a step whose expected evaluations E[N_t] are infinite
 (:func:`privtest.gtm.step_vacuity`) unless the caller passes ``allow_vacuous=True``; a step with pbar_t <= 0 runs (the
 continuation guarantee is checked where a horizon T is known: :class:`privtest.testers.GTMTester`).
@@ -122,7 +125,9 @@ def run_streams(
         active = np.flatnonzero(halt_step == 0)
         if active.size == 0:
             continue
-        halted, N, _ = run_step(eta1[active], st.mu1, st.eps_t, st.tau2, st.c, st.rho, st.s, m, rng, step=t)
+        halted, N, _ = run_step(
+            eta1[active], st.mu1, st.eps_t, st.tau2, st.c, st.rho, st.s, m, rng, step=t, counts=False
+        )
         samples[active, t - 1] = N
         halt_step[active[halted]] = t
     return StreamResult(halt_step, samples, params)
@@ -198,7 +203,7 @@ def halting_counts(
     for i, pi in enumerate(p):
         eta1 = rng.exponential(st.tau1, size=runs)
         m = BernoulliMechanism(pi, st.eps_t, delta)
-        halted, N, _ = run_step(eta1, st.mu1, st.eps_t, st.tau2, st.c, st.rho, st.s, m, rng)
+        halted, N, _ = run_step(eta1, st.mu1, st.eps_t, st.tau2, st.c, st.rho, st.s, m, rng, counts=False)
         good = eta1 <= st.mu1
         out["halts"][i], out["samples"][i] = np.count_nonzero(halted), N.sum()
         out["good_runs"][i], out["good_halts"][i] = np.count_nonzero(good), np.count_nonzero(halted & good)

@@ -204,11 +204,13 @@ RUN_KEYS = ("key", "run", "command", "wall_s", "where")
 
 
 def runtime_table(measurement: Mapping) -> str:
-    """Markdown table of measured wall times (``benchmarks/reproduction_time.json``): run | command | wall time |
-    measured on, then the machine they were measured on.
+    """Markdown table of measured run times (``benchmarks/reproduction_time.json``): run | command | wall time | CPU
+    time (user + system of Snakemake and its jobs, where recorded) | measured on, then the machine they were measured
+    on.
 
     Args:
-        measurement: ``{"machine": str, "runs": [{"key", "run", "command", "wall_s", "where", "notes"?}, ...]}``
+        measurement: ``{"machine": str, "runs": [{"key", "run", "command", "wall_s", "where", "cpu_s"?, "notes"?},
+            ...]}``
             (``key``: a short name, ``time.<key>`` blocks of :func:`standard_blocks`; ``where``: commit and how it
             was measured).
 
@@ -224,8 +226,9 @@ def runtime_table(measurement: Mapping) -> str:
         if not isinstance(wall, int | float) or isinstance(wall, bool) or not math.isfinite(wall) or wall <= 0:
             raise ValueError(f"runs[{i}].wall_s must be a positive finite number of seconds, got {wall!r}")
         note = f"; {run['notes']}" if run.get("notes") else ""
-        rows.append([run["run"], f"`{run['command']}`", _minutes(wall), f"{run['where']}{note}"])
-    lines = markdown_lines(["run", "command", "wall time", "measured"], rows)
+        cpu = _minutes(run["cpu_s"]) if run.get("cpu_s") else "not recorded"
+        rows.append([run["run"], f"`{run['command']}`", _minutes(wall), cpu, f"{run['where']}{note}"])
+    lines = markdown_lines(["run", "command", "wall time", "CPU time", "measured"], rows)
     if measurement.get("machine"):
         lines += ["", f"Machine: {measurement['machine']}."]
     return "\n".join(lines)

@@ -11,16 +11,22 @@ of the test mechanism M_t^{h_ell} (Definition 36).
 Only the halting decision is needed, and it is drawn exactly without evaluating A N_t times. With
 g(Y) = Pr[f(X_t, Y) + Lap(2/eps_t) >= h] and any certified U_t >= OPT_t, g(0) = l <= g(Y) <= u = g(U_t); each
 evaluation draws a uniform V: V < l is a +1 and V >= u a -1 whatever Y is, and only l <= V < u needs A (then +1 w.p.
-(g(Y) - l)/(u - l)). So k_lo ~ Bin(N, l) +1s are certain and m ~ Bin(N - k_lo, (u - l)/(1 - l)) are open. If
-k_lo >= c + 1 the step halts, if k_lo + m < c + 1 it continues, and only otherwise are the m open evaluations drawn
-(f of m fresh draws of A(X_t, eps_t/2)). The decision has exactly the law of Algorithm 1's, the draws of A are a
-small fraction of N (the simulator, not the algorithm, knows U_t). When A's score law is known exactly
-(``score_distribution``), K_t is one binomial draw. A halting run calls ThresholdSelect(Q_t, h_ell, xi_ell,
-min(eps_t, 1)), keeps its old solution if that returns -1, and opens GTM_{ell+1}.
+(g(Y) - l)/(u - l)). As N_t ~ Po(lambda_t), the counts of the three kinds are independent Poisson variables (Poisson
+splitting): k_hi = #{V < u} ~ Po(lambda_t u) is drawn first, and since K_t <= k_hi only runs with k_hi >= c + 1 can
+halt. Of their k_hi evaluations, k_lo ~ Bin(k_hi, l/u) are certain +1s and m = k_hi - k_lo are open: if k_lo >= c + 1
+the step halts, and only otherwise are the m open evaluations resolved, by m fresh draws of A(X_t, eps_t/2) (the
+simulator, not the algorithm, knows U_t), or by one binomial draw Bin(m, (p - l)/(u - l)) when A's score law is known
+exactly (``score_distribution``, p = E g(Y)). The rest of N_t, #{V >= u} ~ Po(lambda_t (1 - u)), is independent of
+the decision: it is drawn only for the steps kept (individually at the recorded steps, as one Poisson sum per run
+for ``calls_total`` elsewhere). The decision and N_t have exactly the joint law of Algorithm 1's; A is drawn for a
+small fraction of N. A halting run calls ThresholdSelect(Q_t, h_ell, xi_ell, min(eps_t, 1)), keeps its old solution
+if that returns -1, and opens GTM_{ell+1}; runs halting at one step with the same instance and eps share Q_t's
+draws (independent runs of Algorithm 2 on one batch).
 
 The per-step constants of GTM_i's step s (Theorem 23, direct variant, budgets beta_s/6 with beta_s = omega_s beta_i:
 c_s = count_threshold(beta_s/6, beta_s/6, gamma) and rho_s = lambda^l(c_s, beta_s/6)/p*, eq. (3), Lemma 20(1)) are
-tabulated per instance (:class:`_InstanceSteps`); ``tests/test_co.py`` checks them against
+tabulated per instance (:class:`_InstanceSteps`, with ln(4/beta_s) for tau_{2,s}) and read per block as one slice per
+run (:class:`_Instances`); ``tests/test_co_long.py`` and ``tests/test_co_engine.py`` check them against
 :meth:`privtest.gtm.ExPostCalibration.step`.
 
 Baselines (:func:`baselines`): recomputation schemes a user would pick instead, in the CO model (no horizon known) or
@@ -34,7 +40,7 @@ Example:
     >>> params = BatchToCOParams(eps=30.0, beta=0.05, pstar=0.45, kappa=0.5, gamma=2.0)
     >>> run = batch_to_co(problem, params, runs=4, rng=0)
     >>> run.value.shape, run.ell[:, -1].tolist()
-    ((4, 30), [21, 20, 21, 21])
+    ((4, 30), [21, 21, 21, 20])
 """
 
 from __future__ import annotations
@@ -44,14 +50,21 @@ import math
 from dataclasses import dataclass
 
 import numpy as np
+from numpy.lib.stride_tricks import as_strided
 
 from privtest import _validate
 from privtest.co.composition import advanced_composition_eps
-from privtest.co.mechanisms import COProblem, ScoredMechanism, laplace_tail, threshold_select
-from privtest.co.params import BatchToCOParams, purification_phi_array
-from privtest.gtm import checked_exp, log_lambda
+from privtest.co.mechanisms import (
+    COProblem,
+    ScoredMechanism,
+    laplace_tail_unchecked,
+    threshold_select_rounds,
+    threshold_select_runs,
+)
+from privtest.co.params import BatchToCOParams, phi_array_unchecked
+from privtest.gtm import MAX_POISSON_MEAN, checked_exp, log4_over_beta_t
 from privtest.poisson import count_threshold, lambda_left
-from privtest.schedule import omega
+from privtest.schedule import log_inv_omega, omega
 
 __all__ = ["BASELINES", "CORun", "baselines", "batch_to_co", "geometric_steps"]
 
@@ -112,15 +125,18 @@ class _InstanceSteps:
     """Per-step constants of GTM_i (Corollary 35: Theorem 23 with eps_C = eps(i), beta = beta_i, direct variant),
     tabulated for s = 1, 2, ... and extended on demand: c_s = count_threshold(b_s, b_s, gamma) (Lemma 11) and
     rho_s = lambda^l(c_s, b_s)/p* (Lemma 20(1)) with b_s = :meth:`ExPostCalibration.step_budget` (beta_s/6,
-    beta_s = omega_s beta_i): what :meth:`ExPostCalibration.step` computes, for many s at once (``tests/test_co.py``
-    checks equality). Independent of eps; ``cal`` (eps = 1) also gives tau_{2,s} = ``cal.tau2_at(s, eps_t)`` for
-    any eps_t and mu1 = ``cal.mu1``/eps."""
+    beta_s = omega_s beta_i): what :meth:`ExPostCalibration.step` computes, for many s at once
+    (``tests/test_co_long.py`` and ``tests/test_co_engine.py`` check equality); also ``log_rho`` = ln rho_s and
+    ``log4`` = ln(4/beta_s), so that tau_{2,s} = 2/(C_H eps_t ln(4/beta_s)) = ``cal.tau2_at(s, eps_t)`` for any
+    eps_t. Independent of eps; ``cal`` (eps = 1) gives mu1 = ``cal.mu1``/eps."""
 
     def __init__(self, params: BatchToCOParams, i: int):
         self.cal = params.calibration(i)
         self.gamma, self.pstar = params.gamma, params.pstar
         self.c = np.zeros(0, dtype=np.int64)
         self.rho = np.zeros(0)
+        self.log_rho = np.zeros(0)
+        self.log4 = np.zeros(0)
 
     def ensure(self, s_max: int) -> None:
         n = self.c.size
@@ -129,8 +145,11 @@ class _InstanceSteps:
         s = np.arange(n + 1, max(s_max, 2 * n, 256) + 1)
         err = self.cal.step_budget(s)
         c = _monotone_fill(lambda k: count_threshold(err[k], err[k], self.gamma), err.size)
+        rho = lambda_left(c, err) / self.pstar
         self.c = np.concatenate([self.c, c])
-        self.rho = np.concatenate([self.rho, lambda_left(c, err) / self.pstar])
+        self.rho = np.concatenate([self.rho, rho])
+        self.log_rho = np.concatenate([self.log_rho, np.log(rho)])
+        self.log4 = np.concatenate([self.log4, log4_over_beta_t(s, self.cal.beta)])
 
 
 def _monotone_fill(f, n: int) -> np.ndarray:
@@ -151,6 +170,66 @@ def _monotone_fill(f, n: int) -> np.ndarray:
             out[mid] = f(mid)
             stack += [(lo, mid), (mid, hi)]
     return out
+
+
+class _Instances:
+    """The constants of GTM_i, i = 1, 2, ..., as arrays indexed by i (computed once, grown on demand), at eps = 1:
+    ``eps_i`` = eps(i) and ``mu1`` = ln(4/beta_i)/eps(i) (a run with budget eps has eps eps(i) and mu1/eps), ``xi`` =
+    xi_i, ``delta_cap`` (:meth:`BatchToCOParams.delta_cap`) and ``offset`` = ln(4/b_i), so that
+    ln(4/(omega_t b_i)) = offset[i] + ln(1/omega_t) (:meth:`BatchToCOParams.log4_over`). The per-step tables of the
+    instances that ran (:class:`_InstanceSteps`) are kept concatenated (flat arrays, instance i from ``start[i]``):
+    :meth:`steps` reads each run's block of steps as one contiguous slice."""
+
+    def __init__(self, base: BatchToCOParams):
+        self.base, self.n, self.tabs = base, 0, {}
+        self.start = np.zeros(1, dtype=np.int64)
+        self.size = np.zeros(1, dtype=np.int64)
+        self.need, self.log_rho, self.w = np.zeros(0, dtype=np.int64), np.zeros(0), np.zeros(0)
+        self.reserve(64)
+
+    def reserve(self, top: int) -> None:
+        """Constants for i = 1..top at least."""
+        if top <= self.n:
+            return
+        n = max(top, 2 * self.n)
+        i = np.arange(1, n + 1)
+        b = self.base
+
+        def pad(x):  # index 0 unused
+            return np.concatenate([[np.nan], np.broadcast_to(np.asarray(x, dtype=float), i.shape)])
+
+        self.eps_i, self.xi, self.delta_cap = pad(b.eps_i(i)), pad(b.xi(i)), pad(b.delta_cap(i))
+        self.mu1 = pad(np.log(4.0 / b.beta_i(i)) / b.eps_i(i))  # ExPostCalibration.mu1 of GTM_i at eps = 1
+        self.offset = pad(math.log(4.0) - np.log(b._log4_beta(i)))
+        self.start = np.concatenate([self.start, np.zeros(n - self.n, dtype=np.int64)])
+        self.size = np.concatenate([self.size, np.zeros(n - self.n, dtype=np.int64)])
+        self.n = n
+
+    def steps(self, ell: np.ndarray, s: np.ndarray, nb: int):
+        """Steps s + 1, ..., s + nb of each run's instance (``ell``, ``s``: int (R,)): three (R, nb) arrays, c_s + 1
+        (the halting count), ln rho_s and w_s = 2/(C_H ln(4/beta_s)) = eps_t tau_{2,s} (Theorem 23; any eps_t)."""
+        short = s + nb > self.size[ell]
+        if short.any():
+            for i in np.unique(ell[short]).tolist():
+                tab = self.tabs.get(i)
+                if tab is None:
+                    tab = self.tabs[i] = _InstanceSteps(self.base, i)
+                tab.ensure(int(s[ell == i].max()) + nb)
+            keys = sorted(self.tabs)
+            sizes = np.array([self.tabs[i].c.size for i in keys], dtype=np.int64)
+            self.start[keys] = np.cumsum(sizes) - sizes
+            self.size[keys] = sizes
+            self.need = np.concatenate([self.tabs[i].c for i in keys]) + 1
+            self.log_rho = np.concatenate([self.tabs[i].log_rho for i in keys])
+            self.w = 2.0 / (self.base.C_H * np.concatenate([self.tabs[i].log4 for i in keys]))
+        at = self.start[ell] + s  # each run's step s + 1
+        return tuple(_windows(x, nb)[at] for x in (self.need, self.log_rho, self.w))
+
+
+def _windows(x: np.ndarray, n: int) -> np.ndarray:
+    """The read-only view (len(x) - n + 1, n) whose row j is x[j : j + n] (``sliding_window_view`` without its
+    checks; x contiguous, 1-d, len(x) >= n)."""
+    return as_strided(x, (x.size - n + 1, n), (x.strides[0], x.strides[0]), writeable=False)
 
 
 def _same_constants(params: list[BatchToCOParams]) -> BatchToCOParams:
@@ -178,7 +257,8 @@ def batch_to_co(
     Steps are simulated in blocks: every run's GTM steps t0..t1 are drawn at once with its current instance; the
     earliest step t* at which some run halts ends the block (the later steps of the block are discarded, unseen, and
     drawn afresh in the next block, so the law is that of step-by-step simulation); checkpoints at t* are processed,
-    and the next block starts at t* + 1. The block length adapts between 8 and ``block``.
+    and the next block starts at t* + 1. The block length adapts between 8 and ``block`` (and to at most about
+    32,768 / (number of runs) steps, so that a block's arrays stay in cache).
 
     Args:
         problem: the stream, objective and batch algorithm (A(X, eps, delta) is (eps, delta)-DP).
@@ -223,16 +303,20 @@ def batch_to_co(
     T = int(problem.T)
     steps = _record_steps(record, T)
     R = len(plist) * int(runs)
-    eps = np.repeat([p.eps for p in plist], runs)
+    eps = np.repeat([float(p.eps) for p in plist], runs)
     which = np.repeat(np.arange(len(plist)), runs)
     K = steps.size
     rec = {k: np.zeros((R, K), dtype=dt) for k, dt in _REC.items()}
     rec["ell"][:], rec["t_ell"][:] = 1, 1
+    if not select:
+        rec["value"][:] = np.nan
     slot = np.full(T + 2, -1, dtype=np.int64)
     slot[steps] = np.arange(K)
-    checkpoints: list[list[int]] = [[] for _ in range(R)]
-    tables: dict[int, _InstanceSteps] = {}
+    inst = _Instances(base)
+    log_inv_om = log_inv_omega(np.arange(1, T + 1))  # ln(1/omega_t), t = 1..T (Definition 7)
     kappa1 = 1.0 + base.kappa
+    events: list[tuple[np.ndarray, int]] = []  # (runs, t) of each checkpoint time
+    ts_seen = np.zeros(_TS_BATCH + 2, dtype=np.int64)  # ThresholdSelect runs by draws made (the last: more)
     simulated = 0
 
     # t = 1: Y_cur <- A(X_1, eps(1,1), delta(1,1)) (one call per eps).
@@ -248,90 +332,86 @@ def batch_to_co(
     ell = np.full(R, 2, dtype=np.int64)  # active GTM instance
     s = np.zeros(R, dtype=np.int64)  # steps taken by the active instance
     t_last = np.ones(R, dtype=np.int64)
-    eta1 = rng.exponential(1.0 / (eps * base.eps_i(2)))
+    eta1 = rng.exponential(1.0 / (eps * inst.eps_i[ell]))
     calls_total = np.zeros(R, dtype=np.int64)
-    if slot[1] >= 0:
-        rec["value"][:, 0] = problem.value(1, Y) if select else np.nan
-    upper = np.array([problem.upper(t) for t in range(1, T + 1)])
+    if slot[1] >= 0 and select:
+        rec["value"][:, 0] = problem.value(1, Y)
+    upper = _upper_bounds(problem, T)
 
+    cap = min(block, max(8, _BLOCK_ELEMENTS // R))  # blocks of at most about _BLOCK_ELEMENTS draws (cache)
     t0, B = 2, 8
     while t0 <= T:
         tt = np.arange(t0, min(T, t0 + B - 1) + 1)
         nb = tt.size
-        ss = s[:, None] + np.arange(1, nb + 1)[None, :]  # each run's step counter if it does not halt
-        eps_t = eps[:, None] * base.eps_it(ell[:, None], tt[None, :])
+        need, log_rho, w = inst.steps(ell, s, nb)
+        # eps(i, t) = eps(i)/(C_1 ln(4/(omega_t b_i))) (Algorithm 3), eps(i) proportional to eps
+        log4_t = inst.offset[ell][:, None] + log_inv_om[tt - 1]  # ln(4/(omega_t b_ell)), :meth:`log4_over`
+        eps_t = np.divide((eps * inst.eps_i[ell] / base.C_1)[:, None], log4_t, out=log4_t)
         # delta(i, t) = min(cap_i, (pbar/2) eps(i, t)); cap_i does not depend on eps (Algorithm 3)
-        delta_t = np.minimum(base.delta_cap(ell)[:, None], 0.5 * base.pbar * eps_t) if base.delta > 0 else None
-        phi = purification_phi_array(eps_t, delta_t) if base.delta > 0 else None
-        c, rho, tau2, mu1 = (np.empty((R, nb), dtype=np.int64), np.empty((R, nb)), np.empty((R, nb)), np.empty(R))
-        for i in np.unique(ell):
-            tab = tables.get(int(i))
-            if tab is None:
-                tab = tables[int(i)] = _InstanceSteps(base, int(i))
-            on = ell == i
-            sv = ss[on]
-            tab.ensure(int(sv.max()))
-            c[on], rho[on] = tab.c[sv - 1], tab.rho[sv - 1]
-            tau2[on] = tab.cal.tau2_at(sv, eps_t[on])
-            mu1[on] = tab.cal.mu1 / eps[on]  # mu1 = ln(4/beta_i)/eps(i), eps(i) proportional to eps
-        eps_i = eps * base.eps_i(ell)
-        eta2 = rng.exponential(tau2)
-        N = rng.poisson(checked_exp(log_lambda(np.log(rho), eps_t, 1, mu1[:, None], eta1[:, None], eta2)))
+        delta_t = np.minimum(inst.delta_cap[ell][:, None], 0.5 * base.pbar * eps_t) if base.delta > 0 else None
+        phi = phi_array_unchecked(eps_t, delta_t) if base.delta > 0 else None
+        # Algorithm 1 (s_t = +1): ln lambda_t = ln rho_s + eps_t (mu1 - eta1 + eta2) with mu1 = ln(4/beta_ell)/eps(ell)
+        # and eta2 ~ Exp(tau_{2,s}), i.e. eps_t eta2 = w_s E with E ~ Exp(1) (tau_{2,s} = w_s/eps_t)
+        lam = _poisson_mean(log_rho, eps_t, (inst.mu1[ell] / eps - eta1)[:, None], w, rng.standard_exponential((R, nb)))
         h = kappa1 ** ell.astype(float)
-        halted, drawn = _halts(problem, tt, eps_t, h, N, c + 1, which, ell, upper[tt - 1], rng, delta_t, phi)
+        key = which * (int(ell.max()) + 1) + ell  # runs with equal key share M_t^{h}
+        halted, k_hi, hip, drawn = _decide(problem, tt, eps_t, h, lam, need, key, upper[tt - 1], rng, delta_t, phi)
         simulated += drawn
         hit = halted.any(axis=0)
         b_star = int(np.argmax(hit)) if hit.any() else nb - 1  # last accepted index
-        acc = tt[: b_star + 1]
-        calls_total += N[:, : b_star + 1].sum(axis=1)
-        s += b_star + 1
-        for b in np.flatnonzero(slot[acc] >= 0):
-            k = slot[acc[b]]
-            rec["gtm_ell"][:, k], rec["gtm_s"][:, k] = ell, ss[:, b]
-            rec["gtm_calls"][:, k], rec["eps_t"][:, k] = N[:, b], eps_t[:, b]
+        halt_now = bool(hit[b_star])
+        # N_t = k_hi + (evaluations with V >= u~ ~ Po(lam (1 - u~)), independent): individually at the recorded
+        # steps, summed (one Poisson draw per run) over the others; never for the discarded steps.
+        nacc = b_star + 1
+        miss = lam[:, :nacc] * np.maximum(1.0 - hip[:, :nacc], 0.0)
+        cols = np.flatnonzero(slot[tt[:nacc]] >= 0)
+        N_rec = k_hi[:, cols] + rng.poisson(miss[:, cols])
+        miss[:, cols] = 0.0
+        calls_total += k_hi[:, :nacc].sum(axis=1) + (N_rec - k_hi[:, cols]).sum(axis=1) + _poisson_sum(miss, rng)
+        if cols.size:
+            ks = slot[tt[cols]]
+            rec["gtm_ell"][:, ks], rec["gtm_s"][:, ks] = ell[:, None], s[:, None] + (cols + 1)
+            rec["gtm_calls"][:, ks], rec["eps_t"][:, ks] = N_rec, eps_t[:, cols]
             if delta_t is not None:
-                rec["delta_t"][:, k] = delta_t[:, b]
-            rec["ell"][:, k], rec["t_ell"][:, k] = ell - 1, t_last
-            if b < b_star or not hit.any():
-                rec["value"][:, k] = problem.value(int(acc[b]), Y) if select else np.nan
-        t = int(tt[b_star])
-        k = slot[t]
-        for r in np.flatnonzero(halted[:, b_star]) if hit.any() else ():
-            e_t = float(eps_t[r, b_star])
-            d_t = 0.0 if delta_t is None else float(delta_t[r, b_star])
-            loss[r] += eps_i[r] + 2.0 / tau2[r, b_star]  # Theorem 23: halting at t costs 1/tau1 + 2/tau2
-            eps0 = min(e_t, 1.0)
-            Yh, draws = None, 0
+                rec["delta_t"][:, ks] = delta_t[:, cols]
+            rec["ell"][:, ks], rec["t_ell"][:, ks] = (ell - 1)[:, None], t_last[:, None]
             if select:
-                Yh, _, draws = threshold_select(
-                    ScoredMechanism(problem, t, e_t, d_t), float(h[r]), float(base.xi(int(ell[r]))), eps0, rng
-                )
-            loss[r] += 2.0 * e_t + eps0
+                for b, k in zip(cols.tolist(), ks.tolist(), strict=True):
+                    if b < b_star or not halt_now:
+                        rec["value"][:, k] = problem.value(int(tt[b]), Y)
+        s += nacc
+        t = int(tt[b_star])
+        if halt_now:
+            k = slot[t]
+            hr = np.flatnonzero(halted[:, b_star])
+            e_t = eps_t[hr, b_star]
+            d_t = np.zeros(hr.size) if delta_t is None else delta_t[hr, b_star]
+            eps0 = np.minimum(e_t, 1.0)
+            xi = inst.xi[ell[hr]]
+            # Theorem 23: halting costs 1/tau1 + 2/tau2 = eps(ell) + 2 eps_t/w_s
+            loss[hr] += eps[hr] * inst.eps_i[ell[hr]] + 2.0 * e_t / w[hr, b_star]
+            loss[hr] += 2.0 * e_t + eps0
             # Lemma 34(1): ThresholdSelect's delta 3 e^{2 eps_t + eps_0} delta_t / xi_ell (Lemma 38's ledger)
-            delta_loss[r] += 3.0 * math.exp(2.0 * e_t + eps0) * d_t / float(base.xi(int(ell[r])))
+            delta_loss[hr] += 3.0 * np.exp(2.0 * e_t + eps0) * d_t / xi
+            if select:
+                _select(problem, t, hr, key, e_t, d_t, eps0, h, xi, Y, rng, rec, k, ts_seen)
+            events.append((hr, t))
+            ell[hr] += 1
+            inst.reserve(int(ell.max()))
+            s[hr] = 0
+            t_last[hr] = t
+            eta1[hr] = rng.exponential(1.0 / (eps[hr] * inst.eps_i[ell[hr]]))
             if k >= 0:
-                rec["ts_calls"][r, k], rec["ts_failed"][r, k] = draws, select and Yh is None
-            if Yh is not None:
-                Y[r] = Yh
-            checkpoints[r].append(t)
-            ell[r] += 1
-            s[r] = 0
-            t_last[r] = t
-            eta1[r] = rng.exponential(1.0 / (eps[r] * base.eps_i(int(ell[r]))))
-        if hit.any() and k >= 0:
-            rec["ell"][:, k], rec["t_ell"][:, k] = ell - 1, t_last
-            rec["value"][:, k] = problem.value(t, Y) if select else np.nan
+                rec["ell"][:, k], rec["t_ell"][:, k] = ell - 1, t_last
+                if select:
+                    rec["value"][:, k] = problem.value(t, Y)
         t0 = t + 1
-        B = min(block, max(8, 2 * (b_star + 1))) if hit.any() else min(block, 2 * B)
+        B = min(cap, max(8, 2 * nacc)) if halt_now else min(cap, 2 * B)
     # Instances still open at T never halted: their transcript costs eps(ell) (Theorem 23, continuation).
-    loss += eps * base.eps_i(ell)
-    L = max((len(c) for c in checkpoints), default=0)
-    cps = np.zeros((R, L), dtype=np.int64)
-    for r, cp in enumerate(checkpoints):
-        cps[r, : len(cp)] = cp
+    loss += eps * inst.eps_i[ell]
     return CORun(
         steps=steps,
-        checkpoints=cps,
+        checkpoints=_checkpoint_table(events, R),
         calls_total=calls_total,
         simulated=simulated,
         halt_loss=loss,
@@ -339,6 +419,9 @@ def batch_to_co(
         **rec,
     )
 
+
+#: Largest number of (run, step) pairs a block draws (beyond 8 steps): its arrays then stay in cache.
+_BLOCK_ELEMENTS = 32768
 
 _REC = {
     "value": float,
@@ -352,6 +435,98 @@ _REC = {
     "ts_failed": bool,
     "delta_t": float,
 }
+
+#: ln of the largest Poisson mean the engine draws (:data:`privtest.gtm.MAX_POISSON_MEAN`).
+_LOG_MAX_MEAN = math.log(MAX_POISSON_MEAN)
+
+
+def _upper_bounds(problem, T: int) -> np.ndarray:
+    """U_t = ``problem.upper(t)`` for t = 1..T (float (T,)): read off ``opt`` when the problem keeps
+    :meth:`COProblem.upper`'s default (``float(opt[t - 1])``), else one call per step."""
+    if type(problem).upper is COProblem.upper:  # a COProblem (checked by the caller)
+        opt = np.asarray(problem.opt, dtype=float)
+        if opt.ndim == 1 and opt.size >= T:
+            return opt[:T].copy()
+    return np.array([problem.upper(t) for t in range(1, T + 1)], dtype=float)
+
+
+def _poisson_mean(log_rho, eps_t, rise, w, E) -> np.ndarray:
+    """lambda_t = exp(ln rho_s + eps_t rise + w_s E) (Algorithm 1, ``rise`` = mu1 - eta1; all broadcast to E's
+    shape, E overwritten), refused (by :func:`privtest.gtm.checked_exp`, its ValueError) when NaN or beyond
+    :data:`privtest.gtm.MAX_POISSON_MEAN`."""
+    E *= w
+    E += log_rho
+    E += eps_t * rise
+    top = E.max() if E.size else 0.0
+    if not top <= _LOG_MAX_MEAN:  # NaN or too large
+        checked_exp(E)
+    return np.exp(E, out=E)
+
+
+def _tail(h: np.ndarray, value: np.ndarray, eps_t: np.ndarray) -> np.ndarray:
+    """g = Pr[value + Lap(2/eps_t) >= h] (:func:`privtest.co.mechanisms.laplace_tail`) for thresholds ``h`` (R,),
+    values (nb,) and eps_t (R, nb): float (R, nb), computed in place."""
+    d = value[None, :] - h[:, None]
+    half = np.abs(d)
+    half *= eps_t
+    half *= -0.5
+    np.exp(half, out=half)
+    half *= 0.5  # Pr[Lap >= |d|]
+    return np.subtract(1.0, half, out=half, where=d >= 0)
+
+
+def _poisson_sum(means: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """Per row, the sum of independent Poisson draws with the row's ``means`` (float (R, n)): one draw of Po(row sum)
+    (the same law), or the draws themselves summed when a row sum exceeds what can be sampled."""
+    total = means.sum(axis=1)
+    if total.size and total.max() > MAX_POISSON_MEAN:
+        return rng.poisson(means).sum(axis=1)
+    return rng.poisson(total)
+
+
+def _checkpoint_table(events: list[tuple[np.ndarray, int]], R: int) -> np.ndarray:
+    """:attr:`CORun.checkpoints` (int (R, L), 0-padded) from the (runs, t) of each checkpoint time, in time order."""
+    if not events:
+        return np.zeros((R, 0), dtype=np.int64)
+    r = np.concatenate([e[0] for e in events])
+    t = np.concatenate([np.full(e[0].size, e[1], dtype=np.int64) for e in events])
+    order = np.argsort(r, kind="stable")  # per run, in time order
+    r, t = r[order], t[order]
+    count = np.bincount(r, minlength=R)
+    out = np.zeros((R, int(count.max())), dtype=np.int64)
+    out[r, np.arange(r.size) - np.repeat(np.cumsum(count) - count, count)] = t
+    return out
+
+
+#: Largest first batch of ThresholdSelect's draws in the engine (that of :func:`threshold_select`).
+_TS_BATCH = 16
+
+
+def _select(problem, t, hr, key, e_t, d_t, eps0, h, xi, Y, rng, rec, k, seen) -> None:
+    """ThresholdSelect(Q_t, h_ell, xi_ell, eps_0) for each run ``hr`` halting at t (Algorithm 3): independent runs of
+    Algorithm 2, those sharing Q_t (the same key) drawing from one batch (:func:`threshold_select_runs`); a run's
+    solution ``Y`` is replaced unless it returns -1. Records ts_calls, ts_failed at column ``k`` (if >= 0).
+
+    The first batch per run is the 90% quantile of the draws earlier runs made (``seen``: counts by draws, updated
+    here; at most :data:`_TS_BATCH`): the batch sizes only decide how many draws are made ahead, not the law."""
+    groups = key[hr]
+    total = int(seen.sum())
+    batch = _TS_BATCH if total < 8 else int(np.searchsorted(np.cumsum(seen), 0.9 * total)) or 1
+    for kk in np.unique(groups).tolist():
+        j = np.flatnonzero(groups == kk)
+        j0 = int(j[0])
+        Q = ScoredMechanism(problem, t, float(e_t[j0]), float(d_t[j0]))
+        _validate.finite("tau", float(h[hr[j0]]))
+        rounds = threshold_select_rounds(float(xi[j0]), float(eps0[j0]))
+        picked, _, draws = threshold_select_runs(
+            Q.draw, float(h[hr[j0]]), float(xi[j0]), rounds, rng, j.size, min(batch, _TS_BATCH)
+        )
+        seen += np.bincount(np.minimum(draws, seen.size - 1), minlength=seen.size)
+        for r, Yh, n in zip(hr[j].tolist(), picked, draws.tolist(), strict=True):
+            if k >= 0:
+                rec["ts_calls"][r, k], rec["ts_failed"][r, k] = n, Yh is None
+            if Yh is not None:
+                Y[r] = Yh
 
 
 def _check_problem(problem) -> None:
@@ -370,70 +545,139 @@ def _record_steps(record, T: int) -> np.ndarray:
     return steps
 
 
+def _decide(problem, tt, eps_t, h, lam, need, key, upper, rng, delta_t=None, phi=None):
+    """The GTM steps of a block given the Poisson means lambda_t (float (R, nb)): halting decisions K_t >= need,
+    exact up to and including the first step at which some run halts (:func:`_resolve`), with k_hi ~ Po(lambda_t u~)
+    the count of evaluations with V < u~ (module docstring; the rest of N_t, Po(lambda_t (1 - u~)), is independent
+    and drawn by the caller where needed).
+
+    Args: tt, eps_t, h, need, delta_t, phi: as :func:`_halts`; lam (float (R, nb)): lambda_t; key (int (R,)): runs
+    with equal key share M_t^h; upper (float (nb,)): U_t >= f(X_t, Y) for every Y.
+
+    Returns:
+        (halted bool (R, nb), k_hi int (R, nb), u~ float (R, nb), draws of A made).
+    """
+    hi = _tail(h, upper, eps_t)  # u = g(U_t) >= g(Y) for every Y
+    hip = hi if phi is None else (1.0 - 2.0 * phi) * hi + phi  # purified u~ (Lemma 24(1))
+    k_hi = rng.poisson(lam * hip)
+    halted, drawn = _resolve(problem, tt, eps_t, h, k_hi, need, key, hi, hip, rng, delta_t, phi)
+    return halted, k_hi, hip, drawn
+
+
 def _halts(problem, tt, eps_t, h, N, need, which, ell, upper, rng, delta_t=None, phi=None) -> tuple[np.ndarray, int]:
-    """Halting decisions K_t >= need of every run at the block's steps ``tt`` (module docstring), exact at least up to
-    and including the first step at which some run halts (later steps are discarded by the caller), and the number
-    of draws of A made.
+    """Halting decisions K_t >= need of every run at the block's steps ``tt`` given its N_t evaluations (module
+    docstring), exact at least up to and including the first step at which some run halts (later steps are
+    discarded by the caller), and the number of draws of A made. The engine draws the count of evaluations below u~
+    from lambda_t (:func:`_decide`, Poisson splitting); this is the same decision given N_t: k_hi ~ Bin(N_t, u~),
+    then :func:`_resolve`.
 
     Args: tt (int (nb,)): the steps; eps_t, N, need (R, nb): each run's eps_t, evaluations and count threshold;
     h (float (R,)): thresholds; which, ell (int (R,)): parameter set and instance (runs sharing both share M_t^h);
     upper (float (nb,)): U_t >= OPT_t; delta_t, phi (R, nb) or None: A's delta and the purification crossover
     (Lemma 24): the +1 probability of one evaluation is g~ = (1 - 2 phi) g + phi with g = Pr[f + Lap >= h].
     """
-    dl = np.zeros_like(eps_t) if delta_t is None else delta_t
-    ph = np.zeros_like(eps_t) if phi is None else phi
+    hi = laplace_tail_unchecked(h[:, None], np.asarray(upper, dtype=float)[None, :], eps_t)
+    hip = hi if phi is None else (1.0 - 2.0 * phi) * hi + phi
+    k_hi = rng.binomial(N, hip)
+    key = which * (int(ell.max()) + 1) + ell
+    return _resolve(problem, tt, eps_t, h, k_hi, need, key, hi, hip, rng, delta_t, phi)
 
-    def purified(g, r, b):  # Lemma 24(1): affine, increasing in g (phi <= 1/2)
-        return g if phi is None else (1.0 - 2.0 * ph[r, b]) * g + ph[r, b]
 
-    R, nb = N.shape
-    key = which * (int(ell.max()) + 1) + ell  # runs with equal key share M_t^{h}
-    H = h[:, None]
-    if problem.score_distribution(int(tt[0]), 0.5 * float(eps_t[0, 0]), float(dl[0, 0])) is not None:
-        halted = np.zeros((R, nb), dtype=bool)
-        ukeys, r0s, inv = np.unique(key, return_index=True, return_inverse=True)
-        for b, t in enumerate(tt):  # step by step up to the first halt
-            p = np.empty(ukeys.size)
-            for u, r0 in enumerate(r0s):
-                values, probs = problem.score_distribution(int(t), 0.5 * float(eps_t[r0, b]), float(dl[r0, b]))
-                g = np.clip(np.sum(probs * laplace_tail(h[r0], values, eps_t[r0, b])), 0.0, 1.0)
-                p[u] = purified(g, r0, b)
-            halted[:, b] = rng.binomial(N[:, b], p[inv]) >= need[:, b]
-            if halted[:, b].any():
-                break
+def _resolve(problem, tt, eps_t, h, k_hi, need, key, hi, hip, rng, delta_t, phi) -> tuple[np.ndarray, int]:
+    """Halting decisions K_t >= need from k_hi, each run's count of evaluations with V < u~ (module docstring), exact
+    up to and including the first step at which some run halts, and the number of draws of A made.
+
+    Only candidates (k_hi >= need) can halt. Their k_hi evaluations split into certain +1s, k_lo ~ Bin(k_hi,
+    l~/u~), and m = k_hi - k_lo open ones, each +1 w.p. (g(Y) - l)/(u - l) for a fresh Y <- A: a candidate with
+    k_lo >= need halts; the others are resolved step by step up to the first halt, by one binomial draw
+    Bin(m, (p - l)/(u - l)) where A's score law is known (``score_distribution``, p = E g(Y)) and else by draws of A,
+    in order and only until each run's outcome is known (:func:`_open_halts`; the open evaluations of the runs
+    sharing M_t^h are drawn together).
+
+    Args: tt, eps_t, h, need, delta_t, phi: as :func:`_halts`; k_hi (int (R, nb)); key (int (R,)): runs with equal
+    key share M_t^h; hi, hip (float (R, nb)): u = g(U_t) and the purified u~ (``hi`` when phi is None).
+    """
+    R, nb = k_hi.shape
+    halted = np.zeros((R, nb), dtype=bool)
+    bb, rr = np.nonzero((k_hi >= need).T)  # candidates, in step order
+    if bb.size == 0:
         return halted, 0
-    lo = laplace_tail(H, 0.0, eps_t)
-    hi = laplace_tail(H, upper[None, :], eps_t)
-    if phi is not None:  # purified bounds l~ = g~(0), u~ = g~(U_t); (g~(Y) - l~)/(u~ - l~) = (g(Y) - l)/(u - l)
-        lo, hi, glo, ghi = (1.0 - 2.0 * ph) * lo + ph, (1.0 - 2.0 * ph) * hi + ph, lo, hi
-    else:
-        glo, ghi = lo, hi
-    k_lo = rng.binomial(N, lo)
-    band = np.clip(np.where(hi > lo, (hi - lo) / (1.0 - lo), 0.0), 0.0, 1.0)
-    m = rng.binomial(N - k_lo, band)
-    rest = need - k_lo
-    halted = rest <= 0
-    open_ = (rest > 0) & (rest <= m)
+    e = eps_t[rr, bb]
+    lo = laplace_tail_unchecked(h[rr], 0.0, e)  # l = g(0)
+    lop = lo if phi is None else (1.0 - 2.0 * phi[rr, bb]) * lo + phi[rr, bb]
+    k = k_hi[rr, bb]
+    k_lo = rng.binomial(k, np.clip(lop / hip[rr, bb], 0.0, 1.0))
+    rest = need[rr, bb] - k_lo  # +1s still needed from the open evaluations
+    certain = rest <= 0
+    halted[rr[certain], bb[certain]] = True
+    first = int(bb[certain][0]) if certain.any() else nb - 1
+    open_ = ~certain & (bb <= first)
+    if not open_.any():
+        return halted, 0
+    rr, bb, e, lo, rest, m = rr[open_], bb[open_], e[open_], lo[open_], rest[open_], (k - k_lo)[open_]
+    steps, at = np.unique(bb, return_index=True)
     drawn = 0
-    first = int(np.argmax(halted.any(axis=0))) if halted.any() else nb - 1
-    for b in np.flatnonzero(open_[:, : first + 1].any(axis=0)):
-        if b > first:
+    for b, i0, i1 in zip(steps.tolist(), at.tolist(), [*at[1:].tolist(), bb.size], strict=True):
+        if b > first:  # step by step up to the first halt
             break
-        t = int(tt[b])
-        rows = np.flatnonzero(open_[:, b])
-        for kk in np.unique(key[rows]):
-            idx = rows[key[rows] == kk]
-            r0 = idx[0]
-            total = int(m[idx, b].sum())
-            f = problem.scores(t, 0.5 * float(eps_t[r0, b]), float(dl[r0, b]), total, rng)
-            drawn += total
-            g = laplace_tail(h[r0], f, eps_t[r0, b])
-            accept = (g - glo[r0, b]) / (ghi[r0, b] - glo[r0, b]) > rng.random(total)
-            extra = np.bincount(np.repeat(np.arange(idx.size), m[idx, b]), weights=accept, minlength=idx.size)
-            halted[idx, b] = extra >= rest[idx, b]
-        if halted[:, b].any():
-            first = min(first, int(b))
+        r = rr[i0:i1]
+        d = None if delta_t is None else delta_t[r, b]
+        hit, n = _open_halts(
+            problem, int(tt[b]), e[i0:i1], d, h[r], lo[i0:i1], hi[r, b], m[i0:i1], rest[i0:i1], key[r], rng
+        )
+        drawn += n
+        if hit.any():
+            halted[r[hit], b] = True
+            first = b
     return halted, drawn
+
+
+def _open_halts(problem, t, e, d, h, lo, hi, m, rest, key, rng) -> tuple[np.ndarray, int]:
+    """Whether at least ``rest`` of each run's ``m`` open evaluations at step t are +1s (each +1 w.p.
+    (g(Y) - l)/(u - l) for a fresh Y <- A(X_t, eps_t/2, delta_t)), and the draws of A made. Per-run arrays (n,):
+    eps_t ``e``, delta_t ``d`` (None: 0), threshold ``h``, l = ``lo``, u = ``hi`` (l < u wherever m > 0), ``m``,
+    ``rest`` (1 <= rest <= m) and ``key`` (equal keys: equal e, d, h).
+
+    Per key: where A's score law is known, one binomial per run (p = E g(Y) = sum_v Pr[f = v] g(v)); else the open
+    evaluations are drawn in order, for all the key's undecided runs at once, until each run is decided (``rest``
+    +1s reached, or too few evaluations left): at least the draws that cannot decide it, a first round of
+    :data:`_OPEN_CHUNK` and doubling rounds after. The evaluations are i.i.d., so stopping once the outcome is known
+    leaves its law unchanged."""
+    hit = np.zeros(e.size, dtype=bool)
+    drawn = 0
+    for kk in np.unique(key).tolist() if key.size > 1 else key.tolist():
+        idx = np.flatnonzero(key == kk) if key.size > 1 else np.zeros(1, dtype=np.int64)
+        j = int(idx[0])
+        e_j, d_j, l_j = float(e[j]), 0.0 if d is None else float(d[j]), float(lo[j])
+        band = float(hi[j]) - l_j if hi[j] > lo[j] else 1.0
+        law = problem.score_distribution(t, 0.5 * e_j, d_j)
+        if law is not None:
+            values, probs = law
+            p = min(
+                max(float(np.dot(probs, laplace_tail_unchecked(h[j], np.asarray(values, dtype=float), e_j))), 0.0), 1.0
+            )
+            hit[idx] = rng.binomial(m[idx], min(max((p - l_j) / band, 0.0), 1.0)) >= rest[idx]
+            continue
+        plus, left, todo = np.zeros(idx.size, dtype=np.int64), m[idx].copy(), rest[idx].copy()
+        live, chunk = np.arange(idx.size), _OPEN_CHUNK
+        while live.size:
+            short = todo[live] - plus[live]  # +1s still needed; the run continues after left - short + 1 -1s
+            take = np.minimum(left[live], np.maximum(np.minimum(short, left[live] - short + 1), chunk))
+            total = int(take.sum())
+            f = problem.scores(t, 0.5 * e_j, d_j, total, rng)
+            drawn += total
+            accept = (laplace_tail_unchecked(h[j], f, e_j) - l_j) / band > rng.random(total)
+            owner = np.repeat(np.arange(live.size), take)
+            plus[live] += np.bincount(owner, weights=accept, minlength=live.size).astype(np.int64)
+            left[live] -= take
+            live = live[(plus[live] < todo[live]) & (plus[live] + left[live] >= todo[live])]
+            chunk *= 2
+        hit[idx] = plus >= todo
+    return hit, drawn
+
+
+#: First round of draws of A per undecided run in :func:`_open_halts` (then doubling).
+_OPEN_CHUNK = 16
 
 
 #: The baselines: CSV method name -> (model, what it does and its privacy proof in one line).

@@ -53,8 +53,13 @@ __all__ = [
     "weighted_core",
 ]
 
-#: Bound on the rejection sampling of an absent pair (each draw succeeds with probability >= 1/2 in practice).
-_MAX_REJECTIONS = 10**6
+#: (t, eps) keys whose exponential-mechanism law :meth:`DensestPair._law` keeps.
+_LAW_KEYS = 8
+#: Floats of the (rows, n) blocks :meth:`DensestSubgraph.value` builds at once.
+_VALUE_FLOATS = 1 << 16
+#: Nodes from which :func:`_ascending` presorts by quantised keys (numpy's quicksort of up to a few hundred floats
+#: is faster).
+_PRESORT_NODES = 512
 
 
 @dataclass(frozen=True)
@@ -74,8 +79,8 @@ class EdgeStream:
         n_active: int64 (T + 1,), number of pairs present after step t (derived).
 
     Raises:
-        ValueError: naming the field that is malformed (n not an integer >= 1, pairs not (P, 2) integers with
-            0 <= u < v < n, step_ptr, ins_pair or ins_w inconsistent, labels not of length T).
+        ValueError: naming the field that is malformed (n not an integer >= 1, pairs not (P, 2) distinct integer
+            pairs with 0 <= u < v < n, step_ptr, ins_pair or ins_w inconsistent, labels not of length T).
 
     Example:
         >>> s = EdgeStream("toy", 3, np.array([[0, 1], [1, 2]]), np.array([0, 1, 3]), np.array([0, 1, 0]),
@@ -163,6 +168,9 @@ class EdgeStream:
 
 def _check_pairs(n: int, pairs) -> None:
     _validate.node_pairs("pairs", pairs, n)
+    rows = np.asarray(pairs, dtype=np.int64).reshape(-1, 2)
+    if np.unique(rows[:, 0] * n + rows[:, 1]).size != rows.shape[0]:  # a pair is one row; its weight sums insertions
+        raise ValueError("pairs must list each node pair once (a repeated pair is one row, inserted again).")
 
 
 def _check_stream(stream) -> None:
@@ -634,11 +642,54 @@ def _check_opt(T: int, opt, opt_kind) -> None:
 
 
 def _softmax_draw(logits: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-    """Row-wise draw from softmax(logits) (exponential mechanism) by inversion: one uniform per row."""
-    w = np.exp(logits - logits.max(axis=1, keepdims=True))
-    c = np.cumsum(w, axis=1)
-    u = rng.random(logits.shape[0])[:, None] * c[:, -1:]
-    return np.minimum((c <= u).sum(axis=1), logits.shape[1] - 1)
+    """Row-wise draw from softmax(logits) (exponential mechanism) by inversion: one uniform per row, the first index
+    whose cumulative weight exceeds it times the row's total (never a zero weight: if rounding makes the uniform
+    times the total reach it, the last positive weight). ``logits`` (B, m), finite or -inf, is overwritten."""
+    c = np.subtract(logits, logits.max(axis=1, keepdims=True), out=logits)
+    np.exp(c, out=c)
+    np.cumsum(c, axis=1, out=c)
+    u = rng.random(c.shape[0])
+    u *= c[:, -1]
+    pick = np.count_nonzero(c <= u[:, None], axis=1)
+    over = pick >= c.shape[1]
+    if over.any():
+        pick[over] = np.count_nonzero(c[over] < c[over, -1:], axis=1)
+    return pick
+
+
+def _ascending(key: np.ndarray, center: float = 0.0, scale: float = 1.0) -> np.ndarray:
+    """Row-wise argsort of ``key`` (B, n) floats (finite or -inf): int (B, n). From ``_PRESORT_NODES`` columns on,
+    the rows are first ordered by a 16-bit quantisation of x/(1 + |x|), x = (key - center)/scale (a radix sort, fine
+    within a few ``scale`` of ``center``), then by the keys themselves (a stable merge sort, fast on nearly sorted
+    rows): the exact stable order whatever ``center`` and ``scale`` (> 0) are, which only set the speed."""
+    B, n = key.shape
+    if n < _PRESORT_NODES:
+        return np.argsort(key, axis=1)
+    off = (np.arange(B) * n)[:, None]
+    x = key - center
+    x /= scale
+    with np.errstate(invalid="ignore"):  # a -inf key: any quantisation, the sort below is exact
+        x /= np.abs(x) + 1.0
+        x += 1.0
+        x *= 32767.5
+        coarse = np.argsort(x.astype(np.uint16), axis=1, kind="stable")
+    fine = np.argsort(key.ravel().take(coarse + off), axis=1, kind="stable")
+    return coarse.ravel().take(fine + off)
+
+
+def _laplace(rng: np.random.Generator, scale: float, shape) -> np.ndarray:
+    """Laplace(0, scale) draws (float array of ``shape``) by inversion of one uniform U each: scale sgn(V)
+    (-ln(1 - 2|V|)) with V = U - 1/2 (V and 1 - 2|V| are computed exactly; U = 0, of probability 2^-53, gives -inf)."""
+    v = rng.random(shape)
+    v -= 0.5
+    x = np.abs(v)
+    x *= -2.0
+    x += 1.0
+    with np.errstate(divide="ignore"):
+        np.log(x, out=x)
+    np.copysign(x, v, out=x)
+    x *= scale
+    return x
 
 
 class DensestSubgraph(COProblem):
@@ -661,14 +712,18 @@ class DensestSubgraph(COProblem):
     so only Theorem 42's data-dependent V_A applies. ``delta`` is ignored (pure DP).
 
     The graph after step t is replayed incrementally (:class:`StreamState`): calls with non-decreasing t are O(1)
-    per step of a per-interaction stream.
+    per step of a per-interaction stream. A draw costs one sort of n noisy degrees (each Laplace noise by inversion of
+    one uniform; :func:`_ascending`), O(P) for the prefix each of the P pairs present enters (the later rank of its
+    two ends, then a bincount and a cumsum of the weights) and one uniform for the prefix size
+    (:func:`_softmax_draw`); ``scores`` and ``sample_scored`` read f off the draw, w(E(S_k))/k of the prefix drawn.
 
     Args:
         stream: the graph stream.
         opt: OPT_t or an upper bound of it (T,) (from :func:`densest_subgraph_opt`), used as the simulator's upper
             bound and the reference.
         opt_kind: (T,) "exact" / "upper bound" labels of ``opt`` (default all exact).
-        chunk: batch rows processed at once (memory control), an integer >= 1.
+        chunk: draws processed at once (memory control: a few (chunk, n) arrays), an integer >= 1; changes which
+            draws a seed gives, not their law.
 
     Raises:
         TypeError: if ``stream`` is not an :class:`EdgeStream`.
@@ -678,10 +733,10 @@ class DensestSubgraph(COProblem):
         >>> s = edge_stream([0, 0, 1, 2], [1, 2, 2, 3], [0, 0, 1, 2], n=4, name="toy")
         >>> problem = DensestSubgraph(s, *densest_subgraph_opt(s))
         >>> problem.scores(3, 10.0, 0.0, 4, rng=0).round(3).tolist()
-        [1.0, 1.0, 1.0, 1.0]
+        [1.0, 1.0, 0.667, 1.0]
     """
 
-    def __init__(self, stream: EdgeStream, opt: np.ndarray, opt_kind=None, chunk: int = 256):
+    def __init__(self, stream: EdgeStream, opt: np.ndarray, opt_kind=None, chunk: int = 64):
         _check_stream(stream)
         _check_opt(stream.T, opt, opt_kind)
         chunk = _validate.integer("chunk", chunk, 1)
@@ -689,6 +744,10 @@ class DensestSubgraph(COProblem):
         self.opt_kind = np.full(stream.T, "exact", dtype=object) if opt_kind is None else np.asarray(opt_kind)
         self.T, self.name, self.n = stream.T, stream.name, stream.n
         self._state = StreamState(stream)
+        # Endpoints of every pair as contiguous index arrays (the pairs present after step t are a prefix).
+        self._u = np.ascontiguousarray(stream.pairs[:, 0], dtype=np.intp)
+        self._v = np.ascontiguousarray(stream.pairs[:, 1], dtype=np.intp)
+        self._adj = (None, None)  # (t, sparse weighted adjacency after step t) of value()'s last dense graph
 
     def _graph(self, t: int):
         st = self._state.at(t)
@@ -705,36 +764,65 @@ class DensestSubgraph(COProblem):
             raise ValueError(
                 f"Y must be a (B, n={self.n}) array of node-set memberships (bools). Found shape {y.shape}."
             )
-        p, w, _ = self._graph(t)
+        n = self.n
         Y = np.asarray(Y, dtype=bool)
         out = np.empty(Y.shape[0])
-        for a in range(0, Y.shape[0], self.chunk):
-            y = Y[a : a + self.chunk]
-            inside = y[:, p[:, 0]] & y[:, p[:, 1]]
+        _, w, _ = self._graph(t)
+        P = w.size
+        if P <= 2 * n:  # few pairs: gather both ends of each pair
+            u, v = self._u[:P], self._v[:P]
+            step = max(1, _VALUE_FLOATS // max(P, 1))
+            for a in range(0, Y.shape[0], step):
+                y = Y[a : a + step]
+                size = np.count_nonzero(y, axis=1)
+                inside = (y[:, u] & y[:, v]) @ w  # sum of w_uv y_u y_v
+                out[a : a + step] = np.where(size > 0, inside / np.maximum(size, 1), 0.0)
+            return out
+        if self._adj[0] != t:
+            self._adj = (t, sparse.csr_matrix((w, (self._u[:P], self._v[:P])), shape=(n, n)))  # u < v: pairs once
+        adj = self._adj[1]
+        step = max(1, _VALUE_FLOATS // n)
+        for a in range(0, Y.shape[0], step):
+            y = Y[a : a + step].astype(float)
             size = y.sum(axis=1)
-            out[a : a + self.chunk] = np.where(size > 0, (inside @ w) / np.maximum(size, 1), 0.0)
+            inside = np.einsum("bu,ub->b", y, adj @ y.T)  # sum of w_uv y_u y_v
+            out[a : a + step] = np.where(size > 0, inside / np.maximum(size, 1.0), 0.0)
         return out
 
     def _draw(self, t: int, eps: float, size: int, rng: np.random.Generator, sets: bool):
+        """``size`` draws of A(X_t, eps): their node sets (bool (size, n), or None unless ``sets``) and f of each
+        (float (size,), w(E(S_k))/k of the prefix drawn, as A computes it).
+
+        Per chunk of draws: the noisy degrees' order (:func:`_ascending`), then per draw the prefix each pair enters
+        (the later rank of its two ends), the pairs' weights summed per prefix (bincount, cumsum), and the prefix
+        size by inversion of the exponential mechanism's CDF (:func:`_softmax_draw`, one uniform per draw)."""
         _validate.positive("eps", eps)
-        p, w, deg = self._graph(t)
-        n = self.n
+        _, w, deg = self._graph(t)
+        n, P = self.n, w.size
+        u, v = self._u[:P], self._v[:P]
+        weights = None if np.all(w == 1.0) else w  # unit weights (an edge stream): plain counts, exact as floats
         out = np.zeros((size, n), dtype=bool) if sets else None
         score = np.empty(size)
-        k = np.arange(1, n + 1, dtype=float)
+        scale = 0.25 * eps / np.arange(1, n + 1, dtype=float)
+        middle = float(np.median(deg)) if n >= _PRESORT_NODES else 0.0  # keys gather near -middle (_ascending)
+        ranks = np.arange(n, dtype=np.intp)
+        r = np.empty(n, dtype=np.intp)
         for a in range(0, size, self.chunk):
             B = min(self.chunk, size - a)
-            noisy = deg[None, :] + rng.laplace(0.0, 4.0 / eps, (B, n))
-            order = np.argsort(-noisy, axis=1)
-            rank = np.empty_like(order)
-            np.put_along_axis(rank, order, np.arange(n)[None, :], axis=1)
-            pos = np.maximum(rank[:, p[:, 0]], rank[:, p[:, 1]])  # edge enters the prefix of size pos+1
-            flat = (pos + (np.arange(B) * n)[:, None]).ravel()
-            E = np.cumsum(np.bincount(flat, np.broadcast_to(w, pos.shape).ravel(), B * n).reshape(B, n), axis=1)
-            kk = _softmax_draw(0.25 * eps * E / k[None, :], rng)
+            # Ascending keys L - deg, L ~ Lap(4/eps): the order of the noisy degrees deg + L', from the largest
+            # (Laplace noise is symmetric, so -L has the law of L').
+            key = _laplace(rng, 4.0 / eps, (B, n))
+            key -= deg
+            order = _ascending(key, -middle, 4.0 / eps + 1.0)
+            E = np.empty((B, n))
+            for i in range(B):
+                r[order[i]] = ranks  # rank of every node in draw i
+                E[i] = np.bincount(np.maximum(r[u], r[v]), weights, minlength=n)  # pairs entering each prefix
+            np.cumsum(E, axis=1, out=E)  # E[:, k-1] = w(E(S_k))
+            kk = _softmax_draw(E * scale, rng)
             score[a : a + B] = E[np.arange(B), kk] / (kk + 1.0)
             if sets:
-                out[a : a + B] = rank <= kk[:, None]
+                out[a + np.arange(B)[:, None], order] = ranks[None, :] <= kk[:, None]
         return out, score
 
     def sample(self, t: int, eps: float, delta: float, size: int, rng: np.random.Generator) -> np.ndarray:
@@ -764,12 +852,24 @@ class DensestPair(DensestSubgraph):
     from the densest subgraph) except where a single heavy pair is densest, as after the burst. The law of
     f(X_t, A(X_t)) is a finite histogram (``score_distribution``), so a GTM step's count is one binomial draw.
 
+    A draw is one uniform, inverted through the CDF of the present pairs' weights followed by the absent pairs'
+    total weight (cached with the score law for the last few (t, eps)); when the node set is asked for, an absent
+    draw then takes the j-th absent pair in lexicographic order for one uniform integer j (no rejection).
+
     Example:
         >>> s = burst_stream(n=6, base_edges=5, T=10, t_burst=4, burst=12, clique=2, seed=0)
         >>> values, probs = DensestPair(s, np.full(s.T, 10.0)).score_distribution(5, 1.0, 0.0)
         >>> round(float(probs.sum()), 12)
         1.0
     """
+
+    def __init__(self, stream: EdgeStream, opt: np.ndarray, opt_kind=None, chunk: int = 64):
+        super().__init__(stream, opt, opt_kind, chunk)
+        self._laws: dict = {}  # (t, eps) -> the exponential mechanism's law (:meth:`_law`)
+        self._gaps = (-1, None)  # (P, gaps of the absent pairs' indices when P pairs are present) (:meth:`_absent`)
+        n = self.n
+        a = np.arange(n, dtype=np.int64)
+        self._row_start = a * n - a * (a + 1) // 2  # index of pair (a, a + 1) among the pairs in lexicographic order
 
     def _logits(self, t: int, eps: float):
         _, w, _ = self._graph(t)
@@ -778,36 +878,62 @@ class DensestPair(DensestSubgraph):
         top = max(float(x.max()) if x.size else 0.0, 0.0)
         return x - top, absent * np.exp(-top)  # present pairs' logits, total weight of the absent pairs
 
+    def _law(self, t: int, eps: float) -> dict:
+        """The exponential mechanism at (t, eps), cached for the last :data:`_LAW_KEYS` keys (the GTM and
+        ThresholdSelect ask many times at one (t, eps)): ``cdf``, the unnormalised CDF of the weights of the present
+        pairs then of all absent pairs together; ``last``, the index of its last positive weight; ``half``, the
+        present pairs' scores w_uv/2; ``probs``, the weights normalised."""
+        key = (int(t), float(eps))
+        law = self._laws.pop(key, None)
+        if law is None:
+            _, w, _ = self._graph(t)
+            logit, absent = self._logits(t, eps)
+            weight = np.append(np.exp(logit), absent)
+            cdf = np.cumsum(weight)
+            law = {"cdf": cdf, "last": int(np.count_nonzero(cdf < cdf[-1])), "half": 0.5 * w}
+            law["probs"] = weight / (weight[:-1].sum() + absent)
+            while len(self._laws) >= _LAW_KEYS:
+                self._laws.pop(next(iter(self._laws)))  # the least recently used
+        self._laws[key] = law
+        return law
+
     def score_distribution(self, t, eps, delta):
-        """Overrides the base's None: A is an exponential mechanism over C(n, 2) pairs, so its score law is finite."""
+        """Overrides the base's None: A is an exponential mechanism over C(n, 2) pairs, so its score law is finite:
+        (scores w_uv/2 of the present pairs then 0 for the absent ones, their probabilities), float arrays."""
         _validate.positive("eps", eps)
-        _, w, _ = self._graph(t)
-        logit, absent = self._logits(t, eps)
-        pw = np.exp(logit)
-        z = pw.sum() + absent
-        return np.append(0.5 * w, 0.0), np.append(pw, absent) / z
+        law = self._law(t, eps)
+        return np.append(law["half"], 0.0), law["probs"].copy()
+
+    def _absent(self, P: int, j: np.ndarray) -> np.ndarray:
+        """The pairs (int (len(j), 2), u < v) of ranks j (integers in [0, C(n, 2) - P)) among the pairs absent when the
+        first P pairs of the stream are present, in lexicographic order: a uniform j gives a uniform absent pair."""
+        if self._gaps[0] != P:
+            pairs = self.stream.pairs[:P]
+            present = np.sort(self._row_start[pairs[:, 0]] + (pairs[:, 1] - pairs[:, 0] - 1))
+            self._gaps = (P, present - np.arange(P))  # absent pairs below present[i]: present[i] - i
+        idx = j + np.searchsorted(self._gaps[1], j, side="right")  # lexicographic index of the j-th absent pair
+        a = np.searchsorted(self._row_start[:-1], idx, side="right") - 1
+        return np.stack([a, idx - self._row_start[a] + a + 1], axis=1)
 
     def _draw(self, t: int, eps: float, size: int, rng: np.random.Generator, sets: bool):
+        """``size`` draws: the pairs as node sets (bool (size, n), or None unless ``sets``) and their scores w_uv/2
+        (float (size,)). One uniform per draw picks a present pair or the absent ones by inversion of the cached CDF
+        (:meth:`_law`); with ``sets``, an absent draw takes a uniform absent pair (:meth:`_absent`, one integer)."""
         _validate.positive("eps", eps)
-        p, w, _ = self._graph(t)
-        logit, absent = self._logits(t, eps)
-        cum = np.cumsum(np.append(np.exp(logit), absent))
-        idx = np.minimum(np.searchsorted(cum, rng.random(size) * cum[-1], side="right"), cum.size - 1)
-        uv = np.empty((size, 2), dtype=np.int64)
-        present = idx < w.size
-        uv[present] = p[idx[present]]
-        keys = set((p[:, 0] * self.n + p[:, 1]).tolist())
-        for r in np.flatnonzero(~present):  # a uniform absent pair: rejection from all pairs (few are present)
-            for _ in range(_MAX_REJECTIONS):
-                a, b = sorted(rng.choice(self.n, 2, replace=False).tolist())
-                if a * self.n + b not in keys:
-                    uv[r] = a, b
-                    break
-            else:
-                raise RuntimeError(f"no absent pair found in {_MAX_REJECTIONS} draws: the graph is (nearly) complete.")
-        score = np.where(present, 0.5 * w[np.minimum(idx, max(w.size - 1, 0))] if w.size else 0.0, 0.0)
+        law = self._law(t, eps)
+        cdf, half = law["cdf"], law["half"]
+        P = half.size
+        idx = np.minimum(np.searchsorted(cdf, rng.random(size) * cdf[-1], side="right"), law["last"])
+        present = idx < P
+        score = np.zeros(size)
+        score[present] = half[idx[present]]
         out = None
         if sets:
+            uv = np.empty((size, 2), dtype=np.int64)
+            uv[present] = self.stream.pairs[idx[present]]
+            gone = ~present
+            if gone.any():
+                uv[gone] = self._absent(P, rng.integers(0, self.n * (self.n - 1) // 2 - P, int(gone.sum())))
             out = np.zeros((size, self.n), dtype=bool)
             out[np.arange(size), uv[:, 0]] = True
             out[np.arange(size), uv[:, 1]] = True

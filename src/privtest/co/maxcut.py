@@ -9,7 +9,10 @@ cut value (sensitivity 1): Pr[S] ~ exp(eps cut(S)/2), pure eps-edge-DP. W.p. >= 
 OPT - (2/eps)(ln 2^(n-1) + ln(1/beta)) = OPT - O((n + ln(1/beta))/eps): the error form of Chandra et al. (2024)
 quoted in Section 8.4 (their algorithm is a different one; this is a stand-in), and likewise exponential time.
 Because the law of cut(A(X)) is known exactly (a histogram of cut values), the test mechanism's count is one
-binomial draw. Only :func:`top_users_stream` (which reads a DataFrame) imports pandas, when it is called.
+binomial draw. A is drawn by inversion of its CDF over the cut ids (one uniform per draw), in two levels (a block of
+cut ids, then a cut id within it) from the counts of cut values per block, cached per step t: a new eps at a known t
+costs O(blocks x cut values), not O(2^(n-1)), and so does its score law; the laws of the last few (t, eps) are cached
+too. Only :func:`top_users_stream` (which reads a DataFrame) imports pandas, when it is called.
 """
 
 from __future__ import annotations
@@ -25,6 +28,17 @@ if TYPE_CHECKING:
     import pandas as pd
 
 __all__ = ["MaxCut", "top_users_stream"]
+
+#: (t, eps) keys whose exponential-mechanism law :meth:`MaxCut._law` keeps (with a CDF of 2^(n-1) floats after a
+#: large call), and steps t whose cut values :meth:`MaxCut._step` keeps.
+_LAW_KEYS = 4
+_STEP_KEYS = 4
+#: Consecutive cut ids per block of :meth:`MaxCut.sample`'s two-level inversion; a call of ``size`` draws inverts the
+#: CDF over all 2^(n-1) cut ids instead when size x _BLOCK x _FULL_CDF >= 2^(n-1) or its (t, eps) was asked more than
+#: _FULL_CDF_CALLS times (cheaper for many draws, cached).
+_BLOCK = 512
+_FULL_CDF = 4
+_FULL_CDF_CALLS = 2
 
 
 def top_users_stream(df: pd.DataFrame, k: int):
@@ -91,6 +105,9 @@ class MaxCut(COProblem):
         for j in range(1, n):
             self._side[j] = (ids >> (j - 1)) & 1
         self._t, self._cut = 0, np.zeros(ids.size, dtype=np.int32)
+        self._laws: dict = {}  # (t, eps) -> cached law (:meth:`_law`)
+        self._steps: dict = {}  # t -> cached cut values and their counts per block (:meth:`_step`)
+        self._block_of = np.arange(ids.size, dtype=np.int64) // min(_BLOCK, ids.size)  # block of each cut id
         self._opt = np.array([self._cuts(t).max() for t in range(1, self.T + 1)], dtype=float)
 
     def _cuts(self, t: int) -> np.ndarray:
@@ -111,24 +128,95 @@ class MaxCut(COProblem):
         _validate.integer("Y", Y, 0, scalar=False, maximum=2 ** (self.n - 1) - 1)
         return self._cuts(t)[np.asarray(Y, dtype=np.int64)].astype(float)
 
-    def _logits(self, t: int, eps: float) -> np.ndarray:
-        x = 0.5 * eps * self._cuts(t)
-        return x - x.max()
+    @staticmethod
+    def _lru(cache: dict, key, make, keep: int):
+        """``cache[key]``, made by ``make()`` if absent; the cache keeps its ``keep`` most recently used keys."""
+        value = cache.pop(key, None)
+        if value is None:
+            value = make()
+            while len(cache) >= keep:
+                cache.pop(next(iter(cache)))  # the least recently used
+        cache[key] = value
+        return value
+
+    def _step(self, t: int) -> dict:
+        """What every eps shares at step t, cached for the last :data:`_STEP_KEYS` steps: ``cut``, the cut values of
+        all cut ids (a copy); ``hist`` (blocks, max cut + 1), the number of cuts of each value in each block of
+        ``block`` consecutive cut ids; ``count``, the cuts of each value."""
+
+        def make():
+            cut = self._cuts(t).copy()
+            V = int(cut.max()) + 1
+            block = min(_BLOCK, cut.size)
+            hist = np.bincount(self._block_of * V + cut, minlength=(cut.size // block) * V)
+            hist = hist.reshape(-1, V).astype(float)
+            return {"cut": cut, "hist": hist, "count": hist.sum(axis=0), "block": block}
+
+        return self._lru(self._steps, int(t), make, _STEP_KEYS)
+
+    def _law(self, t: int, eps: float) -> dict:
+        """The exponential mechanism at (t, eps), cached for the last :data:`_LAW_KEYS` keys: ``weight``, the weight
+        exp(eps (v - max cut)/2) of each cut value v (float (max cut + 1,)), and ``block_cdf``, the CDF of the blocks'
+        total weights; filled in when first needed, ``calls`` (calls of :meth:`sample`), ``cdf`` (the CDF over all cut
+        ids, for a large or repeated call of :meth:`sample`) and ``hist`` (the score law,
+        :meth:`score_distribution`)."""
+
+        def make():
+            step = self._step(t)
+            x = 0.5 * eps * np.arange(step["count"].size)
+            weight = np.exp(x - x[-1])
+            return {"weight": weight, "block_cdf": np.cumsum(step["hist"] @ weight)}
+
+        return self._lru(self._laws, (int(t), float(eps)), make, _LAW_KEYS)
 
     def sample(self, t: int, eps: float, delta: float, size: int, rng: np.random.Generator) -> np.ndarray:
-        """``size`` draws of the exponential mechanism over all cuts (``delta`` ignored): cut ids, int (size,)."""
+        """``size`` draws of the exponential mechanism over all cuts (``delta`` ignored): cut ids, int (size,).
+
+        By inversion with one uniform per draw, in two levels: a block of ``_BLOCK`` consecutive cut ids by the
+        CDF of the blocks' weights (from the per-step counts of cut values per block: O(blocks x cut values) per
+        new eps), then a cut id within it by the CDF of its weights (O(``_BLOCK``) per draw). A call of many draws,
+        or at a (t, eps) asked more than ``_FULL_CDF_CALLS`` times, inverts the CDF over all cut ids instead
+        (O(2^(n-1)) once per (t, eps), cached; then O(n) per draw): the same law.
+
+        Raises:
+            ValueError: eps <= 0.
+        """
         rng = _validate.generator(rng)
         _validate.positive("eps", eps)
-        w = np.exp(self._logits(t, eps))
-        c = np.cumsum(w)
-        return np.minimum(np.searchsorted(c, rng.random(size) * c[-1], side="right"), c.size - 1)
+        step, law = self._step(t), self._law(t, eps)
+        cut, block, weight = step["cut"], step["block"], law["weight"]
+        law["calls"] = law.get("calls", 0) + 1
+        if "cdf" in law or size * block * _FULL_CDF >= cut.size or law["calls"] > _FULL_CDF_CALLS:
+            if "cdf" not in law:
+                law["cdf"] = np.cumsum(weight[cut])
+            cdf = law["cdf"]
+            return np.minimum(np.searchsorted(cdf, rng.random(size) * cdf[-1], side="right"), cut.size - 1)
+        block_cdf = law["block_cdf"]
+        u = rng.random(size) * block_cdf[-1]
+        b = np.minimum(np.searchsorted(block_cdf, u, side="right"), block_cdf.size - 1)
+        u -= np.where(b > 0, block_cdf[np.maximum(b - 1, 0)], 0.0)  # the uniform's rest within block b
+        drawn, row = np.unique(b, return_inverse=True)
+        cdf = np.cumsum(weight[cut[(drawn * block)[:, None] + np.arange(block)]], axis=1)[row]
+        j = np.count_nonzero(cdf <= u[:, None], axis=1)
+        over = j >= block  # rounding put the rest at the block's total: its last positive weight
+        if over.any():
+            j[over] = np.count_nonzero(cdf[over] < cdf[over, -1:], axis=1)
+        return b * block + j
 
     def score_distribution(self, t: int, eps: float, delta: float):
-        """Overrides the base's None: A is the exponential mechanism over all cuts, so its score law is a histogram."""
-        cut = self._cuts(t)
-        values = np.arange(cut.max() + 1)
-        w = np.bincount(cut, weights=np.exp(self._logits(t, eps)), minlength=values.size)
-        return values.astype(float), w / w.sum()
+        """Overrides the base's None: A is the exponential mechanism over all cuts, so its score law is a histogram:
+        (values 0..max cut, probabilities), float arrays, cached per (t, eps) (:meth:`_law`; copies are returned).
+
+        Raises:
+            ValueError: eps <= 0.
+        """
+        _validate.positive("eps", eps)
+        law = self._law(t, eps)
+        if "hist" not in law:
+            w = self._step(t)["count"] * law["weight"]  # cuts per value times their weight
+            law["hist"] = (np.arange(w.size, dtype=float), w / w.sum())
+        values, probs = law["hist"]
+        return values.copy(), probs.copy()
 
     @property
     def opt(self) -> np.ndarray:

@@ -29,7 +29,7 @@ from abc import ABC, abstractmethod
 import numpy as np
 
 from privtest import _validate
-from privtest.mechanisms import Mechanism, laplace_threshold_probability
+from privtest.mechanisms import Mechanism, laplace_threshold_probability_unchecked
 
 __all__ = [
     "COProblem",
@@ -58,27 +58,42 @@ _PROBLEM_METHODS = ("value", "sample", "scores", "sample_scored", "upper", "scor
 _PROBLEM_INTERFACE = ("value", "sample", "upper", "score_distribution")
 
 
+#: Values the checks of :data:`_PROBLEM_CHECKS` certainly pass, recognised without running them (the common case
+#: of the engine's inner loops): a Python int t in [1, T], a float eps in (0, inf), a float delta in [0, 1), a Python
+#: int size in [0, 2^63), a numpy Generator. Anything else goes through the full check (or the seed rule).
+_FLOATS = (float, np.float64)
+_PROBLEM_FAST = {
+    "t": lambda problem, v: type(v) is int and type(problem.T) is int and 1 <= v <= min(problem.T, _validate.INT64_MAX),
+    "eps": lambda problem, v: type(v) in _FLOATS and 0.0 < v < math.inf,
+    "delta": lambda problem, v: type(v) in _FLOATS and 0.0 <= v < 1.0,
+    "size": lambda problem, v: type(v) is int and 0 <= v <= _validate.INT64_MAX,
+    "rng": lambda problem, v: type(v) is np.random.Generator,
+}
+
+
 def _checked_problem_method(method):
     """``method`` with its interface arguments (t, eps, delta, size, rng) checked first (ValueError naming them)."""
     params = list(inspect.signature(method).parameters)[1:]
-    names = [(i, n) for i, n in enumerate(params) if n in _PROBLEM_CHECKS or n == "rng"]
+    names = [(i, n, _PROBLEM_FAST[n]) for i, n in enumerate(params) if n in _PROBLEM_CHECKS or n == "rng"]
 
     @functools.wraps(method)
     def wrapper(self, *args, **kwargs):
-        args = list(args)
-        for i, name in names:
+        n = len(args)
+        for i, name, fast in names:
             if name in kwargs:
                 value = kwargs[name]
-            elif i < len(args):
+            elif i < n:
                 value = args[i]
             else:
+                continue
+            if fast(self, value):
                 continue
             if name == "rng":
                 value = _validate.generator(value)
                 if name in kwargs:
                     kwargs[name] = value
                 else:
-                    args[i] = value
+                    args = (*args[:i], value, *args[i + 1 :])
             else:
                 _PROBLEM_CHECKS[name](self, value)
         return method(self, *args, **kwargs)
@@ -247,7 +262,13 @@ def laplace_tail(h, value, eps_t):
     _validate.finite("h", h, scalar=False)
     _validate.finite("value", value, scalar=False)
     _validate.positive("eps_t", eps_t, scalar=False)
-    return laplace_threshold_probability(value, h, 0.5 * np.asarray(eps_t) if isinstance(eps_t, list) else 0.5 * eps_t)
+    return laplace_tail_unchecked(h, value, np.asarray(eps_t) if isinstance(eps_t, list) else eps_t)
+
+
+def laplace_tail_unchecked(h, value, eps_t):
+    """:func:`laplace_tail` without the checks: for the engine's inner loops, whose arguments are checked where they
+    enter (h finite, value finite, eps_t > 0; numbers or numeric arrays, broadcast)."""
+    return laplace_threshold_probability_unchecked(value, h, 0.5 * eps_t)
 
 
 class TestMechanism(Mechanism):
@@ -450,16 +471,39 @@ def threshold_select(Q, tau: float, xi: float, eps0: float, rng: np.random.Gener
     batch = _validate.integer("batch", batch, 1)
     rng = _validate.generator(rng)
     T = threshold_select_rounds(xi, eps0)
+    (Y,), score, draws = threshold_select_runs(Q.draw, tau, xi, T, rng, 1, batch)
+    return (None, None, int(draws[0])) if Y is None else (Y, float(score[0]), int(draws[0]))
+
+
+def threshold_select_runs(draw, tau: float, xi: float, T: int, rng: np.random.Generator, count: int, batch: int = 16):
+    """``count`` independent runs of ThresholdSelect (Algorithm 2) on one mechanism ``draw`` (arguments checked by the
+    caller; T = :func:`threshold_select_rounds`). The runs still going advance together: each round draws ``size``
+    fresh draws per run in one call (``size`` = ``batch``, doubling every round) and run k scans its own slice in
+    order, so every run has the law of :func:`threshold_select` and the runs are independent (disjoint draws). With
+    count = 1 the random draws are exactly :func:`threshold_select`'s.
+
+    Returns:
+        (Y, v, draws): a list of ``count`` selected solutions (None for -1), float (count,) their scores (NaN for
+        -1) and int (count,) the draws of Q each run made (<= T).
+    """
+    picked: list = [None] * count
+    score = np.full(count, np.nan)
+    draws = np.full(count, T, dtype=np.int64)
+    pending = np.arange(count)
     done = 0
-    while done < T:
+    while done < T and pending.size:
         size = min(batch, T - done)
-        Y, v = Q.draw(size, rng)
-        stop = (v >= tau) | (rng.random(size) < xi)
-        if stop.any():
-            j = int(np.argmax(stop))
+        Y, v = draw(size * pending.size, rng)
+        stop = ((v >= tau) | (rng.random(size * pending.size) < xi)).reshape(pending.size, size)
+        stopped = stop.any(axis=1)
+        first = np.argmax(stop, axis=1)
+        for k in np.flatnonzero(stopped):
+            j = k * size + int(first[k])
+            r = pending[k]
+            draws[r] = done + int(first[k]) + 1
             if v[j] >= tau:
-                return Y[j], float(v[j]), done + j + 1
-            return None, None, done + j + 1
+                picked[r], score[r] = Y[j], float(v[j])
+        pending = pending[~stopped]
         done += size
         batch *= 2
-    return None, None, T
+    return picked, score, draws

@@ -87,6 +87,12 @@ def c_omega() -> float:
     return 1.0 / weight_sum_bound()
 
 
+def _weights(i) -> np.ndarray:
+    """omega_i = C_omega/(i ln^2(i+1)) for integers i >= 1 (not checked): a float ndarray of the shape of ``i``."""
+    ii = np.asarray(i, dtype=float)
+    return c_omega() / (ii * np.log1p(ii) ** 2)
+
+
 LOG_BETA = ("instance", "global")
 
 
@@ -218,8 +224,7 @@ class BatchToCOParams:
             ValueError: naming i when an element is not an integer >= 1.
         """
         _validate.step_index(i, "i", scalar=False)
-        ii = np.asarray(i, dtype=float)
-        out = c_omega() / (ii * np.log1p(ii) ** 2)
+        out = _weights(i)
         return float(out) if out.ndim == 0 else out
 
     def h(self, i):
@@ -246,12 +251,15 @@ class BatchToCOParams:
         call A(X_1, eps(1, 1)) runs no GTM and keeps the printed beta). i, t: integers >= 1 (broadcast)."""
         _validate.step_index(i, "i", scalar=False)
         _validate.step_index(t, "t", scalar=False)
+        return log4_over_beta_t(t, self._log4_beta(i))
+
+    def _log4_beta(self, i):
+        """The b of :meth:`log4_over` for instance(s) ``i`` (integers >= 1, not checked): beta, or beta_i for i >= 2
+        with ``log_beta="instance"``; a float or a float ndarray."""
         if self.log_beta == "global":
-            b = self.beta
-        else:
-            ii = np.asarray(i)
-            b = np.where(ii >= 2, self.beta_i(np.maximum(ii, 1)), self.beta)
-        return log4_over_beta_t(t, b)
+            return self.beta
+        ii = np.asarray(i)
+        return np.where(ii >= 2, self.C_beta * _weights(np.maximum(ii, 1)) * self.beta, self.beta)
 
     def eps_it(self, i, t):
         """eps(i, t) = eps(i)/(C_1 ln(4/(omega_t b))): privacy of each test / scored evaluation at time t."""
@@ -286,7 +294,10 @@ class BatchToCOParams:
     def calibration(self, i: int) -> ExPostCalibration:
         """GTM_i with Corollary 35's parameters: Theorem 23 with eps_C = eps(i), beta = beta_i, s_t = +1 (i: an integer
         >= 1)."""
-        _validate.step_index(i, "i")
+        return self._calibration(_validate.step_index(i, "i"))
+
+    @lru_cache(maxsize=4096)  # noqa: B019  (frozen and hashable; the artifact asks for the same i many times)
+    def _calibration(self, i: int) -> ExPostCalibration:
         return ExPostCalibration(
             eps_C=float(self.eps_i(i)), beta=float(self.beta_i(i)), C_H=self.C_H, gamma=self.gamma, variant="direct"
         )
@@ -363,9 +374,14 @@ def purification_phi_array(eps_t, delta_t):
     """
     _validate.positive("eps_t", eps_t, scalar=False)
     _validate.delta_range("delta_t", delta_t, scalar=False)
-    e, d = np.asarray(eps_t, dtype=float), np.asarray(delta_t, dtype=float)
-    out = d / (np.expm1(np.minimum(e, 700.0)) + 2.0 * d)
+    out = phi_array_unchecked(np.asarray(eps_t, dtype=float), np.asarray(delta_t, dtype=float))
     return float(out) if out.ndim == 0 else out
+
+
+def phi_array_unchecked(e: np.ndarray, d: np.ndarray) -> np.ndarray:
+    """:func:`purification_phi_array` of float arrays ``e`` > 0 and ``d`` in [0, 1), not checked (the engine's inner
+    loop, whose arguments its public entry point has checked)."""
+    return d / (np.expm1(np.minimum(e, 700.0)) + 2.0 * d)
 
 
 def delta_ledger(params: BatchToCOParams, eps_t_at_checkpoints, ell_at_checkpoints) -> float:

@@ -35,6 +35,15 @@ Reference OPT_t: the upper bound min_i [f(S_i) + sum of the k largest gains w.r.
 prefixes S_i (valid for monotone submodular f under a cardinality constraint, and a fortiori for the matroid
 variant whose feasible sets are a subset), labelled "upper bound".
 
+Sampling A (:meth:`FacilityLocation.sample`): each round's exponential mechanism is drawn by inversion of its CDF,
+one uniform per draw and round. Gains and CDFs that every draw at (t, eps) shares are tabulated and cached: the gains
+of the empty set and after every first pick per step t (and, for calls of at least ``_DEEP_DRAWS`` draws, after every
+ordered pair of picks), their CDFs per (t, eps_r), eps_r a round's privacy. The later rounds update each draw's own
+gains incrementally: picking c lowers the gain of c' only through the cells x both cover, by
+w_x max(0, min(sim(x, c'), sim(x, c)) - cur_x) with cur_x the coverage by the earlier picks. f(X_t, S) of a draw is the
+sum of its picks' marginal gains (:meth:`FacilityLocation.scores`, :meth:`FacilityLocation.sample_scored`), equal to
+``value`` up to rounding (another order of summation).
+
 Only :class:`FacilityLocation`'s constructor (which reads a DataFrame of stops) imports pandas, when it is called.
 """
 
@@ -66,6 +75,33 @@ def _km(lat1, lon1, lat2, lon2):
     return k * np.hypot(lat1 - lat2, (lon1 - lon2) * np.cos(np.deg2rad(0.5 * (lat1 + lat2))))
 
 
+#: Floats of the temporaries :meth:`FacilityLocation.value` builds at once (kept within a core's L2 cache).
+_CACHE_FLOATS = 1 << 16
+#: Keys of each kind (t; (t, eps_r)) kept by :meth:`FacilityLocation._tables`.
+_CACHE_KEYS = 4
+#: Draws from which a call of :meth:`FacilityLocation.sample` tabulates the third round too (its m^3 gains cost about
+#: as much as that many draws' third rounds), when m^3 <= _DEEP_ENTRIES.
+_DEEP_DRAWS = 4096
+_DEEP_ENTRIES = 1 << 21
+#: Largest m^2 P for which the constructor tabulates the coverage of every candidate's pair cells by every candidate.
+_PAIR_OLD_ENTRIES = 1 << 22
+
+
+def _exp_mech_rows(G, a, u):
+    """Row-wise draw from softmax(a G) (G (B, m), -inf where blocked; a > 0) by inversion with the uniforms u (B,):
+    the first index whose cumulative weight exceeds u times the row's total (never a zero weight: if rounding makes
+    u times the total reach it, the last positive weight)."""
+    c = np.subtract(G, G.max(axis=1, keepdims=True))
+    c *= a
+    np.exp(c, out=c)
+    np.cumsum(c, axis=1, out=c)
+    pick = np.count_nonzero(c <= (u * c[:, -1])[:, None], axis=1)
+    over = pick >= G.shape[1]
+    if over.any():
+        pick[over] = np.count_nonzero(c[over] < c[over, -1:], axis=1)
+    return pick
+
+
 class FacilityLocation(COProblem):
     """Facility-location stream (see module docstring), a :class:`privtest.co.mechanisms.COProblem` whose ``opt`` is
     the greedy upper bound (:meth:`_upper_bound`; A's score law is not known in closed form). Solutions are index
@@ -82,8 +118,8 @@ class FacilityLocation(COProblem):
         step_days: days per CO step (1: one step per day).
         start, end: first and last calendar day (ISO dates, US/Central, inclusive) of the public calendar; step t
             covers days start + (t-1) step_days .. start + t step_days - 1; T = ceil(days / step_days) (or T_max).
-        chunk: draws of A processed at once by :meth:`sample` (memory control; changes which draws a seed gives,
-            not their law).
+        chunk: draws of A processed at once by :meth:`sample`, :meth:`scores` and :meth:`sample_scored` (memory
+            control; changes which draws a seed gives, not their law).
         composition: "basic" (eps/k per round, pure eps-DP; delta is ignored) or "advanced" (per round
             :func:`privtest.co.composition.per_round_eps` (eps, delta, k): (eps, delta)-DP, Table 2 row 1).
 
@@ -160,21 +196,35 @@ class FacilityLocation(COProblem):
         self.m, self.k, self.T, self.chunk = len(cand), int(k), T, int(chunk)
         if self.k > self.m:
             raise ValueError(f"k = {k} exceeds the number of candidates grid^2 = {self.m}.")
-        # sim is sparse (about 10% of (cell, candidate) pairs lie within the radius). Padded incidence lists for the
-        # incremental gains of sample(): the cells each candidate covers, and the candidates covering each cell (pad:
-        # a dummy cell ``cells`` with zero weight and a dummy candidate ``m``).
-        nc = self.sim.shape[0]
-        cells_of = [np.flatnonzero(self.sim[:, c]) for c in range(self.m)]
-        cands_of = [np.flatnonzero(self.sim[x]) for x in range(nc)]
-        self._cells_of = np.full((self.m, max(map(len, cells_of))), nc)
-        for c, xs in enumerate(cells_of):
-            self._cells_of[c, : len(xs)] = xs
-        self._cands_of = np.full((nc + 1, max(map(len, cands_of))), self.m)
-        for x, cs in enumerate(cands_of):
-            self._cands_of[x, : len(cs)] = cs
-        self._sim_pad = np.zeros((nc + 1, self.m + 1))
-        self._sim_pad[:nc, : self.m] = self.sim
-        self._sim_of = np.take_along_axis(self._sim_pad, self._cands_of, axis=1)  # (cells + 1, K)
+        # sim is sparse (about 10% of (cell, candidate) pairs lie within the radius). Picking c raises the coverage only
+        # of the cells x within the radius of c, so only the gains of the candidates c' != c also covering such an x
+        # change: the (x, c') pairs of c, padded to P per candidate with a dummy cell ``cells`` (zero weight) and a
+        # dummy candidate ``m`` (a column that is dropped). Per pair: _pair_cand = c', _pair_cell = x,
+        # _pair_min = min(sim(x, c'), sim(x, c)) (the loss of c' at x is w_x max(0, _pair_min - cur_x)), and, when it
+        # is small enough, _pair_old[c m + i] = sim(x, i) for every candidate i (the coverage an earlier pick i gives
+        # the cells of c's pairs; :meth:`_cover`).
+        nc, m = self.sim.shape
+        within = self.sim > 0
+        pc, px, pc2 = np.nonzero(within.T[:, :, None] & within[None, :, :] & ~np.eye(m, dtype=bool)[:, None, :])
+        count = np.bincount(pc, minlength=m)
+        P = max(int(count.max()), 1)
+        slot = np.arange(pc.size) - np.repeat(np.cumsum(count) - count, count)
+        sim_pad = np.zeros((nc + 1, m + 1))
+        sim_pad[:nc, :m] = self.sim
+        self._pair_cell = np.full((m, P), nc, dtype=np.intp)
+        self._pair_cell[pc, slot] = px
+        self._pair_cand = np.full((m, P), m, dtype=np.intp)
+        self._pair_cand[pc, slot] = pc2
+        self._pair_min = np.minimum(
+            sim_pad[self._pair_cell, self._pair_cand], sim_pad[self._pair_cell, np.arange(m)[:, None]]
+        )
+        self._simT_pad = np.ascontiguousarray(sim_pad[:, :m].T)  # (m, cells + 1); value() gathers its rows
+        self._pair_old = None
+        if m * m * P <= _PAIR_OLD_ENTRIES:  # gathered by rows, faster than from _simT_pad
+            self._pair_old = np.ascontiguousarray(self._simT_pad[:, self._pair_cell].transpose(1, 0, 2)).reshape(
+                m * m, P
+            )
+        self._cache: dict = {}  # per-t tables and per-(t, eps_r) CDFs of sample() (a few recent keys)
         self.labels = [d.strftime("%Y-%m-%d") for d in days[:T]]
         if groups is None:
             self.group, self.cap = None, None
@@ -186,6 +236,8 @@ class FacilityLocation(COProblem):
             if rank < self.k:
                 raise ValueError(f"k = {k} exceeds the partition matroid's rank sum_g min(cap, |strip g|) = {rank}.")
             self.name = f"Mpls stops, partition matroid ({groups} strips x {cap})"
+            # Row g: -inf on strip g's candidates (added to a draw's gains once its strip g is full), 0 elsewhere.
+            self._strip_block = np.where(np.arange(groups)[:, None] == self.group[None, :], -np.inf, 0.0)
         self.opt_kind = "upper bound"
         self.opt = np.array([self._upper_bound(t) for t in range(1, T + 1)])
 
@@ -195,62 +247,180 @@ class FacilityLocation(COProblem):
         Raises:
             ValueError: naming t (not an integer in [1, T]) or Y (not candidate indices in [0, m)).
         """
-        _validate.integer("Y", Y, 0, scalar=False, maximum=self.m - 1)
-        Y = np.atleast_2d(np.asarray(Y, dtype=np.int64))
-        cover = self.sim[:, Y].max(axis=2)  # (cells, B)
-        return self.C[t - 1] @ cover
+        Y = _validate.integer("Y", Y, 0, scalar=False, maximum=self.m - 1)
+        Y = np.atleast_2d(np.asarray(Y, dtype=np.intp))
+        out = np.empty(Y.shape[0])
+        w = np.append(self.C[t - 1], 0.0)  # the padding cell weighs nothing
+        step = max(1, _CACHE_FLOATS // w.size)
+        for a in range(0, Y.shape[0], step):
+            y = Y[a : a + step]
+            cover = self._simT_pad[y[:, 0]] if y.shape[1] else np.zeros((y.shape[0], w.size))
+            for j in range(1, y.shape[1]):
+                np.maximum(cover, self._simT_pad[y[:, j]], out=cover)
+            out[a : a + step] = cover @ w
+        return out
 
     def _gains(self, w, cur):
         """Marginal gains (B, m) of every candidate given current coverage cur (B, cells), cell weights w (cells,):
         g(c) = sum over cells x of w_x max(0, sim(x, c) - cur_x)."""
         return np.maximum(self.sim[None, :, :] - cur[:, :, None], 0.0).transpose(0, 2, 1) @ w
 
+    def _cover(self, c: np.ndarray, i: np.ndarray) -> np.ndarray:
+        """sim(x, i_b) of the cells x of candidate c_b's pairs (0 on padding): float (B, P), a new array."""
+        if self._pair_old is not None:
+            return self._pair_old.take(c * self.m + i, axis=0)
+        return self._simT_pad.ravel().take(self._pair_cell.take(c, axis=0) + (i * self._simT_pad.shape[1])[:, None])
+
+    def _advance(self, G: np.ndarray, picks: list, W: np.ndarray) -> None:
+        """Gains after one more pick, in place: G (B, m), the gains after the picks ``picks[:-1]`` (-inf where
+        blocked), becomes the gains after all r = len(picks) picks (each int (B,)): the last one and, for the matroid,
+        a strip it fills blocked; W (m, P): the weights of each candidate's pair cells (:meth:`_tables`)."""
+        B, m, r = G.shape[0], self.m, len(picks)
+        c = picks[-1]
+        rows = np.arange(B)
+        G.ravel()[rows * m + c] = -np.inf
+        if self.group is not None:
+            g = self.group.take(c)
+            count = np.zeros(B, dtype=np.intp)
+            for p in picks:
+                count += self.group.take(p) == g
+            full = count >= self.cap
+            if full.any():
+                G[full] += self._strip_block[g[full]]
+        if r > 1:  # coverage of c's pair cells by the earlier picks
+            loss = self._cover(c, picks[0])
+            for p in picks[1:-1]:
+                np.maximum(loss, self._cover(c, p), out=loss)
+            np.subtract(self._pair_min.take(c, axis=0), loss, out=loss)
+            np.maximum(loss, 0.0, out=loss)
+            loss *= W.take(c, axis=0)
+        else:
+            loss = self._pair_min.take(c, axis=0) * W.take(c, axis=0)
+        idx = self._pair_cand.take(c, axis=0)
+        idx += (rows * (m + 1))[:, None]
+        G -= np.bincount(idx.ravel(), loss.ravel(), minlength=B * (m + 1)).reshape(B, m + 1)[:, :m]
+
+    def _tables(self, t: int, a: float, depth: int):
+        """The gains and exponential-mechanism CDFs every draw at (t, a = eps_r/2) shares, for its first ``depth``
+        rounds (1 <= depth <= 3), cached for the last few keys of each kind (the data never change).
+
+        Per t: ``W`` (m, P), the weights of each candidate's pair cells, and ``G[d]`` (m^d, m), the gains after the
+        picks c_1..c_d (row c_1 m^(d-1) + ... + c_d), -inf where blocked. Per (t, a): ``cdf[d]`` (m^d, m), the
+        unnormalised CDFs of exp(a G[d]) along rows, and ``last[d]`` (m^d,), the index of each row's last positive
+        weight. Rows of impossible prefixes (a candidate twice, or one its strip blocks) are computed but never used.
+        """
+        m = self.m
+        per_t = self._cache.get(t)
+        if per_t is None:
+            w = np.append(self.C[t - 1], 0.0)  # the dummy cell weighs nothing
+            per_t = self._remember(t, (w[self._pair_cell], [(self._simT_pad @ w)[None, :]]))
+        W, G = per_t
+        while len(G) < depth:  # gains after one more pick, for every prefix and pick
+            d = len(G)
+            rows = np.repeat(G[-1], m, axis=0)
+            self._advance(rows, list(np.indices((m,) * d).reshape(d, -1)), W)
+            G.append(rows)
+        key = (t, a)
+        per_ta = self._cache.get(key)
+        if per_ta is None:
+            per_ta = self._remember(key, ([], []))
+        cdf, last = per_ta
+        while len(cdf) < depth:
+            g = G[len(cdf)]
+            top = g.max(axis=1, keepdims=True)
+            top[~np.isfinite(top)] = 0.0  # an impossible prefix blocking every candidate: all weights 0
+            c = np.cumsum(np.exp(a * (g - top)), axis=1)
+            cdf.append(c)
+            last.append(np.count_nonzero(c < c[:, -1:], axis=1))
+        return W, G, cdf, last
+
+    def _remember(self, key, value):
+        """Store ``value`` under ``key`` in the small cache of :meth:`_tables` (oldest keys of its kind evicted)."""
+        same = [k for k in self._cache if isinstance(k, tuple) == isinstance(key, tuple)]
+        for k in same[: max(0, len(same) - _CACHE_KEYS + 1)]:
+            del self._cache[k]
+        self._cache[key] = value
+        return value
+
+    def _draw(self, t: int, eps: float, delta: float, size: int, rng: np.random.Generator):
+        """``size`` draws of the private greedy (index array (size, k)) and f(X_t, S) of each (float (size,)), the
+        sum of the marginal gains of its picks (see :meth:`sample`)."""
+        _validate.positive("eps", eps)
+        eps_r = eps / self.k if self.composition == "basic" else per_round_eps(eps, delta, self.k)[0]
+        a, k, m = 0.5 * float(eps_r), self.k, self.m
+        # Rounds drawn from per-(t, eps_r) tables: 2, or 3 for a large call (the third table has m^3 entries).
+        depth = min(k, 3 if size >= _DEEP_DRAWS and m**3 <= _DEEP_ENTRIES else 2)
+        W, G, cdf, last = self._tables(t, a, depth)
+        out = np.empty((size, k), dtype=np.int64)
+        f = np.empty(size)
+        for s in range(0, size, self.chunk):
+            B = min(self.chunk, size - s)
+            u = rng.random((k, B))
+            # Round 1: one law for every draw.
+            pick = np.minimum(np.searchsorted(cdf[0][0], u[0] * cdf[0][0, -1], side="right"), last[0][0])
+            picks = [pick]
+            fs = G[0][0].take(pick)
+            code = pick
+            # Rounds 2..depth: the law of the row of the draw's earlier picks in the tables.
+            for r in range(1, depth):
+                rows = cdf[r].take(code, axis=0)
+                pick = np.count_nonzero(rows <= (u[r] * rows[:, -1])[:, None], axis=1)
+                pick = np.minimum(pick, last[r].take(code))
+                picks.append(pick)
+                code = code * m + pick
+                fs += G[r].ravel().take(code)
+            # Later rounds: each draw's own gains, from its row of the last table updated after every later pick.
+            if depth < k:
+                gains = G[depth - 1].take(code // m, axis=0)
+                at = np.arange(B) * m
+                for r in range(depth, k):
+                    self._advance(gains, picks, W)
+                    pick = _exp_mech_rows(gains, a, u[r])
+                    picks.append(pick)
+                    fs += gains.ravel().take(at + pick)
+            out[s : s + B] = np.stack(picks, axis=1)
+            f[s : s + B] = fs
+        return out, f
+
     def sample(self, t: int, eps: float, delta: float, size: int, rng: np.random.Generator) -> np.ndarray:
         """``size`` independent draws of the private greedy A(X_t, eps): index array (size, k), int64.
 
-        Gains are updated incrementally: picking c changes the coverage only of the cells within the radius of c, so
-        only the candidates covering those cells change gain (93 of the 9,408 (cell, candidate) pairs on average in
-        the default configuration, padded to 36 x 6).
+        Each round's exponential mechanism is drawn by inversion with one uniform per draw (the first index whose
+        cumulative weight exceeds the uniform times the total): the first pick from the one CDF of the empty set's
+        gains, the second (and, in a call of at least ``_DEEP_DRAWS`` draws, the third) from the row of the earlier
+        picks in cached per-(t, eps) tables of CDFs, the later ones from each draw's own gains (exp, cumsum, count of
+        CDF values <= the uniform). Those gains are updated incrementally: picking c changes the coverage only of the
+        cells within the radius of c, so only the candidates covering those cells change gain (74 (cell, candidate)
+        pairs per candidate on average in the default configuration, padded to 142), by
+        w_x max(0, min(sim(x, c'), sim(x, c)) - cur_x) each. Which draws a seed gives depends on ``chunk``, not on
+        the tables.
 
         Raises:
             ValueError: eps <= 0.
         """
         rng = _validate.generator(rng)
-        _validate.positive("eps", eps)
-        eps_r = eps / self.k if self.composition == "basic" else per_round_eps(eps, delta, self.k)[0]
-        w = np.append(self.C[t - 1], 0.0)  # (cells + 1,): the dummy cell weighs nothing
-        g0 = self._gains(w[:-1], np.zeros((1, self.sim.shape[0])))[0]
-        out = np.zeros((size, self.k), dtype=np.int64)
-        for a in range(0, size, self.chunk):
-            B = min(self.chunk, size - a)
-            rows = np.arange(B)
-            cur = np.zeros((B, self.sim.shape[0] + 1))
-            gains = np.zeros((B, self.m + 1))
-            gains[:, : self.m] = g0
-            used = np.zeros((B, self.m), dtype=bool)
-            for r in range(self.k):
-                blocked = used.copy()
-                if self.group is not None:
-                    full = np.stack(
-                        [np.sum(used & (self.group == g), axis=1) >= self.cap for g in range(self.group.max() + 1)],
-                        axis=1,
-                    )
-                    blocked |= full[:, self.group]
-                logits = np.where(blocked, -np.inf, 0.5 * eps_r * gains[:, : self.m])
-                pick = np.argmax(logits + rng.gumbel(size=(B, self.m)), axis=1)
-                out[a : a + B, r] = pick
-                used[rows, pick] = True
-                if r == self.k - 1:
-                    break
-                X = self._cells_of[pick]  # (B, L) cells whose coverage may rise
-                old = np.take_along_axis(cur, X, axis=1)
-                new = np.maximum(old, self._sim_pad[X, pick[:, None]])
-                np.put_along_axis(cur, X, new, axis=1)
-                s = self._sim_of[X]  # (B, L, K) sim of the candidates covering each such cell
-                loss = w[X][:, :, None] * (np.maximum(s - old[:, :, None], 0.0) - np.maximum(s - new[:, :, None], 0.0))
-                idx = rows[:, None, None] * (self.m + 1) + self._cands_of[X]
-                gains -= np.bincount(idx.ravel(), loss.ravel(), minlength=B * (self.m + 1)).reshape(B, self.m + 1)
-        return out
+        return self._draw(t, eps, delta, size, rng)[0]
+
+    def scores(self, t: int, eps: float, delta: float, size: int, rng: np.random.Generator) -> np.ndarray:
+        """Overrides the base: f(X_t, S) of ``size`` draws S of A(X_t, eps), read off the draw as the sum of the
+        marginal gains of S's picks (equal to ``value(t, S)`` up to rounding: another order of summation): float
+        (size,).
+
+        Raises:
+            ValueError: eps <= 0.
+        """
+        rng = _validate.generator(rng)
+        return self._draw(t, eps, delta, size, rng)[1]
+
+    def sample_scored(self, t: int, eps: float, delta: float, size: int, rng: np.random.Generator):
+        """Overrides the base: (S, f) with f as in :meth:`scores` (the sum of the picks' marginal gains, equal to
+        ``value(t, S)`` up to rounding), not recomputed by :meth:`value`.
+
+        Raises:
+            ValueError: eps <= 0.
+        """
+        rng = _validate.generator(rng)
+        return self._draw(t, eps, delta, size, rng)
 
     def _upper_bound(self, t: int) -> float:
         """min over greedy prefixes S_i of f(S_i) + sum of the k largest marginal gains (monotone submodular): the
