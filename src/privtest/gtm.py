@@ -43,11 +43,8 @@ from scipy import special
 
 from privtest import _validate
 from privtest.mechanisms import (
-    BernoulliMechanism,
-    LaplaceThresholdMechanism,
     Mechanism,
-    Negated,
-    Purified,
+    binomial_success,
     purify,
 )
 from privtest.poisson import count_threshold, lambda_left, lambda_right
@@ -1426,7 +1423,7 @@ def run_step(
     rng = _validate.generator(rng)
     eta1 = np.asarray(eta1, dtype=float)
     m = purify(mechanism)
-    q = None if counts else _binomial_success(m)
+    q = None if counts else binomial_success(m)
     if q is not None:  # the +1s of -M when s = -1 (Negated): a Bernoulli(1 - q) count
         lam = _lambda_fast(eta1, mu1, eps_t, tau2, rho, s, rng)
         return (*_halt_and_samples(lam, q if s == 1 else 1.0 - q, c, s, rng), None)
@@ -1437,22 +1434,6 @@ def run_step(
     if s == -1:  # the flipped variant counts the +1s of -M_t (Negated, the same draws)
         K = np.asarray(N, dtype=np.int64) - K
     return s * (K - c - 0.5) > 0, N, (K if counts else None)
-
-
-def _binomial_success(m: Mechanism) -> float | None:
-    """The q with ``m.count_plus(n) ~ Binomial(n, q)`` exactly, for the library's mechanisms whose ``count_plus`` is
-    a binomial draw (Bernoulli, Laplace threshold) and their negations and purifications (Lemma 24: each evaluation
-    passes a binary symmetric channel, so the count stays binomial with p + phi (1 - 2p)); None for any other
-    mechanism (a user's ``count_plus``, a subclass that overrides it, a sampled black box)."""
-    method = type(m).count_plus
-    if method is BernoulliMechanism.count_plus or method is LaplaceThresholdMechanism.count_plus:
-        return float(m._p)
-    if method is Negated.count_plus or method is Purified.count_plus:
-        base = _binomial_success(m.base)
-        if base is None:
-            return None
-        return 1.0 - base if method is Negated.count_plus else base + m.phi * (1.0 - 2.0 * base)
-    return None
 
 
 #: Bernstein exponent below which :func:`_count_at_most` draws K_t itself (its bound e^-E on the rarer side's

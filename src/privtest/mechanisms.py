@@ -441,6 +441,23 @@ class Purified(Mechanism):
         return k - rng.binomial(k, self.phi) + rng.binomial(n_arr - k, self.phi)
 
 
+def binomial_success(m: Mechanism) -> float | None:
+    """The q with ``m.count_plus(n) ~ Binomial(n, q)`` exactly, for the library's mechanisms whose ``count_plus`` is
+    a binomial draw (Bernoulli, Laplace threshold) and their negations and purifications (Lemma 24: each evaluation
+    passes a binary symmetric channel, so the count stays binomial with p + phi (1 - 2p)); None for any other
+    mechanism (a user's ``count_plus``, a subclass that overrides it, a sampled black box). Used by the GTM's fast
+    Monte Carlo step (:func:`privtest.gtm.run_step` with ``counts=False``); not part of the public API."""
+    method = type(m).count_plus
+    if method is BernoulliMechanism.count_plus or method is LaplaceThresholdMechanism.count_plus:
+        return float(m._p)
+    if method is Negated.count_plus or method is Purified.count_plus:
+        base = binomial_success(m.base)
+        if base is None:
+            return None
+        return 1.0 - base if method is Negated.count_plus else base + m.phi * (1.0 - 2.0 * base)
+    return None
+
+
 def purify(mechanism: Mechanism) -> Mechanism:
     """Corollary 25: the pure eps_t-DP smoothing of an (eps_t, delta_t)-DP mechanism (identity if delta_t = 0).
 
