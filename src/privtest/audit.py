@@ -55,7 +55,6 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
-from scipy import stats
 
 from privtest import _validate
 
@@ -333,12 +332,16 @@ def _codes(name: str, x, n: int, d: int = 1) -> np.ndarray:
 
 
 def _cp_lower(k, n, alpha):
+    from scipy import stats  # on use: scipy.stats is slow to import
+
     k = np.asarray(k, dtype=float)
     with np.errstate(invalid="ignore"):
         return np.where(k > 0, stats.beta.ppf(alpha, np.maximum(k, 1e-12), n - k + 1), 0.0)
 
 
 def _cp_upper(k, n, alpha):
+    from scipy import stats  # on use: scipy.stats is slow to import
+
     k = np.asarray(k, dtype=float)
     with np.errstate(invalid="ignore"):
         return np.where(k < n, stats.beta.ppf(1.0 - alpha, k + 1, np.maximum(n - k, 1e-12)), 1.0)

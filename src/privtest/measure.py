@@ -26,7 +26,6 @@ import math
 from dataclasses import dataclass
 
 import numpy as np
-from scipy import stats
 from scipy.special import expit, logit
 
 from privtest import _validate
@@ -220,6 +219,8 @@ def clopper_pearson(k, n, confidence: float = 0.95):
         >>> tuple(round(v, 4) for v in clopper_pearson(5, 100))
         (0.0164, 0.1128)
     """
+    from scipy import stats  # on use: scipy.stats is slow to import
+
     _validate.integer("n", n, 0, scalar=False)
     _validate.integer("k", k, 0, scalar=False)
     _validate.open_unit("confidence", confidence)

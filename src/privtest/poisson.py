@@ -10,7 +10,6 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from scipy import stats
 
 from privtest import _validate
 
@@ -130,6 +129,8 @@ def cdf(c, mean):
         >>> round(float(cdf(3, 2.0)), 6)
         0.857123
     """
+    from scipy import stats  # on use: scipy.stats is slow to import
+
     _tail_args(c, mean)
     return stats.poisson.cdf(c, mean)
 
@@ -151,6 +152,8 @@ def sf(c, mean):
         >>> round(float(sf(3, 2.0)), 6)
         0.142877
     """
+    from scipy import stats  # on use: scipy.stats is slow to import
+
     _tail_args(c, mean)
     return stats.poisson.sf(c, mean)
 
@@ -172,6 +175,8 @@ def logcdf(c, mean):
         >>> round(float(logcdf(0, 50.0)), 6)
         -50.0
     """
+    from scipy import stats  # on use: scipy.stats is slow to import
+
     _tail_args(c, mean)
     return stats.poisson.logcdf(c, mean)
 
@@ -193,5 +198,7 @@ def logsf(c, mean):
         >>> round(float(logsf(0, 1e-9)), 6)
         -20.723266
     """
+    from scipy import stats  # on use: scipy.stats is slow to import
+
     _tail_args(c, mean)
     return stats.poisson.logsf(c, mean)

@@ -50,7 +50,7 @@ from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
-from scipy import special, stats
+from scipy import special
 
 COLUMNS = ["claim_id", "source", "statement", "experiment", "measured", "bound", "verdict", "note"]
 VERDICTS = ("PASS", "FAIL", "INCONCLUSIVE", "VACUOUS", "ERRATUM")
@@ -332,6 +332,8 @@ class Normal(_Evidence):
     def _upper_tail(self, b: float) -> float:
         """Pr[mean' >= mean] when the true value is b. With se == 0 (all runs = v): Pr[all n runs >= v | true
         mean <= b] <= ((b - lo) / (v - lo))**n for lo <= b < v (Markov for X - lo >= 0), 1 if v <= b."""
+        from scipy import stats  # on use: scipy.stats is slow to import
+
         if self.se > 0:
             return float(stats.norm.sf((self.mean - b) / self.se))
         lo, _ = self.span
@@ -347,6 +349,8 @@ class Normal(_Evidence):
     def _lower_tail(self, b: float) -> float:
         """Pr[mean' <= mean] when the true value is b. With se == 0 (all runs = v): Pr[all n runs <= v | true
         mean >= b] <= ((hi - b) / (hi - v))**n for v < b <= hi (Markov for hi - X >= 0), 1 if v >= b."""
+        from scipy import stats  # on use: scipy.stats is slow to import
+
         if self.se > 0:
             return float(stats.norm.cdf((self.mean - b) / self.se))
         _, hi = self.span

@@ -40,7 +40,6 @@ from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
-from scipy import stats
 
 from privtest.co.batch_to_co import baselines, batch_to_co
 from privtest.co.graphs import EdgeStream
@@ -226,6 +225,8 @@ def va_bounds(values: np.ndarray, q: float, alpha: float, upper: float) -> tuple
     Returns:
         (V_lo, V_hi).
     """
+    from scipy import stats  # on use: scipy.stats is slow to import
+
     x = np.sort(np.asarray(values, dtype=float))
     N = x.size
     j = np.arange(1, N + 1)

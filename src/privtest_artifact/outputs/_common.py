@@ -4,8 +4,6 @@ beside them."""
 
 from __future__ import annotations
 
-from scipy import stats
-
 from privtest_artifact.claims import Binomial, Claim, exact, fmt, statistical
 from privtest_artifact.stats import clopper_pearson
 
@@ -59,5 +57,7 @@ def mc_cross_check(k: int, n: int, exact_value: float) -> str:
     """Monte Carlo cross-check of an exact probability, for a claim's note: k/n with its 95% Clopper-Pearson interval
     and the two-sided binomial test's p-value against the exact value (a small p-value would mean the simulation and
     the quadrature disagree: a bug of this code, not of the paper; tests/test_exact.py checks the agreement)."""
+    from scipy import stats  # on use: scipy.stats is slow to import
+
     p = stats.binomtest(int(k), int(n), min(1.0, max(0.0, float(exact_value)))).pvalue
     return f"Monte Carlo {_measured(k, n)} over {n} runs, two-sided binomial p = {fmt(p, 2)} vs exact"

@@ -69,7 +69,6 @@ import math
 
 import numpy as np
 import pandas as pd
-from scipy import stats
 
 from privtest.co import graphs
 from privtest.co.batch_to_co import BASELINES, advanced_composition_eps, baselines, batch_to_co, geometric_steps
@@ -325,6 +324,8 @@ def differences(raw: pd.DataFrame, cfg: dict) -> pd.DataFrame:
     0 tie: |d| must exceed max(z se, ``cfg["tie_tolerance"]``), z the two-sided normal quantile at
     ``cfg["crossover_alpha"]`` Bonferroni-corrected over the stream's recorded steps): ``state_meas``,
     ``state_pred``, ``state_pred_l40``."""
+    from scipy import stats  # on use: scipy.stats is slow to import
+
     alpha, tol = _analysis_keys(cfg)
     runs = plotted(raw[raw.source == "run"]).assign(ratio=lambda d: d.value / d.opt)
     model = raw[raw.source == "model"].assign(ratio=lambda d: d.value / d.opt, ratio_se=lambda d: d.value_se / d.opt)
@@ -381,6 +382,8 @@ def crossovers(diffs: pd.DataFrame, cfg: dict) -> pd.DataFrame:
         lead per decade of t over the last decade of recorded steps), runs_to_resolve (runs per method that would
         resolve a tie at the last step if the observed lead held; NaN unless tied with |lead| above the tolerance).
     """
+    from scipy import stats  # on use: scipy.stats is slow to import
+
     alpha, tol = _analysis_keys(cfg)
     out = []
     for (stream, eps, baseline), f in diffs.groupby(["stream", "eps", "baseline"], sort=False):
