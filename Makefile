@@ -89,5 +89,15 @@ test-oldest: $(STAMP)
 docs-api: $(STAMP)
 	$(BACKGROUND) $(BIN)/python -m sphinx -W --keep-going -E -q -b html -d build/api/.doctrees docs/api build/api
 
+# The archive to deposit for the Available badge (README "Archive and cite", ARTIFACT-APPENDIX A.7):
+# dist/privtest-<version>-<commit>.tar.gz = `git archive` of HEAD (source, requirements.lock, committed results,
+# .zenodo.json) + the three data wheels at resources/wheels/ + SHA256SUMS, each wheel checked against its pinned
+# sha256 (workflow/scripts/archive.py). .zenodo.json is rendered from CITATION.cff first; the build refuses a commit
+# whose .zenodo.json differs from that rendering (commit it, then run make archive again).
+.PHONY: archive
+archive: $(STAMP)
+	$(BIN)/python workflow/scripts/archive.py --zenodo
+	$(BIN)/python workflow/scripts/archive.py
+
 clean:
 	rm -rf results .snakemake

