@@ -469,6 +469,7 @@ INDEXED = _claims(
         {"claim_id": "lt.moreover[T=1]", "source": "Thm 46(3) 'moreover'", "experiment": "table1", "verdict": "ERRATUM",
          "note": 'refuted; ERRATA.md entry "Theorem 46(3): the printed bound cannot hold"'},
         {"claim_id": "t1.gtm", "source": "Table 1 (GTM)", "experiment": "table1", "verdict": "PASS"},
+        {"claim_id": "t1.n", "source": "Thm 31 (Remark 32)", "experiment": "table1", "verdict": "PASS"},
         {"claim_id": "co.utility[s,eps=1]", "source": "Thm 42(2)", "experiment": "table2", "verdict": "VACUOUS",
          "note": "not binding on this input: its value here is -4e+06. more"},
         {"claim_id": "co.utility[s,eps=2]", "source": "Thm 42(2)", "experiment": "fig_co", "verdict": "VACUOUS",
@@ -482,19 +483,22 @@ INDEXED_OUTPUTS = ["fig_co", "fig_audit", "table1", "table2"]
 
 def test_paper_results_are_listed_once_each_in_the_papers_order_with_their_parts():
     mine = INDEXED[INDEXED.experiment == "table1"]
-    assert docs.paper_results(mine) == "Table 1, Cor 30, Thm 46(2),(3),(4)"
+    assert docs.paper_results(mine) == "Table 1, Cor 30, Thm 31, Remark 32, Thm 46(2),(3),(4)"
     linked = docs.paper_results(mine, link="../paper_index.md#{}")
     assert linked.startswith("[Table 1](../paper_index.md#table-1), [Cor 30](../paper_index.md#cor-30)")
     page = docs.result_page(docs.OutputInfo("table1", "table", "T", "# table1: Table 1."), mine, {})
     line = next(x for x in page.splitlines() if x.startswith("**Paper results tested.**"))
     labels = re.findall(r"\[([^\]]+)\]", line)
-    assert labels == ["Table 1", "Cor 30", "Thm 46(2),(3),(4)"] and len(set(labels)) == len(labels)
+    assert labels == ["Table 1", "Cor 30", "Thm 31", "Thm 46(2),(3),(4)"] and len(set(labels)) == len(labels)
+    assert ", Remark 32, [Thm 46" in line  # a remark is context: named, not linked (it has no row in the index)
     # the ERRATUM rows say which result they concern and which ERRATA.md entry records it
     assert (
         '- **ERRATUM** 1: `lt.moreover` (Thm 46(3)); [`ERRATA.md`](../../ERRATA.md): Theorem 46(3): the printed bound '
         "cannot hold" in page
     )  # fmt: skip
-    outside = docs.result_page(docs.OutputInfo("fig_audit", "figure", "T", "# x: y."), INDEXED.iloc[[7]], {})
+    outside = docs.result_page(
+        docs.OutputInfo("fig_audit", "figure", "T", "# x: y."), INDEXED[INDEXED.experiment == "fig_audit"], {}
+    )
     assert "**Also checked, outside the paper.** Dwork and Roth (2014)" in outside
     assert "**Paper results tested.**" not in outside
 
@@ -513,7 +517,7 @@ def test_paper_index_has_one_row_per_result_in_paper_order_and_the_reason_for_ea
     text = docs.paper_index(INDEXED, INDEXED_OUTPUTS)
     tested, untested, outside = (text.split("\n## ")[i] for i in (1, 2, 3))
     rows = re.findall(r'<a id="([^"]+)"></a>', tested)
-    assert rows == ["table-1", "cor-30", "cor-35", "thm-42", "thm-46"]  # paper order, each once
+    assert rows == ["table-1", "cor-30", "thm-31", "cor-35", "thm-42", "thm-46"]  # paper order, each once
     thm46 = next(x for x in tested.splitlines() if 'id="thm-46"' in x).split(" | ")
     assert thm46[3:9] == ["3", "2", "0", "0", "0", "1"]  # claims, then per verdict
     assert thm46[9] == "(2) 2 PASS; (3) 1 ERRATUM; (4) 2 PASS" and "[`table1`](results/table1.md)" in thm46[11]
@@ -527,16 +531,16 @@ def test_paper_index_has_one_row_per_result_in_paper_order_and_the_reason_for_ea
 
 def test_established_says_what_is_not_binding_which_rows_stand_in_and_links_the_definitions():
     text = docs.established(INDEXED)
-    assert text.startswith("The run checks 8 claims about 5 results of the paper")
+    assert text.startswith("The run checks 9 claims about 6 results of the paper")
     assert f"[docs/claims.md]({docs.VERDICTS_DOC})" in text and f"]({docs.PAPER_INDEX})" in text
-    assert "**5 PASS**, **0 FAIL**, **0 INCONCLUSIVE**, **2 VACUOUS**, **1 ERRATUM**" in text
+    assert "**6 PASS**, **0 FAIL**, **0 INCONCLUSIVE**, **2 VACUOUS**, **1 ERRATUM**" in text
     # all claims of Thm 42(2) are VACUOUS: said, with the values their notes state (median of -4e6 and -2e6)
     assert "Not tested in a binding way: Thm 42(2) (Batch-to-Continual-Observation reduction).** All 2 of" in text
     assert "between -4.0e+06 and -2.0e+06 (median -3.0e+06)" in text
     # Table 2's rows from privtest_artifact.outputs.table2.ROWS: stand-ins, the cited algorithm, evaluated
     assert "rows 3, 4, 5, 6 run stand-in batch algorithms, not the cited ones; row 1 runs the cited one; row 2 is " \
            "evaluated from its bound, not run" in text  # fmt: skip
-    assert "**Errata (1 ERRATUM):** 1 of Thm 46(3) ([ERRATA.md](ERRATA.md))." in text
+    assert "**Errata (1 ERRATUM):** 1 of Thm 46(3) (`lt.moreover`) ([ERRATA.md](ERRATA.md))." in text
     for meaning in _verdict_meanings().values():  # linked, never restated
         assert meaning not in text
     with pytest.raises(ValueError, match="must state its value"):

@@ -173,14 +173,17 @@ def _part_key(part: str) -> tuple[int, str]:
 def paper_results(claims: pd.DataFrame, link: str | None = None) -> str:
     """The paper results a group of claims tests, each once, in the paper's order, with the parts named
     (``"Table 1, Thm 21, Lemma 22(1), Thm 46(2),(3),(4)"``); ``link``: each label links to its row of the index by
-    paper result (``{}`` = its anchor, e.g. ``"../paper_index.md#{}"``)."""
+    paper result (``{}`` = its anchor, e.g. ``"../paper_index.md#{}"``; a definition or remark, cited as context,
+    is not linked)."""
     refs = _refs(claims)
     order = {r.label: i for i, r in enumerate(paper.RESULTS)}
     out = []
     for label in sorted(dict.fromkeys(refs["label"]), key=order.__getitem__):
         parts = sorted({p for ps in refs.loc[refs["label"] == label, "parts"] for p in ps}, key=_part_key)
         text = label + ",".join(f"({p})" for p in parts)
-        out.append(f"[{text}]({link.format(paper.by_label()[label].anchor)})" if link else text)
+        result = paper.by_label()[label]
+        linked = link and result.kind in paper.INDEXED_KINDS  # definitions and remarks have no row in the index
+        out.append(f"[{text}]({link.format(result.anchor)})" if linked else text)
     return ", ".join(out)
 
 
@@ -683,8 +686,8 @@ def paper_index(claims: pd.DataFrame, outputs: Sequence[str]) -> str:
         "Every theorem, lemma, corollary, proposition, table and algorithm of the paper, in the paper's order, with "
         "the claims of `figures/claims.csv` whose `source` names it. A claim counts for every result its source "
         "names (a claim of Thm 21 checked through Lemma 20 counts for both), so the rows add up to more than the "
-        f"{len(claims)} claims. What the verdicts mean: [docs/claims.md](../{VERDICTS_DOC}); each output's page lists "
-        "its claims with their measured values.",
+        f"{len(claims)} claims. What the verdicts mean: [docs/claims.md]({Path(VERDICTS_DOC).name}); each output's "
+        "page lists its claims with their measured values.",
         "",
         f"## Tested ({len(tested)} results)",
         "",
@@ -760,7 +763,10 @@ def established(claims: pd.DataFrame) -> str:
         return sorted(mine.groupby("about", sort=False), key=lambda ag: -len(ag[1]))
 
     def listed(groups: list[tuple[str, pd.DataFrame]]) -> str:
-        return ", ".join(f"{len(g)} of {a}" for a, g in groups)
+        def families(g: pd.DataFrame) -> str:
+            return ", ".join(f"`{f}`" for f in dict.fromkeys(g["claim_id"].map(family)))
+
+        return "; ".join(f"{len(g)} of {a} ({families(g)})" for a, g in groups)
 
     vacuous = grouped("VACUOUS")
     whole = {a for a, g in vacuous if (about["about"] == a).sum() == len(g)}
