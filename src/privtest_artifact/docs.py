@@ -751,10 +751,8 @@ def established(claims: pd.DataFrame) -> str:
     named = set(_refs(claims)["label"])
     indexed = [r for r in paper.RESULTS if r.kind in paper.INDEXED_KINDS]
     lines = [
-        f"The run checks {len(claims)} claims about {len(named & {r.label for r in indexed})} results of the "
-        f"paper ([index by paper result]({PAPER_INDEX}); what each verdict means: [docs/claims.md]({VERDICTS_DOC})): "
-        + ", ".join(f"**{k} {v}**" for v, k in counts.items())
-        + ".",
+        f"{counts_sentence(claims)}; they test {len(named & {r.label for r in indexed})} results of the paper "
+        f"([index by paper result]({PAPER_INDEX}); what each verdict means: [docs/claims.md]({VERDICTS_DOC})).",
         "",
     ]
 
