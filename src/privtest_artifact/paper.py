@@ -142,7 +142,7 @@ UNTESTED: dict[str, str] = {
     "Thm 6": "the informal statement of Thm 23, which is tested",
     "Lemma 10": f"facts the proofs use; the formulas taken from them are {_FORMULAS}",
     "Lemma 11": f"the count threshold c_t it defines is {_FORMULAS}",
-    "Lemma 12": "facts the proofs use (Lemma 12(3) in Lemma 22(2)'s, which is tested; Lemma 12(2) is a unit test)",
+    "Lemma 12": "facts the proofs use: Lemma 12(3) in Lemma 22(2)'s proof, which is tested; Lemma 12(2) in a unit test",
     "Alg 1": "the mechanism itself: every claim of Lemma 17, Lemma 20, Thm 21, Lemma 22 and Thm 23 runs it",
     "Lemma 15": "a step of Lemma 17's proof; privtest.exact computes the loss from it, tested as Lemma 17",
     "Lemma 27": "a step of Thm 31's proof; Thm 31 is tested",
