@@ -111,7 +111,7 @@ def main() -> None:
             what = "quick workflow" if args.quick else "default configuration"
             record(
                 key,
-                f"{what} in a scratch copy (no .venv)",
+                f"{what} in a scratch copy (.venv already installed)",
                 " ".join(shown),
                 wall,
                 "scratch copy",
@@ -148,12 +148,12 @@ def _commit() -> str:
 
 
 def machine_state(load: float, cores: int | None = None) -> str:
-    """Words for the machine a measurement ran on: ``"idle 2-core machine"`` when the load average at the start
-    was below :data:`IDLE_LOAD`, else ``"shared 2-core machine (load average 3.1 at the start)"``."""
+    """Words for the machine a measurement ran on, the only place its load is stated: ``"idle 2-core machine (load
+    average 0.2 at the start)"`` when the load average at the start was below :data:`IDLE_LOAD`, else ``"shared
+    2-core machine (load average 3.1 at the start)"``."""
     n = cores or os.cpu_count() or 1
-    if load < IDLE_LOAD:
-        return f"idle {n}-core machine"
-    return f"shared {n}-core machine (load average {load:.1f} at the start)"
+    state = "idle" if load < IDLE_LOAD else "shared"
+    return f"{state} {n}-core machine (load average {load:.1f} at the start)"
 
 
 def record_jobs(repo: Path, how: str, load: float) -> None:
@@ -181,12 +181,12 @@ def record(
     extra: dict | None = None,
 ) -> None:
     """Replace (or add) the entry ``key`` of :data:`RECORD` by this measurement (wall seconds rounded to 1 s; the
-    measured ``commit``, by default this checkout's; ``extra``: optional fields merged into the entry)."""
+    measured ``commit``, by default this checkout's; the load goes into ``where`` once, :func:`machine_state`;
+    ``extra``: optional fields merged into the entry, ``notes`` among them)."""
     doc = json.loads(RECORD.read_text()) if RECORD.exists() else {"runs": []}
     entry = {
         "command": command,
         "key": key,
-        "notes": f"load average {load:.1f} at the start (2 cores)",
         "run": run,
         "wall_s": round(wall),
         "where": f"{how} of {commit or _commit()}, {machine_state(load)}",
@@ -321,7 +321,7 @@ def make_test(save: bool = False, slurm: bool = False) -> None:
             )
             record(
                 "test",
-                f"make test (fresh clone, .venv included: make install {install:.0f} s, then make test {test:.0f} s)",
+                f"make test in a fresh clone, make install included ({install:.0f} s, then make test {test:.0f} s)",
                 "make test",
                 install + test,
                 "fresh clone",

@@ -32,7 +32,8 @@ CLAIMS = _claims(
          "verdict": "PASS", "note": "a|b"},
         {"claim_id": "oc.step[t=2]", "source": "Thm 21", "experiment": "fig_oc", "verdict": "INCONCLUSIVE",
          "note": "30 runs would resolve it"},
-        {"claim_id": "t.x", "source": "Table 1", "experiment": "table1", "verdict": "VACUOUS", "note": "value -3"},
+        {"claim_id": "t.x", "source": "Table 1", "experiment": "table1", "verdict": "VACUOUS",
+         "note": "not binding on this input: its value here is -3"},
     ]
 )  # fmt: skip
 MEASUREMENT = {
@@ -116,13 +117,15 @@ def test_result_page_shows_caption_figure_claims_analysis_and_run_time():
         info, mine, {"simulate": 12.34, "figure": 2.0}, analysis=analysis, measured_where="idle 2-core machine"
     )
     assert page.startswith("# `fig_oc`\n")
-    assert "**What it shows.** One GTM step. More words." in page and "**Paper results tested.** Thm 21." in page
+    assert "**What it shows.** One GTM step. More words." in page
+    assert "**Paper results tested.** [Thm 21](../../docs/paper_index.md#thm-21)." in page
     assert "![fig_oc](../../figures/fig_oc.png)" in page and "thumbnails" not in page  # the run's figure itself
     assert "2 claims: 1 PASS, 0 FAIL, 1 INCONCLUSIVE" in page and "| **PASS** | a\\|b |" in page
     assert "| simulate | 12.3 |" in page and "| figure | 2.0 |" in page
     assert f"committed record `{docs.JOB_TIMES}` (measured: idle 2-core machine; not the run" in page
     assert "| c12 | c13 |" in page  # the analysis split at 12 columns (no key column: every column is a float)
-    assert "[`docs/claims.md`](../../docs/claims.md)" in page  # what the verdicts mean
+    assert "[`docs/claims.md`](../../docs/claims.md#verdicts)" in page  # what the verdicts mean, linked
+    assert "- **INCONCLUSIVE** 1: `oc.step` (Thm 21)" in page  # the claims that are not PASS, and what they test
     assert "### `summary`" in page and "results/analysis/fig_oc/summary.csv" in page and "(2 rows, 14 columns)" in page
     table = docs.result_page(
         docs.OutputInfo("table1", "table", "T", "# table1: Table 1."), CLAIMS[CLAIMS.experiment == "table1"], {},
@@ -214,7 +217,7 @@ def test_rendering_is_the_same_bytes_whatever_the_run_benchmarks(tmp_path, job_t
         assert docs.NOT_MEASURED in page and docs.NOT_MEASURED in renders[0]["docs/results/README.md"]
     assert set(renders[0]) == {
         "docs/results/fig_oc.md", "docs/results/table1.md", "docs/results/README.md", "docs/results/claims.csv",
-        "README.md",
+        "docs/paper_index.md", "README.md",
     }  # fmt: skip
     assert "-->6.5 min<!--" in renders[0]["README.md"] and "3 claims: 1 PASS" in renders[0]["README.md"]
 
@@ -239,12 +242,16 @@ def test_rendered_pages_hold_no_absolute_path_or_date(tmp_path):
         assert not UNSTABLE.search(path.read_text()), path
 
 
-def test_readme_is_at_most_12_kb_and_opens_with_the_reviewer_path():
+def test_readme_is_at_most_12_kb_and_opens_with_what_is_established_then_the_reviewer_path():
     text = (ROOT / "README.md").read_text()
     assert len(text.encode()) <= README_MAX_BYTES
     steps = ("## Reviewer path", "make install", "make reproduce", "make test", "figures/claims.md", "make report")
-    order = [text.index(s) for s in (*steps, "## Using the library", "## Where to read more")]
+    first = ("## What is and is not established", "<!-- BEGIN generated:established -->")
+    order = [text.index(s) for s in (*first, *steps, "## Using the library", "## Where to read more")]
     assert order == sorted(order)
+    # the first screen (what a reader sees before scrolling) holds the generated statement of what is established
+    screen = "\n".join(text.splitlines()[:30])
+    assert "VACUOUS" in screen and "Table 2" in screen and docs.PAPER_INDEX in screen
 
 
 def _outputs() -> list[docs.OutputInfo]:
@@ -452,3 +459,137 @@ def test_a_table_page_previews_each_markdown_table_and_links_the_file():
     page = docs.result_page(info, CLAIMS[CLAIMS.experiment == "table1"], {}, table_md=md)
     assert "Intro." in page and "After." in page and "| 9 | x |" in page and "| 10 | x |" not in page
     assert "(5 more rows in [`figures/table1.md`](../../figures/table1.md).)" in page
+
+
+#: Claims naming results in several spellings of one source list, with parts and outside sources.
+INDEXED = _claims(
+    [
+        {"claim_id": "lt.a[T=1]", "source": "Thm 46(2),(4), eq. 25", "experiment": "table1", "verdict": "PASS"},
+        {"claim_id": "lt.b[T=1]", "source": "Thm 46(2),(4), eq. 25, Cor 30", "experiment": "table1", "verdict": "PASS"},
+        {"claim_id": "lt.moreover[T=1]", "source": "Thm 46(3) 'moreover'", "experiment": "table1", "verdict": "ERRATUM",
+         "note": 'refuted; ERRATA.md entry "Theorem 46(3): the printed bound cannot hold"'},
+        {"claim_id": "t1.gtm", "source": "Table 1 (GTM)", "experiment": "table1", "verdict": "PASS"},
+        {"claim_id": "t1.n", "source": "Thm 31 (Remark 32)", "experiment": "table1", "verdict": "PASS"},
+        {"claim_id": "co.utility[s,eps=1]", "source": "Thm 42(2)", "experiment": "table2", "verdict": "VACUOUS",
+         "note": "not binding on this input: its value here is -4e+06. more"},
+        {"claim_id": "co.utility[s,eps=2]", "source": "Thm 42(2)", "experiment": "fig_co", "verdict": "VACUOUS",
+         "note": "not binding on this input: its value here is -2e+06."},
+        {"claim_id": "co.calls[s]", "source": "Thm 42(3), Cor 35(3)", "experiment": "table2", "verdict": "PASS"},
+        {"claim_id": "audit.x", "source": "Dwork-Roth Thm 3.24", "experiment": "fig_audit", "verdict": "PASS"},
+    ]
+)  # fmt: skip
+INDEXED_OUTPUTS = ["fig_co", "fig_audit", "table1", "table2"]
+
+
+def test_paper_results_are_listed_once_each_in_the_papers_order_with_their_parts():
+    mine = INDEXED[INDEXED.experiment == "table1"]
+    assert docs.paper_results(mine) == "Table 1, Cor 30, Thm 31, Remark 32, Thm 46(2),(3),(4)"
+    linked = docs.paper_results(mine, link="../paper_index.md#{}")
+    assert linked.startswith("[Table 1](../paper_index.md#table-1), [Cor 30](../paper_index.md#cor-30)")
+    page = docs.result_page(docs.OutputInfo("table1", "table", "T", "# table1: Table 1."), mine, {})
+    line = next(x for x in page.splitlines() if x.startswith("**Paper results tested.**"))
+    labels = re.findall(r"\[([^\]]+)\]", line)
+    assert labels == ["Table 1", "Cor 30", "Thm 31", "Thm 46(2),(3),(4)"] and len(set(labels)) == len(labels)
+    assert ", Remark 32, [Thm 46" in line  # a remark is context: named, not linked (it has no row in the index)
+    # the ERRATUM rows say which result they concern and which ERRATA.md entry records it
+    assert (
+        '- **ERRATUM** 1: `lt.moreover` (Thm 46(3)); [`ERRATA.md`](../../ERRATA.md): Theorem 46(3): the printed bound '
+        "cannot hold" in page
+    )  # fmt: skip
+    outside = docs.result_page(
+        docs.OutputInfo("fig_audit", "figure", "T", "# x: y."), INDEXED[INDEXED.experiment == "fig_audit"], {}
+    )
+    assert "**Also checked, outside the paper.** Dwork and Roth (2014)" in outside
+    assert "**Paper results tested.**" not in outside
+
+
+def test_committed_result_pages_list_each_paper_result_once():
+    for path in sorted((ROOT / "docs/results").glob("*.md")):
+        for line in path.read_text().splitlines():
+            if line.startswith("**Paper results tested.**"):
+                labels = re.findall(r"\[([^\]]+)\]\(", line)
+                assert labels and len(labels) == len(set(labels)), (path.name, line)
+
+
+def test_paper_index_has_one_row_per_result_in_paper_order_and_the_reason_for_each_untested_one():
+    from privtest_artifact import paper
+
+    text = docs.paper_index(INDEXED, INDEXED_OUTPUTS)
+    tested, untested, outside = (text.split("\n## ")[i] for i in (1, 2, 3))
+    rows = re.findall(r'<a id="([^"]+)"></a>', tested)
+    assert rows == ["table-1", "cor-30", "thm-31", "cor-35", "thm-42", "thm-46"]  # paper order, each once
+    thm46 = next(x for x in tested.splitlines() if 'id="thm-46"' in x).split(" | ")
+    assert thm46[3:9] == ["3", "2", "0", "0", "0", "1"]  # claims, then per verdict
+    assert thm46[9] == "(2) 2 PASS; (3) 1 ERRATUM; (4) 2 PASS" and "[`table1`](results/table1.md)" in thm46[11]
+    thm42 = next(x for x in tested.splitlines() if 'id="thm-42"' in x)
+    assert "(2) 2 VACUOUS; (3) 1 PASS" in thm42 and thm42.index("fig_co") < thm42.index("table2")  # catalogue order
+    indexed = [r for r in paper.RESULTS if r.kind in paper.INDEXED_KINDS]
+    assert len(re.findall(r'<a id="', untested)) == len(indexed) - len(rows)
+    assert f"| {paper.UNTESTED['Alg 1']} |" in untested  # the reason, from privtest_artifact.paper
+    assert "Dwork and Roth (2014)" in outside and "| 1 | 1 PASS |" in outside
+
+
+def test_established_says_what_is_not_binding_which_rows_stand_in_and_links_the_definitions():
+    text = docs.established(INDEXED)
+    assert text.startswith(f"{docs.counts_sentence(INDEXED)}; they test 6 results of the paper")
+    assert f"[docs/claims.md]({docs.VERDICTS_DOC})" in text and f"]({docs.PAPER_INDEX})" in text
+    # all claims of Thm 42(2) are VACUOUS: said, with the values their notes state (median of -4e6 and -2e6)
+    assert "Not tested in a binding way: Thm 42(2) (Batch-to-Continual-Observation reduction).** All 2 of" in text
+    assert "between -4.0e+06 and -2.0e+06 (median -3.0e+06)" in text
+    # Table 2's rows from privtest_artifact.outputs.table2.ROWS: stand-ins, the cited algorithm, evaluated
+    assert "rows 3, 4, 5, 6 run stand-in batch algorithms, not the cited ones; row 1 runs the cited one; row 2 is " \
+           "evaluated from its bound, not run" in text  # fmt: skip
+    assert "**Errata (1 ERRATUM):** 1 of Thm 46(3) (`lt.moreover`) ([ERRATA.md](ERRATA.md))." in text
+    for meaning in _verdict_meanings().values():  # linked, never restated
+        assert meaning not in text
+    with pytest.raises(ValueError, match="must state its value"):
+        docs.established(INDEXED.assign(note=""))
+
+
+def _verdict_meanings() -> dict[str, str]:
+    """The meaning column of the verdict table of docs/claims.md, the one place the verdicts are defined."""
+    text = (ROOT / "docs/claims.md").read_text().split("## Verdicts", 1)[1].split("\n## ", 1)[0]
+    rows = re.findall(r"^\| \*\*([A-Z]+)\*\* \| ([^|]+) \|", text, re.M)
+    return {v: m.strip() for v, m in rows}
+
+
+def test_verdicts_are_defined_in_docs_claims_only_and_linked_from_everywhere_else():
+    meanings = _verdict_meanings()
+    assert list(meanings) == list(VERDICTS)
+    documents = [ROOT / d for d in ("README.md", "ARTIFACT-APPENDIX.md", "CONTRIBUTING.md", "ERRATA.md")]
+    documents += [p for p in (ROOT / "docs").rglob("*.md") if p.name != "claims.md"] + [ROOT / "figures/claims.md"]
+    old = ("the statement holds (exact computation", "the sample is too small; the note says")  # the former copies
+    for path in documents:
+        text = path.read_text()
+        for phrase in (*meanings.values(), *old):
+            assert phrase not in text, (path, phrase)
+    for path in (ROOT / "README.md", ROOT / "docs/findings.md", ROOT / "docs/results/README.md"):
+        assert "claims.md#verdicts" in path.read_text(), path
+
+
+def test_the_run_time_table_is_written_once_and_says_the_load_once_per_row():
+    holders = [d for d in DOCUMENTS if "generated:runtimes" in (ROOT / d).read_text()]
+    assert holders == ["ARTIFACT-APPENDIX.md"]
+    assert "ARTIFACT-APPENDIX.md#a4-evaluation-workflow" in (ROOT / "README.md").read_text()
+    table = docs.runtime_table(json.loads((ROOT / "benchmarks/reproduction_time.json").read_text()))
+    for row in table.splitlines()[2:]:
+        assert row.count("load average") <= 1 and "no .venv" not in row, row
+
+
+def test_the_established_values_of_thm42_2_are_those_of_the_analysis_tables():
+    """The README's value of Theorem 42(2)'s explicit guarantee comes from the VACUOUS claims' notes; each is the
+    guarantee of one line (stream, eps) of an analysis table (``guarantee_max``, or ``guarantee_va_hi_max`` where
+    finite: privtest_artifact.outputs._co.utility_claim, table2.claims), so the two agree value for value."""
+    from privtest_artifact.claims import fmt
+    from privtest_artifact.io import read_analysis
+
+    claims = pd.read_csv(ROOT / "figures/claims.csv", dtype=str, keep_default_na=False)
+    mine = claims[(claims["source"] == "Thm 42(2)") & (claims["verdict"] == "VACUOUS")]
+    from_notes = sorted(fmt(docs._vacuous_value(n)) for n in mine["note"])
+    from_tables = []
+    for d in sorted((ROOT / "results/analysis").iterdir()):
+        for frame in read_analysis(d).values() if d.is_dir() else ():
+            if "guarantee_max" in frame:
+                hi, g = frame["guarantee_va_hi_max"].astype(float), frame["guarantee_max"].astype(float)
+                from_tables += [fmt(v) for v in hi.where(hi.notna(), g).dropna()]
+    assert len(mine) > 0 and from_notes == sorted(from_tables)

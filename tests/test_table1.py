@@ -85,10 +85,18 @@ def test_table1_rendering_from_code_objects():
     tex = tables.table1_tex()
     assert tex.count("\\toprule") == 2 and tex.count("\\bottomrule") == 2 and tex.count("\\midrule") == 2
     assert tex.count("{") == tex.count("}")
-    for e in bounds.TABLE1:
-        assert e.paper in tex and e.explicit in tex
+    printed_tex = tex.split("(b) Explicit")[0]
+    for e in bounds.TABLE1:  # the lower bound is not a column of the paper's table: explicit form only
+        assert e.explicit in tex and (e.paper in printed_tex) == (e.method in tables.PRINTED_METHODS)
     md = tables.table1_md(pd.DataFrame(columns=table1.COLUMNS))
     assert "| Privacy guarantee |" in md and "Lower bound" in md
+    # "as printed" is the paper's Table 1: its three columns (no lower bound), its caption, dagger and footnote
+    printed = md.split("## As printed in the paper")[1].split("## Explicit")[0]
+    assert tables.markdown_column_counts(printed) == [1 + len(tables.PRINTED_METHODS)] and "Lower bound" not in printed
+    assert tables.PRINTED_CAPTION in printed and printed.count(" †") == 2 and f"† {tables.PRINTED_FOOTNOTE}" in printed
+    explicit_md = md.split("## Explicit quantities evaluated here")[1]
+    assert tables.FOURTH_COLUMN in explicit_md and tables.markdown_column_counts(explicit_md)[0] == 5
+    assert "Lower bound" not in printed_tex and "\\begin{tabular}{llll}" in printed_tex
     # the explicit row says which form of Lambda_t each column uses (Liu-Talwar: nominal p*)
     explicit = md.split("## Explicit quantities evaluated here")[1].split("Sources:")[0]
     assert "nominal $p^*$" in explicit and "2\\gamma\\Lambda_t" in explicit

@@ -1,17 +1,21 @@
 """Generated documentation: every number a reader reads is rendered from a run's files, never typed.
 
-Two kinds of output:
+Three kinds of output:
 
 - a page per output of the catalogue, ``docs/results/<id>.md`` (:func:`result_page`): what the output shows (its
   caption, the title cell of its notebook) and the paper section it tests, the figure, its claims with their
-  verdicts and measured values (``results/claims/<id>.csv``) and a link to what the verdicts mean (docs/claims.md),
+  verdicts and measured values (``results/claims/<id>.csv``) and a link to what the verdicts mean (docs/claims.md,
+  the one place they are defined: :data:`VERDICTS_DOC`),
   a preview of its table (``figures/<id>.md``) and of its analysis tables (``results/analysis/<id>/<name>.csv``;
   those that only repeat the plotted data are linked, not drawn), and its jobs' wall times from the
   committed measurement record ``benchmarks/job_times.csv`` (:data:`JOB_TIMES`, written only by
   ``python benchmarks/reproduction_time.py --record``; never from the rendering run's own ``benchmark:`` files);
+- the index by paper result, ``docs/paper_index.md`` (:func:`paper_index`): every theorem, lemma, corollary,
+  proposition, table and algorithm of the paper (:mod:`privtest_artifact.paper`) with the claims whose ``source``
+  names it, and what no claim tests, with the reason;
 - *generated blocks* in hand-written Markdown (README.md, ARTIFACT-APPENDIX.md, docs/*.md): the text between
   ``<!-- BEGIN generated:<name> -->`` and ``<!-- END generated:<name> -->`` is rewritten by :func:`replace_block`
-  from the claims (:func:`claim_counts`, :func:`claims_map`) or a committed run-time measurement
+  from the claims (:func:`claim_counts`, :func:`claims_map`, :func:`established`) or a committed run-time measurement
   (:func:`runtime_table`, ``benchmarks/reproduction_time.json``); everything outside the markers is left alone.
 
 Rendering is a pure function of the tracked inputs (claims, tables, analysis results, the committed measurement
@@ -32,7 +36,8 @@ from pathlib import Path
 
 import pandas as pd
 
-from privtest_artifact.claims import VERDICTS
+from privtest_artifact import paper
+from privtest_artifact.claims import NOTE_PATTERNS, VERDICTS
 from privtest_artifact.tables import markdown_lines
 
 #: The markers of a generated block ``{}`` = its name (letters, digits, ``_``, ``-``, ``.``).
@@ -41,14 +46,11 @@ END = "<!-- END generated:{} -->"
 _NAME = re.compile(r"^[A-Za-z0-9_.-]+$")
 _BLOCK = re.compile(r"<!-- BEGIN generated:([A-Za-z0-9_.-]+) -->")
 
-#: One line per verdict: what it means (the same words as figures/claims.md).
-MEANING = {
-    "PASS": "the statement holds (exact computation, or established by the data)",
-    "FAIL": "the statement is contradicted (exact computation, or refuted under the family-wise policy)",
-    "INCONCLUSIVE": "the sample is too small; the note says how many runs would resolve it, or why more runs cannot",
-    "VACUOUS": "the bound is not binding on this input (it cannot fail here); the note gives its value",
-    "ERRATUM": "the paper's statement as printed is contradicted; the note names the ERRATA.md entry",
-}
+#: Where the verdicts are defined, the one place (relative to the repository's top directory); every generated
+#: document links to it instead of restating the definitions.
+VERDICTS_DOC = "docs/claims.md#verdicts"
+#: The index by paper result (:func:`paper_index`), relative to the repository's top directory.
+PAPER_INDEX = "docs/paper_index.md"
 
 #: The end of a caption's first sentence: a full stop and a capital, not an abbreviation ("et al. (2024)", "eq. (16)").
 _FIRST_SENTENCE = re.compile(
@@ -135,15 +137,54 @@ def counts_sentence(claims: pd.DataFrame) -> str:
 
 
 def claim_counts(claims: pd.DataFrame) -> str:
-    """Markdown: the counts per verdict (:func:`counts_sentence`) and a table verdict | claims | meaning."""
-    counts = verdict_counts(claims)
-    rows = [[f"**{v}**", str(k), MEANING[v]] for v, k in counts.items()]
-    return "\n".join([counts_sentence(claims) + ".", "", *markdown_lines(["verdict", "claims", "meaning"], rows)])
+    """Markdown: the counts per verdict (:func:`counts_sentence`), a sentence (the verdicts are defined in
+    :data:`VERDICTS_DOC`, which the documents around it link)."""
+    return counts_sentence(claims) + "."
 
 
-def _sources(claims: pd.DataFrame) -> str:
-    """The distinct paper results a group of claims tests (``source`` column), in order of first appearance."""
-    return "; ".join(dict.fromkeys(str(s) for s in claims["source"] if str(s)))
+def _refs(claims: pd.DataFrame) -> pd.DataFrame:
+    """One row per (claim, paper result its ``source`` names): the claim's ``claim_id``, ``experiment`` and
+    ``verdict``, the result's ``label`` and ``parts`` (a tuple; () for the whole result), in the claims' order
+    (:func:`privtest_artifact.paper.parse_source`).
+
+    Raises:
+        ValueError: as :func:`~privtest_artifact.paper.parse_source`.
+    """
+    parsed = {s: paper.parse_source(s) for s in dict.fromkeys(claims["source"])}
+    rows = [
+        (c.claim_id, c.experiment, c.verdict, ref.label, ref.parts)
+        for c in claims.itertuples()
+        for ref in parsed[c.source].refs
+    ]
+    return pd.DataFrame(rows, columns=["claim_id", "experiment", "verdict", "label", "parts"])
+
+
+def _outside(claims: pd.DataFrame) -> list[str]:
+    """The sources outside the paper the claims name (:data:`privtest_artifact.paper.OUTSIDE`), in order."""
+    found = (paper.parse_source(s).outside for s in dict.fromkeys(claims["source"]))
+    return list(dict.fromkeys(o for group in found for o in group))
+
+
+def _part_key(part: str) -> tuple[int, str]:
+    digits = re.match(r"\d*", part).group()
+    return (int(digits) if digits else 0, part)
+
+
+def paper_results(claims: pd.DataFrame, link: str | None = None) -> str:
+    """The paper results a group of claims tests, each once, in the paper's order, with the parts named
+    (``"Table 1, Thm 21, Lemma 22(1), Thm 46(2),(3),(4)"``); ``link``: each label links to its row of the index by
+    paper result (``{}`` = its anchor, e.g. ``"../paper_index.md#{}"``; a definition or remark, cited as context,
+    is not linked)."""
+    refs = _refs(claims)
+    order = {r.label: i for i, r in enumerate(paper.RESULTS)}
+    out = []
+    for label in sorted(dict.fromkeys(refs["label"]), key=order.__getitem__):
+        parts = sorted({p for ps in refs.loc[refs["label"] == label, "parts"] for p in ps}, key=_part_key)
+        text = label + ",".join(f"({p})" for p in parts)
+        result = paper.by_label()[label]
+        linked = link and result.kind in paper.INDEXED_KINDS  # definitions and remarks have no row in the index
+        out.append(f"[{text}]({link.format(result.anchor)})" if linked else text)
+    return ", ".join(out)
 
 
 def claims_map(claims: pd.DataFrame, outputs: Sequence[str], link: str = "docs/results/{}.md") -> str:
@@ -166,14 +207,18 @@ def claims_map(claims: pd.DataFrame, outputs: Sequence[str], link: str = "docs/r
     for out in outputs:
         mine = claims[claims["experiment"] == out]
         counts = verdict_counts(mine)
-        rows.append([f"[`{out}`]({link.format(out)})", _sources(mine), str(len(mine)), *map(str, counts.values())])
+        results = paper_results(mine)
+        if outside := _outside(mine):
+            results += f"{'; ' if results else ''}outside the paper: {'; '.join(outside)}"
+        rows.append([f"[`{out}`]({link.format(out)})", results, str(len(mine)), *map(str, counts.values())])
     return "\n".join(markdown_lines(header, rows))
 
 
 def family(claim_id: str) -> str:
-    """The family of a claim id: the id without its bracketed cell (``co.crossover.lead[...]`` ->
-    ``co.crossover.lead``)."""
-    return str(claim_id).split("[", 1)[0]
+    """The family of a claim id: the id without its cell, the part from the first ``[`` or ``,`` on
+    (``co.crossover.lead[...]`` -> ``co.crossover.lead``, ``privacy_exact.direct,global,r=0.1,halt`` ->
+    ``privacy_exact.direct``)."""
+    return re.split(r"[\[,]", str(claim_id), maxsplit=1)[0]
 
 
 def non_pass(claims: pd.DataFrame) -> str:
@@ -193,6 +238,35 @@ def non_pass(claims: pd.DataFrame) -> str:
     groups = groups.sort_values("verdict", key=lambda v: v.map(order), kind="stable")
     rows = [[f"`{g.experiment}`", f"`{g.family}`", f"**{g.verdict}**", str(g.n)] for g in groups.itertuples()]
     return "\n".join(markdown_lines(["output", "claim family", "verdict", "claims"], rows))
+
+
+def _primary(source: str) -> str:
+    """The result a claim is about: the first paper result its ``source`` names, with its parts (``"Thm 42(2)"``),
+    else its first source outside the paper."""
+    parsed = paper.parse_source(source)
+    return str(parsed.refs[0]) if parsed.refs else parsed.outside[0]
+
+
+def non_pass_summary(claims: pd.DataFrame, root: str = ".") -> list[str]:
+    """Markdown bullets, one per (verdict, claim family) that is not PASS, in :data:`VERDICTS` order: the number of
+    claims, the family and the result it tests (:func:`_primary`), and for an ERRATUM the ``ERRATA.md`` entry its
+    note names (``root``: the repository's top directory relative to the document).
+
+    Raises:
+        ValueError: as :func:`verdict_counts` and :func:`~privtest_artifact.paper.parse_source`.
+    """
+    verdict_counts(claims)
+    rest = claims[claims["verdict"] != "PASS"]
+    out = []
+    for verdict in VERDICTS:
+        mine = rest[rest["verdict"] == verdict]
+        groups = mine.assign(family=mine["claim_id"].map(family)).groupby("family", sort=False)
+        for fam, g in groups:
+            about = ", ".join(dict.fromkeys(map(_primary, g["source"])))
+            entries = dict.fromkeys(m for note in g["note"] for m in re.findall(r'ERRATA\.md entry "([^"]+)"', note))
+            errata = "".join(f"; [`ERRATA.md`]({root}/ERRATA.md): {e}" for e in entries)
+            out.append(f"- **{verdict}** {len(g)}: `{fam}` ({about}){errata}")
+    return out
 
 
 def _minutes(seconds: float) -> str:
@@ -444,9 +518,11 @@ def result_page(
         "",
         f"**Paper section.** {info.section}.",
     ]
-    sources = _sources(claims) if len(claims) else ""
-    if sources:
-        lines += ["", f"**Paper results tested.** {sources}."]
+    results = paper_results(claims, link=f"{root}/{PAPER_INDEX}#{{}}") if len(claims) else ""
+    if results:
+        lines += ["", f"**Paper results tested.** {results}."]
+    if len(claims) and (outside := _outside(claims)):
+        lines += ["", f"**Also checked, outside the paper.** {'; '.join(outside)}."]
     if info.kind == "figure":
         # The figure a run writes (figures/*.png is not committed: an image carries no number the plotted data do
         # not), shown once a run has made it.
@@ -459,9 +535,11 @@ def result_page(
     else:
         lines += ["", f"Files: `figures/{info.id}.tex`, `.md`, `.csv`."]
     lines += ["", "## Claims", ""]
-    meaning = f"What the verdicts mean and how each is decided: [`docs/claims.md`]({root}/docs/claims.md)."
+    meaning = f"What the verdicts mean and how each is decided: [`docs/claims.md`]({root}/{VERDICTS_DOC})."
     if len(claims):
         lines += [counts_sentence(claims) + f" (`results/claims/{info.id}.csv`). {meaning}", ""]
+        if not_pass := non_pass_summary(claims, root):
+            lines += ["Not PASS, by claim family and the paper result it tests:", "", *not_pass, ""]
         rows = [
             [f"`{r.claim_id}`", r.source, r.measured, r.bound, f"**{r.verdict}**", r.note] for r in claims.itertuples()
         ]
@@ -516,7 +594,8 @@ def index_page(outputs: Sequence[OutputInfo], claims: pd.DataFrame, job_times: p
         "",
         "<!-- Generated by the workflow (rule docs, privtest_artifact.docs.index_page) from figures/claims.csv. -->",
         "",
-        claim_counts(claims),
+        f"{claim_counts(claims)} What each verdict means: [docs/claims.md](../../{VERDICTS_DOC}); the claims by "
+        f"paper result: [docs/paper_index.md](../../{PAPER_INDEX}).",
     ]
     for section in dict.fromkeys(o.section for o in outputs):
         lines += ["", f"## {section}", ""]
@@ -535,6 +614,186 @@ def index_page(outputs: Sequence[OutputInfo], claims: pd.DataFrame, job_times: p
     else:
         lines.append(NOT_MEASURED)
     return "\n".join(lines) + "\n"
+
+
+#: Most claim families a row of the index by paper result names (the rest are counted; each output's page lists
+#: every claim).
+MAX_FAMILIES = 6
+
+
+def _verdict_text(claims: pd.DataFrame) -> str:
+    """``"78 VACUOUS"``, ``"49 PASS, 5 VACUOUS"``: the non-zero counts of :func:`verdict_counts`."""
+    return ", ".join(f"{k} {v}" for v, k in verdict_counts(claims).items() if k)
+
+
+def paper_index(claims: pd.DataFrame, outputs: Sequence[str]) -> str:
+    """``docs/paper_index.md``: every theorem, lemma, corollary, proposition, table and algorithm of the paper
+    (:data:`privtest_artifact.paper.INDEXED_KINDS`), one row each in the paper's order, with the claims that name it
+    in their ``source`` (their number per verdict, per part of the result, their claim families and the outputs
+    that check them); then the results no claim names, with the reason (:data:`privtest_artifact.paper.UNTESTED`),
+    and the claims about sources outside the paper.
+
+    Args:
+        claims: ``figures/claims.csv``.
+        outputs: the catalogue's output ids, in catalogue order (the order of the outputs in a row).
+
+    Raises:
+        ValueError: as :func:`verdict_counts` and :func:`~privtest_artifact.paper.parse_source`.
+    """
+    verdict_counts(claims)
+    refs = _refs(claims)
+    by_id = claims.drop_duplicates("claim_id").set_index("claim_id")
+    order = {o: i for i, o in enumerate(outputs)}
+
+    def outputs_of(frame: pd.DataFrame) -> str:
+        mine = sorted(dict.fromkeys(frame["experiment"]), key=lambda o: order.get(o, len(order)))
+        return ", ".join(f"[`{o}`](results/{o}.md)" for o in mine)
+
+    def families(frame: pd.DataFrame) -> str:
+        counts = frame["claim_id"].map(family).value_counts(sort=False)
+        shown = [f"`{f}` {n}" for f, n in counts.items()]
+        more = f", {len(shown) - MAX_FAMILIES} more" if len(shown) > MAX_FAMILIES else ""
+        return ", ".join(shown[:MAX_FAMILIES]) + more
+
+    tested, untested = [], []
+    for result in (r for r in paper.RESULTS if r.kind in paper.INDEXED_KINDS):
+        mine = refs[refs["label"] == result.label]
+        named = result.label.replace(" ", "&nbsp;")
+        if not len(mine):
+            why = paper.UNTESTED.get(result.label, "no reason recorded (privtest_artifact.paper.UNTESTED)")
+            untested.append([f'<a id="{result.anchor}"></a>{named}', result.title, result.section, why])
+            continue
+        rows = by_id.loc[list(dict.fromkeys(mine["claim_id"]))].reset_index()
+        parts = sorted({p for ps in mine["parts"] for p in ps}, key=_part_key)
+        naming = {p: dict.fromkeys(mine.loc[[p in ps for ps in mine["parts"]], "claim_id"]) for p in parts}
+        by_part = "; ".join(f"({p}) {_verdict_text(by_id.loc[list(ids)])}" for p, ids in naming.items())
+        counts = verdict_counts(rows)
+        tested.append(
+            [f'<a id="{result.anchor}"></a>{named}', result.title, result.section, str(len(rows)),
+             *(str(counts[v]) for v in VERDICTS), by_part, families(rows), outputs_of(rows)]
+        )  # fmt: skip
+    parsed = {s: paper.parse_source(s) for s in dict.fromkeys(claims["source"])}
+    outside = []
+    for what in _outside(claims):
+        rows = claims[[what in parsed[s].outside for s in claims["source"]]]
+        outside.append([what, str(len(rows)), _verdict_text(rows), families(rows), outputs_of(rows)])
+    lines = [
+        "# The paper, result by result",
+        "",
+        "<!-- Generated by the workflow (rule docs, privtest_artifact.docs.paper_index) from figures/claims.csv and "
+        "privtest_artifact.paper. -->",
+        "",
+        "Every theorem, lemma, corollary, proposition, table and algorithm of the paper, in the paper's order, with "
+        "the claims of `figures/claims.csv` whose `source` names it. A claim counts for every result its source "
+        "names (a claim of Thm 21 checked through Lemma 20 counts for both), so the rows add up to more than the "
+        f"{len(claims)} claims. What the verdicts mean: [docs/claims.md]({Path(VERDICTS_DOC).name}); each output's "
+        "page lists its claims with their measured values.",
+        "",
+        f"## Tested ({len(tested)} results)",
+        "",
+        *markdown_lines(
+            ["result", "title", "section", "claims", *VERDICTS, "by part", "claim families", "outputs"], tested
+        ),
+        "",
+        f"## Not named by any claim ({len(untested)} results)",
+        "",
+        "Why the artifact does not test them directly (`privtest_artifact.paper.UNTESTED`).",
+        "",
+        *markdown_lines(["result", "title", "section", "why"], untested),
+        "",
+        f"## Claims about sources outside the paper ({len(outside)})",
+        "",
+        *markdown_lines(["source", "claims", "verdicts", "claim families", "outputs"], outside),
+    ]
+    return "\n".join(lines) + "\n"
+
+
+def _vacuous_value(note: str) -> float:
+    """The bound's value a VACUOUS claim's note states (:data:`privtest_artifact.claims.NOTE_PATTERNS`)."""
+    m = re.search(r"its value here is ([-+]?(?:[\d.]+(?:e[-+]?\d+)?|inf|nan))", note)
+    if not m:
+        raise ValueError(f"a VACUOUS note must state its value ({NOTE_PATTERNS['VACUOUS'].pattern}), got {note!r}")
+    return float(m.group(1))
+
+
+#: A Table 2 row's algorithm label that says the batch algorithm is not the cited one (row 1's "stand-in objective"
+#: is the data, not the algorithm).
+_STAND_IN = re.compile(r"\(stand-in\)|\ba stand-in\b")
+
+
+def _table2_rows() -> tuple[list[int], list[int], list[int]]:
+    """Table 2's rows (:data:`privtest_artifact.outputs.table2.ROWS`): those evaluated, not run; those whose batch
+    algorithm is a stand-in for the cited one (its label says "(stand-in)" or "a stand-in"); the other rows run."""
+    from privtest_artifact.outputs.table2 import ROWS
+
+    evaluated = [r.row for r in ROWS.values() if r.status == "evaluated"]
+    stand_in = [r.row for r in ROWS.values() if r.row not in evaluated and _STAND_IN.search(r.algorithm)]
+    cited = [r.row for r in ROWS.values() if r.row not in evaluated + stand_in]
+    return evaluated, stand_in, cited
+
+
+def _rows(rows: Sequence[int]) -> str:
+    return ("row " if len(rows) == 1 else "rows ") + ", ".join(map(str, rows))
+
+
+def established(claims: pd.DataFrame) -> str:
+    """The ``established`` block of README.md, its first screen: the verdict counts, then what is not established in
+    a binding way, by the result each claim is about (:func:`_primary`): the results whose claims are all VACUOUS
+    (with the median and the largest value of the bound their notes state), the other VACUOUS, INCONCLUSIVE,
+    ERRATUM and FAIL claims, Table 2's stand-ins and evaluated row (:func:`_table2_rows`), and how many results no
+    claim names. Links are relative to the top directory.
+
+    Raises:
+        ValueError: as :func:`verdict_counts`, :func:`_vacuous_value`.
+    """
+    counts = verdict_counts(claims)
+    about = claims.assign(about=claims["source"].map(_primary))
+    named = set(_refs(claims)["label"])
+    indexed = [r for r in paper.RESULTS if r.kind in paper.INDEXED_KINDS]
+    lines = [
+        f"{counts_sentence(claims)}; they test {len(named & {r.label for r in indexed})} results of the paper "
+        f"([index by paper result]({PAPER_INDEX}); what each verdict means: [docs/claims.md]({VERDICTS_DOC})).",
+        "",
+    ]
+
+    def grouped(verdict: str) -> list[tuple[str, pd.DataFrame]]:
+        mine = about[about["verdict"] == verdict]
+        return sorted(mine.groupby("about", sort=False), key=lambda ag: -len(ag[1]))
+
+    def listed(groups: list[tuple[str, pd.DataFrame]]) -> str:
+        def families(g: pd.DataFrame) -> str:
+            return ", ".join(f"`{f}`" for f in dict.fromkeys(g["claim_id"].map(family)))
+
+        return "; ".join(f"{len(g)} of {a} ({families(g)})" for a, g in groups)
+
+    vacuous = grouped("VACUOUS")
+    whole = {a for a, g in vacuous if (about["about"] == a).sum() == len(g)}
+    for a, g in vacuous:
+        if a in whole:
+            values = g["note"].map(_vacuous_value)
+            result = paper.by_label().get(re.sub(r"\(.*", "", a))
+            title = f" ({result.title})" if result else ""
+            lines.append(
+                f"- **Not tested in a binding way: {a}{title}.** All {len(g)} of its claims (every case tested, in "
+                f"{g['experiment'].nunique()} outputs) are VACUOUS; the value of its bound, from their notes, lies "
+                f"between {values.min():.1e} and {values.max():.1e} (median {values.median():.1e})."
+            )
+    if rest := [(a, g) for a, g in vacuous if a not in whole]:
+        lines.append(f"- **Also VACUOUS:** {listed(rest)}.")
+    evaluated, stand_in, cited = _table2_rows()
+    table2 = [f"{_rows(stand_in)} run stand-in batch algorithms, not the cited ones"] if stand_in else []
+    table2 += [f"{_rows(cited)} {'runs' if len(cited) == 1 else 'run'} the cited one"] if cited else []
+    table2 += [f"{_rows(evaluated)} is evaluated from its bound, not run"] if evaluated else []
+    lines.append(f"- **Table 2:** {'; '.join(table2)} ([docs/table2.md](docs/table2.md)).")
+    for verdict, what in (("FAIL", "Contradicted"), ("INCONCLUSIVE", "Not decided"), ("ERRATUM", "Errata")):
+        if groups := grouped(verdict):
+            errata = " ([ERRATA.md](ERRATA.md))" if verdict == "ERRATUM" else ""
+            lines.append(f"- **{what} ({counts[verdict]} {verdict}):** {listed(groups)}{errata}.")
+    silent = [r for r in indexed if r.label not in named]
+    lines.append(
+        f"- **Not named by any claim:** {len(silent)} results, each with the reason in the [index]({PAPER_INDEX})."
+    )
+    return "\n".join(lines)
 
 
 #: The rules whose ``benchmark:`` files time an output's jobs (``results/benchmarks/<rule>/<id>.tsv``), in order.
@@ -620,8 +879,8 @@ def render_all(
     analyses: Mapping[str, Mapping[str, pd.DataFrame]] | None = None,
     data: Mapping[str, Sequence[pd.DataFrame]] | None = None,
 ) -> dict[str, str]:
-    """Every result page and the index, by path relative to the repository (``docs/results/<id>.md``,
-    ``docs/results/README.md``).
+    """Every result page, their index and the index by paper result, by path relative to the repository
+    (``docs/results/<id>.md``, ``docs/results/README.md``, :data:`PAPER_INDEX`).
 
     Args:
         outputs: the catalogue's outputs, in order.
@@ -651,6 +910,7 @@ def render_all(
         )
         pages[f"docs/results/{o.id}.md"] = page
     pages["docs/results/README.md"] = index_page(outputs, claims, runtimes if "where" in runtimes else None)
+    pages[PAPER_INDEX] = paper_index(claims, [o.id for o in outputs])
     return pages
 
 
@@ -669,7 +929,8 @@ def render_repository(
     inputs give the same bytes.
 
     Returns:
-        ``docs/results/<id>.md``, ``docs/results/README.md``, the snapshot ``docs/results/claims.csv`` (the claims
+        ``docs/results/<id>.md``, ``docs/results/README.md``, :data:`PAPER_INDEX`, the snapshot
+        ``docs/results/claims.csv`` (the claims
         the pages were rendered from, for tests/test_docs.py) and each document with its blocks rendered.
 
     Raises:
@@ -705,14 +966,15 @@ def claims_blocks(claims: pd.DataFrame | None, outputs: Sequence[str]) -> dict[s
     - ``claims``: :func:`claim_counts` of the run;
     - ``claims-map``: :func:`claims_map` (links relative to the top directory);
     - ``claims-map-docs``: the same, linked from ``docs/`` (``results/<id>.md``);
-    - ``non-pass``: :func:`non_pass`; ``claims.total``, ``claims.<VERDICT>``: the counts, for a sentence.
+    - ``non-pass``: :func:`non_pass`; ``claims.total``, ``claims.<VERDICT>``: the counts, for a sentence;
+    - ``established``: :func:`established`, the first screen of README.md.
 
     With ``claims`` None (no run yet) every block says so (:data:`PENDING`; ``?`` for the inline counts).
 
     Raises:
         ValueError: as the renderers.
     """
-    names = ["claims", "claims-map", "claims-map-docs", "non-pass"]
+    names = ["claims", "claims-map", "claims-map-docs", "non-pass", "established"]
     if claims is None:
         return dict.fromkeys(names, PENDING) | dict.fromkeys(["claims.total", *(f"claims.{v}" for v in VERDICTS)], "?")
     bodies = {
@@ -720,6 +982,7 @@ def claims_blocks(claims: pd.DataFrame | None, outputs: Sequence[str]) -> dict[s
         "claims-map": claims_map(claims, outputs),
         "claims-map-docs": claims_map(claims, outputs, link="results/{}.md"),
         "non-pass": non_pass(claims),
+        "established": established(claims),
         "claims.total": str(len(claims)),
     }
     return bodies | {f"claims.{v}": str(k) for v, k in verdict_counts(claims).items()}

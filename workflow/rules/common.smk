@@ -180,4 +180,6 @@ def docs_targets():
     """Every file rule docs writes (a target of rule all)."""
     pages = [f"docs/results/{i}.md" for i in ids()]
     snapshots = [f"docs/results/{n}" for n in ("README.md", "claims.csv")]
-    return [docs_path(p) for p in pages + snapshots + DOCUMENTS]
+    return [
+        docs_path(p) for p in pages + snapshots + ["docs/paper_index.md"] + DOCUMENTS
+    ]

@@ -1,4 +1,5 @@
-# Generated documentation: docs/results/<id>.md for every output of the catalogue, their index, and the generated
+# Generated documentation: docs/results/<id>.md for every output of the catalogue, their index, the index by paper
+# result docs/paper_index.md, and the generated
 # blocks of the hand-written documents (README.md, ARTIFACT-APPENDIX.md, docs/*.md: claim counts, claims map, run
 # times), all rendered by privtest_artifact.docs.render_repository (workflow/scripts/render_docs.py) from tracked inputs only:
 # the run's claims, tables and analysis, and the committed measurement records benchmarks/reproduction_time.json and
@@ -20,6 +21,7 @@ rule docs:
     output:
         pages=[docs_path(f"docs/results/{i}.md") for i in ids()],
         index=docs_path("docs/results/README.md"),
+        paper_index=docs_path("docs/paper_index.md"),
         claims=docs_path("docs/results/claims.csv"),
         documents=document_outputs(),
     log:

@@ -16,7 +16,7 @@ sm = snakemake  # noqa: F821  (injected by Snakemake)
 log = open_log(sm)  # a failure leaves its traceback in the rule's log
 
 from privtest_artifact.claims import COLUMNS, FILE_ALPHA, PASS_CONFIDENCE, VERDICTS, family_alpha  # noqa: E402
-from privtest_artifact.docs import MEANING  # noqa: E402  (what each verdict means: the same words as the docs)
+from privtest_artifact.docs import VERDICTS_DOC  # noqa: E402  (where the verdicts are defined, the one place)
 from privtest_artifact.io import write_csv_atomic, write_text_atomic  # noqa: E402
 
 
@@ -33,9 +33,7 @@ def summary(claims: pd.DataFrame, sections: dict[str, str]) -> list[str]:
         "",
         f"{len(claims)} claims: " + ", ".join(f"{counts.get(v, 0)} {v}" for v in VERDICTS) + ".",
         "",
-        "| verdict | claims | meaning |",
-        "|---|---|---|",
-        *(f"| {v} | {counts.get(v, 0)} | {MEANING[v]} |" for v in VERDICTS),
+        f"What each verdict means: [docs/claims.md](../{VERDICTS_DOC}).",
         "",
         "Per paper section (the catalogue's `section` of each output):",
         "",

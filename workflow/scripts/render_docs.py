@@ -1,6 +1,7 @@
 """Snakemake script: the generated documentation of a run (privtest_artifact.docs), under the config's docs root.
 
-Writes docs/results/<id>.md for every output and docs/results/README.md from figures/claims.csv, the committed
+Writes docs/results/<id>.md for every output, docs/results/README.md and the index by paper result
+docs/paper_index.md from figures/claims.csv, the committed
 per-job measurement record benchmarks/job_times.csv (never this run's results/benchmarks/), the tables'
 figures/<id>.md and the analysis tables results/analysis/<id>/<name>.csv of the outputs that have them (those
 that only repeat an output's data, figures/data/<id>*.csv or a table's figures/<id>.csv, are linked, not drawn); the

@@ -770,7 +770,7 @@ def _selection_claim(r) -> Claim:
         )
     return statistical(
         claim_id=f"hpo.opendp_stop_probability[{_tag(r.scenario, r.method)}]",
-        source="Lemma 34(2); privtest.opendp (OpenDP 0.16.0)",
+        source="Lemma 34(2), privtest.opendp (OpenDP 0.16.0)",
         statement="OpenDP 0.16.0's make_select_private_candidate(stop_probability=xi) fails more often than Lemma "
         "34(2) allows at xi: it stops with probability 1 - exp(1/ln(1 - xi)) after a failed candidate",
         measured=f"{fmt(k / n)} ({k}/{n})",

@@ -188,9 +188,9 @@ def claims(tables: dict[str, pd.DataFrame], cfg: dict) -> list[Claim]:
         tag = f"{row.variant},{row.calibration},r={row.eps_ratio},{row.kind}"
         measured = f"{fmt(row.max_loss, 10)} at {row.worst_transcript}"
         if row.expected == "private":
-            source = "Thm 23 (ex-post loss)" if row.calibration == "ex-post" else "Lemma 17 / Thm 21"
+            source = "Thm 23 (ex-post loss)" if row.calibration == "ex-post" else "Lemma 17, Thm 21"
             if row.variant == "purified":
-                source = "Cor 25 + Lemma 17"
+                source = "Cor 25, Lemma 17"
             out.append(
                 exact(
                     claim_id=f"privacy_exact.{tag}",

@@ -116,7 +116,7 @@ def claims(tables: dict[str, pd.DataFrame], cfg: dict) -> list[Claim]:
         out.append(
             rate_claim(
                 f"sample_complexity.{r.method}[r={r.eps_ratio},p*={r.pstar},T={int(r.T)}]",
-                f"{r.source}; Lemma 22(1)",
+                f"{r.source}, Lemma 22(1)",
                 f"{r.method}: Pr[N_t > per-step bound for some t <= T] <= failure budget of Lemma 22(1)'s proof",
                 int(r.exceed_runs),
                 int(r.runs),

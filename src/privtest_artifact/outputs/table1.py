@@ -535,7 +535,7 @@ def claims(tables: dict[str, pd.DataFrame], cfg: dict) -> list[Claim]:
             out.append(
                 _aggregate(
                     f"table1.upper_vs_lower[{method},T={T}]",
-                    f"{src}; Cor 30",
+                    f"{src}, Cor 30",
                     f"{method}'s guaranteed pbar_T does not exceed the largest pbar Corollary 30 allows for a tester "
                     "that guarantees halting where it does",
                     lbc,

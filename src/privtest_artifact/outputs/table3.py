@@ -176,7 +176,7 @@ def claims(tables: dict[str, pd.DataFrame], cfg: dict) -> list[Claim]:
         out.append(
             exact(
                 claim_id=f"co.table3.{'erratum' if erratum else 'exponents'}[{tag}]",
-                source="Table 3 vs Thm 42 + Cor 43/44",
+                source="Table 3 vs Thm 42, Cor 43, Cor 44",
                 statement=statement,
                 measured=f"shown ln t^{shown[0]}, kappa^-{shown[1]}, eps^-{shown[2]}; "
                 f"factors {r.factor_batch!r} -> "
