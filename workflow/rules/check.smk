@@ -25,6 +25,8 @@ rule check:
         code=stage_code("claims"),
         # the error policy's Bonferroni split of the file's 5% over the outputs (privtest_artifact.claims.family_alpha)
         n_outputs=len(ids()),
+    message:
+        "check {wildcards.id} -> {output.claims}"
     script:
         "../scripts/check.py"
 
@@ -47,5 +49,7 @@ rule claims:
     params:
         # output id -> the paper section it tests (catalogue), for the summary of figures/claims.md
         sections={i: CATALOGUE[i].section for i in ids()},
+    message:
+        "claims -> {output}"
     script:
         "../scripts/collect_claims.py"
