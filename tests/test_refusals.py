@@ -284,6 +284,9 @@ def test_targets_are_read_from_the_snakemake_command_line():
     argv = ["/x/.venv/bin/snakemake", "-n", "fig_oc", "--cores", "1", "--configfile", "config/quick.yaml"]
     assert configuration.requested_targets(argv) == ["fig_oc"]
     assert configuration.requested_targets(["python", "-m", "pytest", "fig_oc"]) == []
+    module = ["/x/.venv/lib/python3.11/site-packages/snakemake/__main__.py", "fig_oc", "--cores", "1"]  # python -m
+    assert configuration.requested_targets(module) == ["fig_oc"]
+    assert configuration.requested_targets(["/x/pytest/__main__.py", "fig_oc"]) == []
 
 
 def test_slurm_doc_says_default_resources_replace_the_profile_list():

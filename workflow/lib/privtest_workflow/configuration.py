@@ -356,10 +356,15 @@ def partial_rebuilds(targets, catalogue: dict, root=".") -> list[str]:
 
 
 def requested_targets(argv) -> list[str]:
-    """The targets of a ``snakemake`` command line ``argv`` (sys.argv), parsed with Snakemake's own argument parser;
-    [] for any other program (a job's own interpreter, the test suite) or a command line it cannot parse. (Snakemake
-    hands its targets to the workflow only after parsing the Snakefile, too late to name the valid ones.)"""
-    if not argv or not Path(argv[0]).name.startswith("snakemake"):
+    """The targets of a ``snakemake`` (or ``python -m snakemake``) command line ``argv`` (sys.argv), parsed with
+    Snakemake's own argument parser; [] for any other program (a job's own interpreter, the test suite) or a command
+    line it cannot parse. (Snakemake hands its targets to the workflow only after parsing the Snakefile, too late to
+    name the valid ones.)"""
+    program = Path(argv[0]) if argv else Path()
+    # the `snakemake` script, or `python -m snakemake` (argv[0] is then snakemake/__main__.py)
+    if not (
+        program.name.startswith("snakemake") or (program.name == "__main__.py" and program.parent.name == "snakemake")
+    ):
         return []
     try:
         from snakemake.cli import get_argument_parser
