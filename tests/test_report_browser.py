@@ -160,11 +160,28 @@ def menu_order(driver, names) -> list[str]:
     return sorted(names, key=text.index)
 
 
+def to_menu(driver) -> None:
+    """Back to the menu, as a reader does between two sections (the report's results table computes its rows when
+    it is first shown: going from one section's table straight to another's would keep the first one's rows)."""
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    driver.execute_script("app.setView({navbarMode: 'menu'})")
+    WebDriverWait(driver, 30).until(lambda d: d.execute_script("return app.state.navbarMode") == "menu")
+
+
 def rows_shown(driver, category: str) -> list[list[str]]:
     """The rows of the results table of the report's section ``category``, as shown: the text of each cell."""
     from selenium.webdriver.support.ui import WebDriverWait
 
+    to_menu(driver)
     driver.execute_script("app.showCategory(arguments[0])", category)
+    # React renders after the call returns: the app's state names the section once its rows are rendered
+    WebDriverWait(driver, 30).until(
+        lambda d: (
+            d.execute_script("return app.state.category === arguments[0] && app.state.navbarMode", category)
+            in ("category", "subcategory")
+        )
+    )
     cells = (
         "return Array.from(document.querySelectorAll('tbody tr'))"
         ".map(r => Array.from(r.cells).map(c => c.innerText.trim()))"
@@ -176,6 +193,7 @@ def rows_shown(driver, category: str) -> list[list[str]]:
 def test_every_caption_renders_in_chromium(quick_report, browser):
     repo = quick_report.parents[1]
     cells = title_cells(repo)
+    cells["figures/claims.html"] = (repo / "workflow/report/claims.rst").read_text()  # its caption, without math
     shown = open_report(browser, quick_report)
     assert set(cells) <= set(shown), f"not in the report: {set(cells) - set(shown)}"
     problems = {}
@@ -198,15 +216,15 @@ def test_a_broken_caption_fails_the_look(quick_report, browser):
     hidden = '<p>table1: <math style="display:none"><mi>p</mi></math></p>'
     shown = open_report(browser, quick_report)  # the captions replaced in the loaded page only
     browser.execute_script(
-        "results['figures/fig_oc.png'].caption = arguments[0]; results['figures/table1.csv'].caption = arguments[1];",
+        "results['figures/fig_oc.png'].caption = arguments[0]; results['figures/table1.html'].caption = arguments[1];",
         verbatim,
         hidden,
     )
     show_result(browser, shown["figures/fig_oc.png"], "figures/fig_oc.png")
     oc = caption_problems(browser, "figures/fig_oc.png", cells["figures/fig_oc.png"])
     assert any(re.match(r"raw '\$' in the caption", p) for p in oc) and any("<math> elements" in p for p in oc), oc
-    show_result(browser, shown["figures/table1.csv"], "figures/table1.csv")
-    t1 = caption_problems(browser, "figures/table1.csv", "table1: $p$")
+    show_result(browser, shown["figures/table1.html"], "figures/table1.html")
+    t1 = caption_problems(browser, "figures/table1.html", "table1: $p$")
     assert t1 == ["<math> 0 renders 0x0 px", "<mi>p</mi> renders 0x0 px"], t1
 
 
@@ -260,10 +278,12 @@ def test_tables_and_claims_show_as_html_with_their_math(quick_report, browser):
         assert result["mime_type"] == "text/html", (path, result["mime_type"])
         page = base64.b64decode(result["data_uri"].split(",", 1)[1]).decode()
         assert page == (repo / path).read_text()
-        show_result(browser, shown[path], path)
         label = browser.execute_script("return Object.values(results[arguments[0]].labels)[0]", path)
         eye = f"//tbody/tr[td[1][normalize-space()={label!r}]]//div[@role='group']/*[1]"  # the row's first button
         browser.execute_script("app.setView({content: 'metadata'})")  # away from the previous table's view
+        to_menu(browser)
+        browser.execute_script("app.showCategory(arguments[0])", shown[path])
+        WebDriverWait(browser, 30).until(lambda d, eye=eye: len(d.find_elements(By.XPATH, eye)) == 1)
         browser.execute_script("arguments[0].click()", browser.find_element(By.XPATH, eye))
         WebDriverWait(browser, 30).until(lambda d: d.execute_script("return app.state.content") == "html")
         browser.switch_to.frame(browser.find_element(By.TAG_NAME, "iframe"))
