@@ -109,8 +109,11 @@ def test_committed_tables_render_as_html(path):
 
 def test_markdown_html_escapes_text_and_reads_cells():
     page = reporting.markdown_html(
-        "# T\n\n*a note*\n\n| a | b |\n|---|--:|\n| `x<y` | **PASS** \\| $\\frac12\\big($ |\n", "t.md"
+        "# T\n\n*a note*\n\nSee [docs](../docs/claims.md#verdicts).\n\n"
+        "| a | b |\n|---|--:|\n| `x<y` | **PASS** \\| $\\frac12\\big($ |\n",
+        "t.md",
     )
+    assert '<p>See <a href="../docs/claims.md#verdicts">docs</a>.</p>' in page
     assert "<h1>T</h1>" in page and "<p><em>a note</em></p>" in page
     assert "<td><code>x&lt;y</code></td>" in page and "<strong>PASS</strong> |" in page
     assert '<td class=r><strong>PASS</strong> | <math xmlns="http://www.w3.org/1998/Math/MathML">' in page

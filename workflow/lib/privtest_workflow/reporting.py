@@ -99,13 +99,13 @@ def row_labels(outputs: list[tuple[str, str]], counts: dict[str, str]) -> dict[s
 
 
 # Markdown to HTML: the subset the generated tables and claims are written in (headings, paragraphs, pipe tables,
-# `code`, **strong**, a whole line in *emphasis*, $math$).
+# `code`, **strong**, [links](url), a whole line in *emphasis*, $math$).
 
 #: LaTeX that docutils' converter does not know and that only sizes a delimiter: dropped.
 _SIZES = re.compile(r"\\(?:big|Big|bigg|Bigg)[lr]?(?![A-Za-z])")
 #: \frac12, \tfrac1e: one-token arguments without braces.
 _SHORT_FRAC = re.compile(r"\\(t?frac)\s*([0-9A-Za-z])\s*([0-9A-Za-z])")
-_INLINE = re.compile(r"(?<!\\)\$(?!\$)([^$\n]+?)(?<!\\)\$|`([^`\n]+)`|\*\*([^*\n]+)\*\*")
+_INLINE = re.compile(r"(?<!\\)\$(?!\$)([^$\n]+?)(?<!\\)\$|`([^`\n]+)`|\*\*([^*\n]+)\*\*|\[([^\]\n]+)\]\(([^)\s]+)\)")
 _PIPE = re.compile(r"(?<!\\)\|")
 _STYLE = (
     "body{font:14px/1.45 system-ui,sans-serif;margin:1.5em;color:#111;background:#fff}"
@@ -125,17 +125,20 @@ def _math(tex: str) -> str:
 
 
 def inline_html(text: str) -> str:
-    """HTML of one line of Markdown: ``$math$`` as MathML, `code`, **strong**; everything else escaped."""
+    """HTML of one line of Markdown: ``$math$`` as MathML, `code`, **strong**, [links](url) (relative to the
+    Markdown file's folder, like the .html beside it); everything else escaped."""
     out, pos = [], 0
     for m in _INLINE.finditer(text):
         out.append(html.escape(text[pos : m.start()].replace("\\|", "|")))
-        tex, code, strong = m.groups()
+        tex, code, strong, link, url = m.groups()
         if tex is not None:
             out.append(_math(tex))
         elif code is not None:
             out.append(f"<code>{html.escape(code)}</code>")
-        else:
+        elif strong is not None:
             out.append(f"<strong>{inline_html(strong)}</strong>")
+        else:
+            out.append(f'<a href="{html.escape(url)}">{inline_html(link)}</a>')
         pos = m.end()
     out.append(html.escape(text[pos:].replace("\\|", "|")))
     return "".join(out)
