@@ -22,6 +22,27 @@ rule all:
         "figures/claims.csv",
         "figures/benchmarks.md",
         docs_targets(),
+    message:
+        "all: every output of config/catalogue.yaml, its claims and documents are up to date"
+
+
+# One output and everything that reports on it: `snakemake <id>` (docs/workflow.md, "Rebuild one output") rebuilds
+# its files, its claims, the claims table (figures/claims.*) and its result page (with the other generated documents,
+# whose counts include it). The result page and the claims table are written from every output, so a checkout without
+# results builds the rest of the catalogue first.
+for o in CATALOGUE.values():
+
+    rule:
+        name:
+            o.id
+        input:
+            o.targets(),
+            catalogue.CLAIMS.format(o.id),
+            "figures/claims.csv",
+            "figures/claims.md",
+            docs_path(f"docs/results/{o.id}.md"),
+        message:
+            f"{o.id}: its files, claims and result page are up to date"
 
 
 # A requested target no rule builds is refused here with the valid targets listed (Snakemake's own message names
@@ -35,3 +56,9 @@ UNKNOWN_TARGETS = configuration.unknown_targets(
 )
 if UNKNOWN_TARGETS:
     raise WorkflowError(UNKNOWN_TARGETS)
+# A file of an output requested alone leaves its claims and result page as they were: say so, and name the target
+# that rebuilds them all (configuration.partial_rebuilds).
+for line in configuration.partial_rebuilds(
+    configuration.requested_targets(sys.argv), CATALOGUE, workflow.basedir
+):
+    logger.warning(line)

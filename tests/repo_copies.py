@@ -67,12 +67,15 @@ def build_quick(dest: Path, *targets: str, cores: int = 2) -> Path:
     return dest
 
 
+#: A job's line in Snakemake's output: its rule's ``message:`` (workflow/rules/), which names the rule, then the output
+#: id or data stream the job is for, if any: "Job 12: simulate fig_oc -> results/raw/fig_oc.csv".
+JOB = re.compile(r"^Job \d+: (\w+)(?: (\w+))?", re.M)
+
+
 def planned_jobs(proc: subprocess.CompletedProcess) -> dict[str, set[str]]:
-    """rule -> output ids of the jobs a dry run (``snakemake -n``) plans, from its output."""
+    """rule -> output ids (or data streams; "" for a job without one) of the jobs a dry run (``snakemake -n``)
+    plans, from its output."""
     jobs: dict[str, set[str]] = {}
-    for block in re.split(r"\n(?=rule \w+:)", proc.stdout + proc.stderr):
-        m = re.match(r"rule (\w+):", block)
-        if m:
-            wc = re.search(r"wildcards: id=(\w+)", block)
-            jobs.setdefault(m.group(1), set()).add(wc.group(1) if wc else "")
+    for rule, wildcard in JOB.findall(proc.stdout + proc.stderr):
+        jobs.setdefault(rule, set()).add(wildcard)
     return jobs

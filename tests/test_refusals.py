@@ -264,6 +264,19 @@ def test_unknown_target_lists_valid_ones(target):
 def test_known_targets_pass():
     catalogue, configuration = _workflow()
     assert configuration.unknown_targets(["figures/fig_oc.pdf", "all"], catalogue.load(ROOT), ROOT, rules=["all"]) == ""
+    # an output id is a target: the Snakefile defines a rule per output
+    assert configuration.unknown_targets(["fig_oc"], catalogue.load(ROOT), ROOT, rules=["all", "fig_oc"]) == ""
+
+
+def test_a_file_rebuilt_alone_says_its_claims_are_not():
+    catalogue, configuration = _workflow()
+    cat = catalogue.load(ROOT)
+    (line,) = configuration.partial_rebuilds(["figures/fig_oc.pdf"], cat, ROOT)
+    assert "results/claims/fig_oc.csv" in line and "docs/results/fig_oc.md" in line and "`snakemake fig_oc`" in line
+    assert configuration.partial_rebuilds([str(ROOT / "figures/table1.tex")], cat, ROOT)  # absolute paths too
+    assert configuration.partial_rebuilds(["figures/fig_oc.pdf", "fig_oc"], cat, ROOT) == []
+    assert configuration.partial_rebuilds(["figures/fig_oc.pdf", "all"], cat, ROOT) == []
+    assert configuration.partial_rebuilds(["fig_oc", "figures/claims.csv"], cat, ROOT) == []
 
 
 def test_targets_are_read_from_the_snakemake_command_line():
@@ -271,6 +284,9 @@ def test_targets_are_read_from_the_snakemake_command_line():
     argv = ["/x/.venv/bin/snakemake", "-n", "fig_oc", "--cores", "1", "--configfile", "config/quick.yaml"]
     assert configuration.requested_targets(argv) == ["fig_oc"]
     assert configuration.requested_targets(["python", "-m", "pytest", "fig_oc"]) == []
+    module = ["/x/.venv/lib/python3.11/site-packages/snakemake/__main__.py", "fig_oc", "--cores", "1"]  # python -m
+    assert configuration.requested_targets(module) == ["fig_oc"]
+    assert configuration.requested_targets(["/x/pytest/__main__.py", "fig_oc"]) == []
 
 
 def test_slurm_doc_says_default_resources_replace_the_profile_list():

@@ -12,11 +12,13 @@ by selenium rather than playwright: selenium is a pure-Python wheel that talks t
 Debian's chromium, while playwright bundles a Node.js driver and by default downloads browser builds of its own.
 """
 
+import base64
 import re
 from pathlib import Path
 
+import pandas as pd
 import pytest
-from privtest_workflow import captions, catalogue
+from privtest_workflow import captions, catalogue, reporting
 
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMEDRIVER = Path("/usr/bin/chromedriver")
@@ -147,15 +149,51 @@ def caption_problems(driver, path: str, title_cell: str | None) -> list[str]:
 
 def title_cells(repo: Path) -> dict[str, str]:
     """Reported file of each catalogue output (``catalogue.REPORTED``) -> its notebook's title cell."""
-    return {
-        o.files()[catalogue.REPORTED[o.kind]]: captions.title_cell(repo / f"notebooks/{o.id}.ipynb")
-        for o in catalogue.load(repo).values()
-    }
+    return {o.reported(): captions.title_cell(repo / f"notebooks/{o.id}.ipynb") for o in catalogue.load(repo).values()}
+
+
+def menu_order(driver, names) -> list[str]:
+    """``names`` in the order the report's menu shows them (the visible text of the page, top to bottom)."""
+    text = driver.execute_script("return document.body.innerText")
+    missing = [n for n in names if n not in text]
+    assert not missing, f"not in the menu: {missing}"
+    return sorted(names, key=text.index)
+
+
+def to_menu(driver) -> None:
+    """Back to the menu, as a reader does between two sections (the report's results table computes its rows when
+    it is first shown: going from one section's table straight to another's would keep the first one's rows)."""
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    driver.execute_script("app.setView({navbarMode: 'menu'})")
+    WebDriverWait(driver, 30).until(lambda d: d.execute_script("return app.state.navbarMode") == "menu")
+
+
+def rows_shown(driver, category: str) -> list[list[str]]:
+    """The rows of the results table of the report's section ``category``, as shown: the text of each cell."""
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    to_menu(driver)
+    driver.execute_script("app.showCategory(arguments[0])", category)
+    # React renders after the call returns: the app's state names the section once its rows are rendered
+    WebDriverWait(driver, 30).until(
+        lambda d: (
+            d.execute_script("return app.state.category === arguments[0] && app.state.navbarMode", category)
+            in ("category", "subcategory")
+        )
+    )
+    cells = (
+        "return Array.from(document.querySelectorAll('tbody tr'))"
+        ".map(r => Array.from(r.cells).map(c => c.innerText.trim()))"
+    )
+    WebDriverWait(driver, 30).until(lambda d: d.execute_script(cells))
+    return [r[:-1] for r in driver.execute_script(cells) if len(r) > 1]  # the last cell holds the buttons
 
 
 def test_every_caption_renders_in_chromium(quick_report, browser):
     repo = quick_report.parents[1]
     cells = title_cells(repo)
+    cells["figures/claims.html"] = (repo / "workflow/report/claims.rst").read_text()  # its caption, without math
     shown = open_report(browser, quick_report)
     assert set(cells) <= set(shown), f"not in the report: {set(cells) - set(shown)}"
     problems = {}
@@ -178,13 +216,83 @@ def test_a_broken_caption_fails_the_look(quick_report, browser):
     hidden = '<p>table1: <math style="display:none"><mi>p</mi></math></p>'
     shown = open_report(browser, quick_report)  # the captions replaced in the loaded page only
     browser.execute_script(
-        "results['figures/fig_oc.png'].caption = arguments[0]; results['figures/table1.csv'].caption = arguments[1];",
+        "results['figures/fig_oc.png'].caption = arguments[0]; results['figures/table1.html'].caption = arguments[1];",
         verbatim,
         hidden,
     )
     show_result(browser, shown["figures/fig_oc.png"], "figures/fig_oc.png")
     oc = caption_problems(browser, "figures/fig_oc.png", cells["figures/fig_oc.png"])
     assert any(re.match(r"raw '\$' in the caption", p) for p in oc) and any("<math> elements" in p for p in oc), oc
-    show_result(browser, shown["figures/table1.csv"], "figures/table1.csv")
-    t1 = caption_problems(browser, "figures/table1.csv", "table1: $p$")
+    show_result(browser, shown["figures/table1.html"], "figures/table1.html")
+    t1 = caption_problems(browser, "figures/table1.html", "table1: $p$")
     assert t1 == ["<math> 0 renders 0x0 px", "<mi>p</mi> renders 0x0 px"], t1
+
+
+def test_the_report_opens_on_what_the_artifact_is(quick_report, browser):
+    """The landing page is the description with the verdict totals and the link to the index by paper result, not
+    the rule graph."""
+    from selenium.webdriver.common.by import By
+
+    repo = quick_report.parents[1]
+    open_report(browser, quick_report)
+    assert browser.execute_script("return app.state.content") == "metadata"
+    text = browser.execute_script("return document.body.innerText")
+    assert "Near-Optimal Generalized Private Testing" in text and "paper order" in text
+    links = [a.get_attribute("href") for a in browser.find_elements(By.TAG_NAME, "a")]
+    assert any(h and h.endswith("/docs/paper_index.md") for h in links), links
+    claims = pd.read_csv(repo / "figures/claims.csv", dtype=str, keep_default_na=False)
+    assert browser.execute_script("return metadata") == {"claims checked": len(claims)}
+    assert f"This run: {reporting.verdict_counts(list(claims.verdict), every=True)}." in text
+    top = browser.execute_script("return document.querySelector('h1').getBoundingClientRect().top")
+    assert top >= 0, "the page's title is scrolled out of reach"
+
+
+def test_parts_and_outputs_come_in_paper_order_with_their_verdicts(quick_report, browser):
+    repo = quick_report.parents[1]
+    cat = catalogue.load(repo)
+    titles = catalogue.sections(repo)
+    expected = [reporting.category(t, titles) for t in titles] + [reporting.category(reporting.CLAIMS_SECTION, titles)]
+    open_report(browser, quick_report)
+    assert menu_order(browser, expected) == expected
+    for title in titles:
+        rows = rows_shown(browser, reporting.category(title, titles))
+        ids = [o.id for o in cat.values() if o.section == title]
+        assert [r[1] for r in rows] == ids, (title, rows)  # one row per output, in catalogue order
+        for _, oid, counts in rows:
+            assert counts.startswith(reporting.file_verdict_counts(repo / catalogue.CLAIMS.format(oid))), rows
+    (row,) = rows_shown(browser, expected[-1])
+    assert row == ["claims", reporting.file_verdict_counts(repo / "figures/claims.csv", every=True)]
+
+
+def test_tables_and_claims_show_as_html_with_their_math(quick_report, browser):
+    """The eye button of table1-3 and of the claims shows an HTML table in the report (not a CSV download), whose
+    math renders."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    repo = quick_report.parents[1]
+    tables = [o.reported() for o in catalogue.load(repo).values() if o.kind == "table"]
+    shown = open_report(browser, quick_report)
+    for path in [*tables, "figures/claims.html"]:
+        result = browser.execute_script("return results[arguments[0]]", path)
+        assert result["mime_type"] == "text/html", (path, result["mime_type"])
+        page = base64.b64decode(result["data_uri"].split(",", 1)[1]).decode()
+        assert page == (repo / path).read_text()
+        label = browser.execute_script("return Object.values(results[arguments[0]].labels)[0]", path)
+        eye = f"//tbody/tr[td[1][normalize-space()={label!r}]]//div[@role='group']/*[1]"  # the row's first button
+        browser.execute_script("app.setView({content: 'metadata'})")  # away from the previous table's view
+        to_menu(browser)
+        browser.execute_script("app.showCategory(arguments[0])", shown[path])
+        WebDriverWait(browser, 30).until(lambda d, eye=eye: len(d.find_elements(By.XPATH, eye)) == 1)
+        browser.execute_script("arguments[0].click()", browser.find_element(By.XPATH, eye))
+        WebDriverWait(browser, 30).until(lambda d: d.execute_script("return app.state.content") == "html")
+        browser.switch_to.frame(browser.find_element(By.TAG_NAME, "iframe"))
+        try:
+            WebDriverWait(browser, 30).until(lambda d: d.find_elements(By.TAG_NAME, "table"))
+            sizes = browser.execute_script(
+                "return Array.from(document.querySelectorAll('table, math')).map(e => e.getBoundingClientRect().width)"
+            )
+        finally:
+            browser.switch_to.default_content()
+        assert sizes and all(w > 0 for w in sizes), (path, sizes)
+        assert len(sizes) - page.count("<table>") == page.count("<math "), path

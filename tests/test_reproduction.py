@@ -50,12 +50,13 @@ def _check_ignore(paths: list[str]) -> set[str]:
 def test_gitignore_tracks_the_text_results_and_nothing_with_a_time_or_path():
     cat = catalogue.load(ROOT)
     tracked, untracked = ["figures/claims.csv", "figures/claims.md"], ["figures/benchmarks.md", "figures/report.html"]
+    untracked += ["figures/claims.html"]  # renderings for the report only
     for i, out in cat.items():
         for key, pattern in catalogue.FILES[out.kind].items():
             (untracked if key in ("pdf", "png") else tracked).append(pattern.format(i))
         tracked += [catalogue.EXTRA_DATA.format(i, name) for name in out.extra_data]
         tracked += [f"docs/results/{i}.md", f"results/analysis/{i}/summary.csv", f"results/analysis/{i}.csv"]
-        untracked += [s.format(i) for s in catalogue.SIDECARS.values()]
+        untracked += [s.format(i) for s in catalogue.SIDECARS.values()] + [catalogue.HTML.format(i)]
         untracked += [catalogue.RAW.format(i), catalogue.RAW_PROVENANCE.format(i), catalogue.CLAIMS.format(i)]
         untracked += [f"results/analysis/{i}/.snakemake_timestamp", f"results/analysis/{i}.provenance.json"]
         untracked += [f"results/benchmarks/simulate/{i}.tsv", f"results/logs/simulate/{i}.log"]

@@ -32,5 +32,7 @@ rule analyse:
             for n in CATALOGUE[wc.id].analysis_inputs()
             if n != "raw"
         ],
+    message:
+        "analyse {wildcards.id} -> {output.analysis}/"
     script:
         "../scripts/analyse.py"

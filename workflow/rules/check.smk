@@ -1,5 +1,6 @@
 # Claims: each output's checks of the paper's statements on its analysis tables -> results/claims/<id>.csv (check),
-# and every output's claims in one table, figures/claims.csv and figures/claims.md (claims). A check depends on its
+# and every output's claims in one table, figures/claims.csv and figures/claims.md, with an HTML rendering of the
+# latter for the report, figures/claims.html (claims). A check depends on its
 # analysis tables and the code files its module imports, never on the raw results or a notebook.
 
 
@@ -25,6 +26,8 @@ rule check:
         code=stage_code("claims"),
         # the error policy's Bonferroni split of the file's 5% over the outputs (privtest_artifact.claims.family_alpha)
         n_outputs=len(ids()),
+    message:
+        "check {wildcards.id} -> {output.claims}"
     script:
         "../scripts/check.py"
 
@@ -34,8 +37,18 @@ rule claims:
         claims=[catalogue.CLAIMS.format(i) for i in ids()],
         library=library("collect_claims.py"),
     output:
-        csv=report("figures/claims.csv", category="Claims", labels={"output": "claims"}),
+        csv="figures/claims.csv",
         md="figures/claims.md",
+        # the report shows this HTML rendering of claims.md (written by the same job) in place
+        html=report(
+            "figures/claims.html",
+            caption="../report/claims.rst",
+            category=reporting.category(reporting.CLAIMS_SECTION, SECTIONS),
+            labels=lambda wc: {
+                "output": "claims",
+                "claims": reporting.file_verdict_counts("figures/claims.csv", every=True),
+            },
+        ),
     log:
         "results/logs/claims.log",
     conda:
@@ -47,5 +60,7 @@ rule claims:
     params:
         # output id -> the paper section it tests (catalogue), for the summary of figures/claims.md
         sections={i: CATALOGUE[i].section for i in ids()},
+    message:
+        "claims -> {output}"
     script:
         "../scripts/collect_claims.py"

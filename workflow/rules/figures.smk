@@ -35,6 +35,8 @@ for job, (kind, extra, job_ids) in catalogue.notebook_jobs(CATALOGUE).items():
             cfg=output_cfg,
             caption=caption,
             seed=config["seed"],
+        message:
+            "{rule} {wildcards.id}: notebooks/{wildcards.id}.ipynb -> figures/{wildcards.id}.*"
         script:
             "../scripts/run_notebook.py"
 
@@ -53,5 +55,7 @@ rule benchmarks:
     resources:
         mem_mb=500,
         runtime=5,
+    message:
+        "benchmarks -> {output}"
     script:
         "../scripts/summarize_benchmarks.py"

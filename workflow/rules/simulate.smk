@@ -31,5 +31,7 @@ rule simulate:
         module=lambda wc: catalogue.OUTPUT_MODULE.format(wc.id),
         code=stage_code("simulate"),
         seed=config["seed"],
+    message:
+        "simulate {wildcards.id} -> {output.raw}"
     script:
         "../scripts/simulate.py"

@@ -1,4 +1,5 @@
-"""Snakemake script: concatenate every output's claims into figures/claims.csv and figures/claims.md.
+"""Snakemake script: concatenate every output's claims into figures/claims.csv and figures/claims.md (and its HTML
+rendering for the report, figures/claims.html).
 
 ``claims.md`` opens with a summary (counts per verdict kind, per paper section, and the error policy in words), then
 lists each output's claims.
@@ -11,6 +12,7 @@ import pandas as pd
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "lib"))
 from privtest_workflow.joblog import open_log  # noqa: E402
+from privtest_workflow.reporting import write_markdown_html  # noqa: E402
 
 sm = snakemake  # noqa: F821  (injected by Snakemake)
 log = open_log(sm)  # a failure leaves its traceback in the rule's log
@@ -70,4 +72,5 @@ for exp, group in claims.groupby("experiment", sort=False):
         lines.append(f"| `{row.claim_id}` | {row.source} | {row.measured} | {row.bound} | **{row.verdict}** | {note} |")
     lines.append("")
 write_text_atomic("\n".join(lines), sm.output.md)
+write_markdown_html(sm.output.md, sm.output.html)  # what the Snakemake report shows
 print(claims["verdict"].value_counts().to_string(), file=log)

@@ -24,6 +24,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "lib"))
 from privtest_workflow.joblog import open_log  # noqa: E402
 from privtest_workflow.kernel import port_collision, socket_base  # noqa: E402
+from privtest_workflow.reporting import write_markdown_html  # noqa: E402
 
 sm = snakemake  # noqa: F821  (injected by Snakemake)
 log = open_log(sm)  # the kernel subprocess inherits fd 2: its messages go to the rule's log too
@@ -57,7 +58,9 @@ with tempfile.TemporaryDirectory(prefix="privtest-kernel-") as tmp:
     # where the catalogue says so, its claims: what the notebook reads, nothing else.
     parameters = {"cfg": dict(sm.params.cfg)}
     parameters.update({k: str(Path(v).resolve()) for k, v in sm.input.items() if k in ("claims", "analysis")})
-    parameters.update({k: str(Path(v).resolve()) for k, v in sm.output.items() if k not in ("executed", "provenance")})
+    parameters.update(
+        {k: str(Path(v).resolve()) for k, v in sm.output.items() if k not in ("executed", "provenance", "html")}
+    )
     executed = Path(sm.output.executed).resolve()
     executed.parent.mkdir(parents=True, exist_ok=True)
     start = time.perf_counter()
@@ -94,6 +97,8 @@ with tempfile.TemporaryDirectory(prefix="privtest-kernel-") as tmp:
         if short:
             shutil.rmtree(short, ignore_errors=True)
     failed.unlink(missing_ok=True)  # a stale copy from an earlier failure
+    if "html" in sm.output.keys():  # a table: the HTML rendering of its .md that the Snakemake report shows
+        write_markdown_html(sm.output.md, sm.output.html)
     sidecar = provenance.record(
         sm.wildcards.id, dict(sm.params.cfg), sm.params.seed, time.perf_counter() - start, sm.input.get("simulation")
     )

@@ -25,8 +25,11 @@ FILES = {
 }
 #: Extra data tables an entry declares (``extra_data``), by notebook parameter ``data_<name>`` ({} = id, name).
 EXTRA_DATA = "figures/data/{}_{}.csv"
-#: The file of each kind that the Snakemake report shows.
-REPORTED = {"figure": "png", "table": "csv"}
+#: An HTML rendering of a table's .md, written by the table's notebook job after the notebook (not a notebook parameter)
+#: for the Snakemake report, which shows HTML in place (a .csv or .md would only be offered as a download).
+HTML = "figures/{}.html"
+#: The file of each kind that the Snakemake report shows (a key of :meth:`Output.targets`' files, or ``html``).
+REPORTED = {"figure": "png", "table": "html"}
 #: Every output also leaves its executed notebook and a provenance sidecar.
 SIDECARS = {"executed": "results/notebooks/{}.ipynb", "provenance": "figures/{}.provenance.json"}
 #: Raw results of the simulate rule (and the provenance of the code that produced them), claims of the check rule.
@@ -95,9 +98,15 @@ class Output:
         with the same kind and extra tables share a rule, see :func:`notebook_jobs`)."""
         return "_".join([self.kind, *self.extra_data])
 
+    def reported(self) -> str:
+        """The file the Snakemake report shows for this output (:data:`REPORTED`): a figure's .png, a table's .html."""
+        return HTML.format(self.id) if REPORTED[self.kind] == "html" else self.files()[REPORTED[self.kind]]
+
     def targets(self) -> list[str]:
-        """Every file the output's notebook job leaves (its files and the provenance sidecar)."""
-        return [*self.files().values(), SIDECARS["provenance"].format(self.id)]
+        """Every file the output's notebook job leaves (its files, a table's HTML rendering and the provenance
+        sidecar)."""
+        html = [HTML.format(self.id)] if self.kind == "table" else []
+        return [*self.files().values(), *html, SIDECARS["provenance"].format(self.id)]
 
     def cfg(self, config: dict, drop=()) -> dict:
         """The output's configuration: its config section plus the extra keys the catalogue merges in, with sorted
@@ -197,6 +206,12 @@ def load(root: str | Path = ".") -> dict[str, Output]:
         if not o.simulates and (o.inputs or not o.reads):
             raise ValueError(f"{PATH}: output {o.id}: without a simulation it has no inputs and reads other outputs.")
     return out
+
+
+def sections(root: str | Path = ".") -> list[str]:
+    """The titles of the paper sections of ``config/catalogue.yaml`` under ``root``, in the file's (paper) order: the
+    order of the report's sections."""
+    return list(yaml.safe_load((Path(root) / PATH).read_text())["sections"].values())
 
 
 def notebook_jobs(catalogue: dict[str, Output]) -> dict[str, tuple[str, tuple, list[str]]]:

@@ -307,30 +307,64 @@ def unknown_targets(targets, catalogue: dict, root=".", *, rules=(), produced=No
         )
         if name in rules or rel in known or (produced is not None and produced(rel)):
             continue
-        if rel in catalogue:
-            hint = f" (an output id, not a target: build {', '.join(catalogue[rel].files().values())})"
-        else:
-            near = difflib.get_close_matches(rel, sorted(known), n=1)
-            hint = f" (did you mean {near[0]}?)" if near else ""
+        near = difflib.get_close_matches(rel, sorted((known | set(catalogue)) - {rel}), n=1)
+        hint = f" (did you mean {near[0]}?)" if near else ""
         lines.append(f"unknown target {name!r}{hint}")
     if not lines:
         return ""
     first = sorted(next(iter(o.files().values())) for o in catalogue.values())  # .pdf of a figure, .tex of a table
-    rule_names = ", ".join(sorted(rules)) or "all"
+    others = ", ".join(sorted(set(rules) - set(catalogue))) or "all"
     return "\n".join(
         [
             *lines,
-            f"valid targets: a rule name ({rule_names}) or a file of an output of config/catalogue.yaml: "
+            f"valid targets: an output id of config/catalogue.yaml ({', '.join(catalogue)}), which rebuilds its "
+            f"files, claims and result page; another rule name ({others}); or a file of an output: "
             f"{', '.join(first)} (and each output's other files: .png / .md, figures/data/<id>.csv)",
         ]
     )
 
 
+def partial_rebuilds(targets, catalogue: dict, root=".") -> list[str]:
+    """One line for each requested file of an output whose id (or ``all``) is not requested too: that file is rebuilt
+    alone, its claims (results/claims/<id>.csv, figures/claims.*) and result page (docs/results/<id>.md) are not.
+
+    Args:
+        targets: the targets Snakemake was asked for (file paths or rule names).
+        catalogue: output id -> :class:`privtest_workflow.catalogue.Output`.
+        root: the repository (a target may be given relative to it or absolute).
+
+    Returns:
+        lines naming the file and the target ``<id>`` that rebuilds all of them; [] if there is none.
+    """
+    base = Path(root).resolve()
+    names = {str(t) for t in targets}
+    lines = []
+    for target in targets:
+        path = Path(str(target))
+        rel = (
+            str(path.resolve().relative_to(base))
+            if path.is_absolute() and path.resolve().is_relative_to(base)
+            else str(target)
+        )
+        for o in catalogue.values():
+            if rel in o.targets() and not {o.id, "all"} & names:
+                lines.append(
+                    f"{target} is rebuilt alone: the claims (results/claims/{o.id}.csv, figures/claims.*) and result "
+                    f"page (docs/results/{o.id}.md) stay as they were; `snakemake {o.id}` rebuilds all of them"
+                )
+    return lines
+
+
 def requested_targets(argv) -> list[str]:
-    """The targets of a ``snakemake`` command line ``argv`` (sys.argv), parsed with Snakemake's own argument parser;
-    [] for any other program (a job's own interpreter, the test suite) or a command line it cannot parse. (Snakemake
-    hands its targets to the workflow only after parsing the Snakefile, too late to name the valid ones.)"""
-    if not argv or not Path(argv[0]).name.startswith("snakemake"):
+    """The targets of a ``snakemake`` (or ``python -m snakemake``) command line ``argv`` (sys.argv), parsed with
+    Snakemake's own argument parser; [] for any other program (a job's own interpreter, the test suite) or a command
+    line it cannot parse. (Snakemake hands its targets to the workflow only after parsing the Snakefile, too late to
+    name the valid ones.)"""
+    program = Path(argv[0]) if argv else Path()
+    # the `snakemake` script, or `python -m snakemake` (argv[0] is then snakemake/__main__.py)
+    if not (
+        program.name.startswith("snakemake") or (program.name == "__main__.py" and program.parent.name == "snakemake")
+    ):
         return []
     try:
         from snakemake.cli import get_argument_parser
