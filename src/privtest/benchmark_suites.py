@@ -395,8 +395,8 @@ def rappor(
     """n reports of RAPPOR (Erlingsson, Pihur, Korolova, CCS 2014) as DP-Sniper implements it
     (``dpsniper/mechanisms/rappor.py``): the Bloom filter of str(value) (``hashes`` MurmurHash3 seeds), a fresh
     permanent randomized response per report (a bit set to 1 w.p. f/2, to 0 w.p. f/2, kept otherwise) and, if
-    ``instantaneous``, the instantaneous one (report 1 w.p. q where the bit is 1, p where it is 0); without it, DP-Sniper's
-    OneTimeRappor.
+    ``instantaneous``, the instantaneous one (report 1 w.p. q where the bit is 1, p where it is 0); without it,
+    DP-Sniper's OneTimeRappor.
 
     Args:
         value: the user's value (any object; hashed as str(value)). n: reports, an integer >= 0. rng: seed/Generator.
@@ -562,7 +562,8 @@ def _statdp() -> list[SuiteMechanism]:
     rows = [
         ("noisy_max_v1a", nm("laplace", "index"), all_pairs, index, "the reported index", eps, "upper bound", True, 32),
         ("noisy_max_v1b", nm("laplace", "value"), all_pairs, value, grid_note, m * eps / 2, "upper bound", False, 37),
-        ("noisy_max_v2a", nm("exponential", "index"), all_pairs, index, "the reported index", eps, "upper bound", True, 42),
+        ("noisy_max_v2a", nm("exponential", "index"), all_pairs, index, "the reported index", eps, "upper bound", True,
+         42),
         ("noisy_max_v2b", nm("exponential", "value"), all_pairs, value, grid_note, math.inf, "exact", False, 46),
         ("histogram", hist(1.0 / eps), one_pairs, value, grid_note, eps, "exact", True, 57),
         ("histogram_eps", hist(eps), one_pairs, value, grid_note, 1.0 / eps, "exact", False, 51),
@@ -617,7 +618,8 @@ def _sniper() -> list[SuiteMechanism]:
         {k: (v[0].astype(int), v[1].astype(int)) for k, v in scalar.items()},
         [Coding("count", ("count",), lambda y: y)], "its output (an integer in [0, 5])", _geo_eps(eps, 5), "exact",
         True, f"{mech}/geometric.py (Balcer-Vadhan Alg. 4.8; claim ln(1 + 2^-k), Thm 4.7 there)", claimed=geo_eps,
-        label="constructed with eps = 0.1; its docstring states ln(1 + 2^-ceil(ln(2/eps)))-DP, the claim audited")  # fmt: skip
+        label="constructed with eps = 0.1; its docstring states ln(1 + 2^-ceil(ln(2/eps)))-DP, the claim audited",
+        )  # fmt: skip
     hist5 = statdp_patterns(5, one_differ=True)
 
     def noisy_hist(scale):

@@ -20,7 +20,8 @@ most its claim, and every ``eps_lower`` of the table is below its mechanism's tr
   upper bound), expected (private / non-private), eps_lower and eps_hat at the family-wise level, flagged
   (eps_lower > claimed_eps), samples (runs drawn), n (main size per input), runs_to_flag (for a non-private mechanism:
   the main runs per input at which the chosen witness's observed rates would flag it at the audit's level,
-  :func:`privtest.audit.runs_to_flag`; inf if its point estimate does not exceed the claim), the suite's own published
+  :func:`runs_at_observed_rates`: below n when flagged, the runs it would need when not; inf if its point estimate
+  does not exceed the claim), the suite's own published
   result beside ours (published_eps_lcb: DP-Sniper's lower bound where it publishes one; published: the text with its
   source, or "none published"), and the witness (event, inputs, counts), the coding and the definition's source.
 * ``cells``: the binomial statements "Pr_a[E] <= e^eps Pr_b[E]" of every carried witness against the claimed eps and,
@@ -41,7 +42,7 @@ import math
 import numpy as np
 import pandas as pd
 
-from privtest.audit import audit, runs_to_flag
+from privtest.audit import audit, bound, runs_to_flag
 from privtest.benchmark_suites import SOURCES, suite_mechanisms
 from privtest_artifact.claims import CANNOT_FAIL, Binomial, Claim, exact, fmt, inconclusive, statistical
 from privtest_artifact.outputs.fig_privacy_audit import judge, raw_row, witness_cells
@@ -129,6 +130,34 @@ def main_size(budget: int, pilot: int, pairs: int, candidates: int) -> int:
     return n
 
 
+def runs_at_observed_rates(k_a: int, k_b: int, n: int, claimed: float, alpha: float) -> float:
+    """The main runs per input at which the chosen witness's observed rates k_a / n, k_b / n would flag the claim
+    (the bound of :func:`privtest.audit.bound` at level ``alpha`` on the rounded expected counts above ``claimed``),
+    within 1%: below n for a flagged mechanism (the samples at which it would already have been flagged), above n for
+    one that is not (:func:`privtest.audit.runs_to_flag`, the runs it would need); inf if the point estimate does not
+    exceed the claim.
+
+    Raises:
+        ValueError: as :func:`privtest.audit.runs_to_flag`.
+    """
+    up = runs_to_flag(k_a, k_b, n, claimed, alpha)
+    if not math.isfinite(up) or up > n:
+        return up
+    pa, pb = k_a / n, max(k_b, 0.5) / n
+
+    def flags(m: float) -> bool:  # the expected counts at m runs per input, rounded
+        size = max(1, round(m))
+        return bound(min(round(pa * m), size), min(round(pb * m), size), size, alpha) > claimed
+
+    lo, hi = n / 2.0, float(n)
+    while flags(lo) and lo > 1.0:
+        lo, hi = lo / 2.0, lo
+    while hi / lo > 1.01:
+        mid = math.sqrt(lo * hi)
+        lo, hi = (lo, mid) if flags(mid) else (mid, hi)
+    return hi
+
+
 def simulate(cfg: dict, rng: np.random.Generator, inputs: dict[str, str]) -> pd.DataFrame:
     """One raw row per mechanism of :func:`privtest.benchmark_suites.suite_mechanisms` (module docstring): the
     columns of fig_privacy_audit's raw rows (mechanism, claimed_eps, delta, actual_eps = the closed-form true eps,
@@ -189,7 +218,7 @@ def analyse(raw: pd.DataFrame, cfg: dict) -> dict[str, pd.DataFrame]:
     df["expected"] = np.where(df["private"].astype(bool), "private", "non-private")
     df["flagged"] = df.eps_lower > df.claimed_eps
     df["runs_to_flag"] = [
-        runs_to_flag(r.k_a, r.k_b, r.n, r.claimed_eps, r.alpha) if r.expected == "non-private" else np.nan
+        runs_at_observed_rates(r.k_a, r.k_b, r.n, r.claimed_eps, r.alpha) if r.expected == "non-private" else np.nan
         for r in df.itertuples()
     ]
     pub = [published(r.suite, r.mechanism) for r in df.itertuples()]
@@ -198,7 +227,7 @@ def analyse(raw: pd.DataFrame, cfg: dict) -> dict[str, pd.DataFrame]:
     df["label_note"] = df["label_note"].fillna("")
     summary = df[COLUMNS].reset_index(drop=True)
     cells = []
-    for row in summary.itertuples():
+    for row in df.itertuples():  # with delta (0: pure DP), which the summary leaves out
         against = [("claimed", row.claimed_eps)]
         if np.isfinite(row.true_eps) and row.true_eps != row.claimed_eps:
             against.append(("true", row.true_eps))
@@ -249,10 +278,13 @@ def claims(tables: dict[str, pd.DataFrame], cfg: dict) -> list[Claim]:
             f"{row.published}"
         )
         if row.expected == "non-private":
+            if math.isinf(row.true_eps):
+                eps = "unbounded"
+            else:
+                eps = ("<= " if row.true_kind == "upper bound" else "") + fmt(row.true_eps)
             statement = (
-                f"the auditor flags the non-private {row.mechanism} of {row.suite}: eps "
-                f"{'unbounded' if math.isinf(row.true_eps) else ('<= ' if row.true_kind == 'upper bound' else '') + fmt(row.true_eps)}"
-                f" > claimed {fmt(row.claimed_eps)}"
+                f"the auditor flags the non-private {row.mechanism} of {row.suite} (eps {eps}) at its claimed eps "
+                f"{fmt(row.claimed_eps)}"
             )
             if row.flagged:
                 out.append(
@@ -335,4 +367,3 @@ def claims(tables: dict[str, pd.DataFrame], cfg: dict) -> list[Claim]:
                     )
                 )
     return out
-
