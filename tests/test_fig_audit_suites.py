@@ -29,7 +29,7 @@ def test_every_suite_is_there_with_its_sources_and_claims():
     mechs = BS.suite_mechanisms()
     assert [m.suite for m in mechs] == sorted((m.suite for m in mechs), key=list(BS.SOURCES).index)
     counts = {s: sum(m.suite == s for m in mechs) for s in BS.SOURCES}
-    assert counts == {"StatDP": 11, "DP-Sniper": 17, "DP-Auditorium": 7, "Delta-Siege": 2}
+    assert counts == {"StatDP": 11, "DP-Sniper": 19, "DP-Auditorium": 7, "Delta-Siege": 2}
     for m in mechs:
         assert m.claimed_eps > 0 and m.source and m.pairs_source and m.coding_note
         assert m.true_kind in ("exact", "exact (the pair)", "upper bound")
@@ -152,3 +152,23 @@ def test_a_small_run_flags_the_plainly_broken_and_refutes_nothing():
     plain = ["noisy_max_v2b", "iSVT1", "NoisyHist2", "SparseVectorTechnique5", "SVT5", "laplace_inversion (eps = 1)"]
     assert s.set_index("mechanism").loc[plain, "flagged"].all(), s[["mechanism", "eps_lower"]]
     assert (s[s.expected == "private"].eps_lower <= s[s.expected == "private"].true_eps + 0.2).all()
+
+
+def test_the_long_run_page_is_rendered_from_its_record():
+    """docs/audit_suites_long.md is benchmarks/audit_suites_long.py's rendering of the committed record (no typed
+    number), and the record is a run of config/long.yaml's budget."""
+    import importlib.util
+    import json
+
+    import yaml
+
+    root = F.__file__.rsplit("/src/", 1)[0]
+    spec = importlib.util.spec_from_file_location("audit_suites_long", f"{root}/benchmarks/audit_suites_long.py")
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    rec = json.loads(mod.RECORD.read_text())
+    assert mod.PAGE.read_text() == mod.render(rec), "docs/audit_suites_long.md is stale: --render"
+    long_cfg = yaml.safe_load((mod.ROOT / "config/long.yaml").read_text())["fig_audit_suites"]
+    assert rec["config"] == long_cfg
+    assert max(m["samples"] for m in rec["mechanisms"]) <= long_cfg["budget"]
+    assert len(rec["mechanisms"]) == len(BS.suite_mechanisms())

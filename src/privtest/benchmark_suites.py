@@ -694,6 +694,37 @@ def _sniper() -> list[SuiteMechanism]:
             + ("eps_1 = h ln(q*(1-p*)/(p*(1-q*))))" if inst else "eps_inf = 2h ln((1-f/2)/(f/2)))"),
             claimed=claim, pair_src="DP-Sniper's published witness a1 = [1], a2 = [0] "
             "(eval_sp2021/reference-results/dd_search_reg_data.log, lines 114 and 122)")  # fmt: skip
+
+    # SVT34Parallel (dpsniper/mechanisms/parallel.py): SVT3 and SVT4 with c = 2, t = 1 run side by side on the same
+    # queries; claim: the two claims composed, 2 eps (DP-Sniper states none)
+    def svt34(q, k, rng, c=2):
+        three = sparse_vector(q, k, rng, threshold=1.0, rho_scale=1 / e1, nu_scale=c / e1, cutoff=c, release=True)
+        four = sparse_vector(q, k, rng, threshold=1.0, rho_scale=4 / eps, nu_scale=4 / (3 * eps), cutoff=c)
+        return three, four
+
+    add("SVT34Parallel", svt34, svt,
+        [Coding(f"SVT3: {x.name}", x.features, lambda out, x=x: x.code(out[0]), x.ops)
+         for x in _svt_codings("full", 10.0)[1:]]
+        + [Coding("SVT4: tops", SVT_CODINGS[0].features, lambda out: SVT_CODINGS[0].code(out[1]))],
+        "SVT3's bottoms and smallest released value (floor(value / 10)) or its Hamming distance; SVT4's first top "
+        "and tops", m * eps / 4 + (1 + 12) / 4 * eps, "upper bound", False,
+        f"{mech}/parallel.py, SVT34Parallel (c = 2; claim 2 eps, the composition of the two claims)",
+        claimed=2 * eps)  # fmt: skip
+
+    def numerical_svt(q, k, rng, c=2, t=1.0):
+        q = np.asarray(q, dtype=float)
+        rho1 = rng.laplace(0.0, 3 / eps, (k, 1))
+        above = q[None, :] + rng.laplace(0.0, 6 * c / eps, (k, len(q))) >= t + rho1
+        z = q[None, :] + rng.laplace(0.0, 3 * c / eps, (k, len(q)))
+        tops_before = np.cumsum(above, axis=1) - above  # tops strictly before each query
+        answers = np.where(tops_before >= c, -1, above).astype(np.int8)
+        values = np.where(answers == 1, z, np.nan)
+        return answers, values
+
+    add("NumericalSVT", numerical_svt, svt, _svt_codings("full", 10.0),
+        "first top and tops; bottoms and the smallest released value (floor(value / 10), clipped to [-20, 20]); "
+        "Hamming distance to half tops", eps, "upper bound", True,
+        f"{mech}/sparse_vector_technique.py, NumericalSVT (c = 2, t = 1; Wang et al., PLDI 2019)")  # fmt: skip
     lp_eps, lp_n = 0.005, 20
 
     def laplace_parallel(x, k, rng):
@@ -791,7 +822,7 @@ def suite_mechanisms(suites=None) -> list[SuiteMechanism]:
 
     Example:
         >>> [len(suite_mechanisms([s])) for s in SOURCES]
-        [11, 17, 7, 2]
+        [11, 19, 7, 2]
     """
     if suites is not None:
         if isinstance(suites, str) or not set(suites) <= set(SOURCES):

@@ -71,6 +71,8 @@ SNIPER_REG = {
     "Rappor": (120, 0.2929848129867416),
     "OneTimeRappor": (128, 0.5977779392161473),
     "LaplaceParallel": (136, 0.03495277953654963),
+    "SVT34Parallel": (144, 0.2610381735699283),
+    "NumericalSVT": (160, 0.034323746664875365),
 }
 SNIPER_MLP = {
     "LaplaceMechanism": (8, 0.09763363715243845),
@@ -90,6 +92,8 @@ SNIPER_MLP = {
     "Rappor": (120, 0.30080244946686197),
     "OneTimeRappor": (128, 0.5998986783208569),
     "LaplaceParallel": (136, 0.029869306141541152),
+    "SVT34Parallel": (144, 0.26162082346312676),
+    "NumericalSVT": (160, 0.034501347436509455),
 }
 #: What the other suites publish, per suite (no per-mechanism number is published in their repositories).
 PUBLISHED_TEXT = {
