@@ -6,7 +6,7 @@ run's are not, since a run of ``config/long.yaml`` rewrites the same files. This
     .venv/bin/snakemake figures/fig_audit_suites.pdf results/claims/fig_audit_suites.csv --cores 2 \\
         --configfile config/long.yaml     # the targets first: --configfile takes every name after it
     .venv/bin/python benchmarks/audit_suites_long.py --record     # -> benchmarks/audit_suites_long.json
-    .venv/bin/snakemake --cores 2 figures/fig_audit_suites.pdf     # back to the default run's results
+    .venv/bin/snakemake figures/fig_audit_suites.pdf results/claims/fig_audit_suites.csv --cores 2  # the default again
 
 ``--record`` reads the built output (its analysis summary, claims, simulation provenance and the CPU time Snakemake's
 ``benchmark:`` recorded for its simulate job), refuses if the run's budget is not config/long.yaml's, and writes the
