@@ -74,7 +74,7 @@ class SuiteMechanism:
         sample: ``sample(input, k, rng)``: k runs on one input (the output structure its codings read).
         pairs: label -> (input a, input b), neighbouring inputs searched by the audit.
         codings: how outputs become one or two integer features (:class:`privtest.audit.Coding`).
-        source: the suite file (and line) the definition comes from.
+        source: the suite file (``path:line`` where one line holds the definition) the definition comes from.
         pairs_source: where the input pairs come from.
         coding_note: the coding in words (the discretization grid of a real-valued output).
         label_note: what the suite itself says about the mechanism's privacy, when it differs from ``private``.
@@ -588,7 +588,7 @@ def _statdp() -> list[SuiteMechanism]:
         out.append(
             SuiteMechanism(
                 "StatDP", name, eps, true, kind, private, sample, pairs, codings,
-                source=f"{alg}, line {line}", pairs_source=one_src if pairs is one_pairs else pairs_src,
+                source=f"{alg}:{line}", pairs_source=one_src if pairs is one_pairs else pairs_src,
                 coding_note=note,
             )
         )  # fmt: skip
@@ -734,7 +734,7 @@ def _sniper() -> list[SuiteMechanism]:
         _real("sum", 200.0, -8000.0, 8000.0, pick=lambda y: y.sum(axis=1)),
         "the sum of the 20 outputs (the location's sufficient direction) on a grid of width 200, clipped to "
         "[-8000, 8000]", lp_n * lp_eps, "exact", True,
-        f"{mech}/parallel.py, LaplaceParallel (20 x Laplace at eps = 0.005, exp_default.py line 80)",
+        f"{mech}/parallel.py, LaplaceParallel (20 x Laplace at eps = 0.005, exp_default.py:80)",
         claimed=lp_n * lp_eps)  # fmt: skip
     return out
 
@@ -761,7 +761,7 @@ def _auditorium() -> list[SuiteMechanism]:
         out.append(
             SuiteMechanism(
                 "DP-Auditorium", name, eps, true, kind, private, _svt(threshold=1.0, cutoff=c, **kw), pairs,
-                _svt_codings("full"), source=f"{svt_file}, line {line}", pairs_source=src,
+                _svt_codings("full"), source=f"{svt_file}:{line}", pairs_source=src,
                 coding_note="first top and tops; bottoms and the smallest released value; Hamming distance",
                 label_note=label if label not in ("private", "non private") else "",
             )
