@@ -171,6 +171,11 @@ OUTSIDE: dict[str, str] = {
     r"consistency of privtest\.audit with privtest\.exact": "the artifact's auditor against its exact privacy loss",
     r"privtest\.opendp \(OpenDP [^)]*\)": "OpenDP's private selection (privtest.opendp)",
     r"docs/findings\.md fig_hpo \([^)]*\)": "a comparison on the fig_hpo data, not a claim of the paper",
+    # a mechanism of a DP testers' benchmark suite (fig_audit_suites): the suite, its repository at a commit, the file
+    r"^StatDP \(cmla-psu/statdp@[0-9a-f]+\): .*$": "a mechanism of StatDP's suite (Ding et al., CCS 2018)",
+    r"^DP-Sniper \(eth-sri/dp-sniper@[0-9a-f]+\): .*$": "a mechanism of DP-Sniper's suite (Bichsel et al., S&P 2021)",
+    r"^DP-Auditorium \(google/differential-privacy@[0-9a-f]+ .*$": "a mechanism of DP-Auditorium's suite (Google)",
+    r"^Delta-Siege \(eth-sri/Delta-Siege@[0-9a-f]+\): .*$": "a floating-point mechanism of Delta-Siege's suite",
 }
 
 
