@@ -46,7 +46,9 @@ rule claims:
             category=reporting.category(reporting.CLAIMS_SECTION, SECTIONS),
             labels=lambda wc: {
                 "output": "claims",
-                "claims": reporting.file_verdict_counts("figures/claims.csv", every=True),
+                "claims": reporting.file_verdict_counts(
+                    "figures/claims.csv", every=True
+                ),
             },
         ),
     log:
