@@ -42,6 +42,8 @@ METHOD_COLORS = {
     "GTM (adaptive p*)": "#7b4173",
     "OpenDP selection": "#bcbd22",
     "OpenDP 0.16.0 as released": "#8c6d31",
+    # The auditor's benchmark suites (fig_audit_suites): DP-Sniper's published lower bounds beside ours.
+    "DP-Sniper": "#7570b3",
 }
 
 #: Names of one method that share its colour: the GTM as the direct variant, with a constant p* and inside BatchToCO
