@@ -45,7 +45,7 @@ import pandas as pd
 from privtest.audit import audit, bound, runs_to_flag
 from privtest.benchmark_suites import SOURCES, suite_mechanisms
 from privtest_artifact.claims import CANNOT_FAIL, Binomial, Claim, exact, fmt, inconclusive, statistical
-from privtest_artifact.outputs.fig_privacy_audit import judge, raw_row, witness_cells
+from privtest_artifact.outputs.fig_privacy_audit import audit_measured, judge, raw_row, witness_cells, witness_evidence
 
 #: The confidence :func:`privtest.audit.audit` is called with: it changes no draw and no recorded count.
 SIMULATION_CONFIDENCE = 0.95
@@ -261,20 +261,13 @@ def claims(tables: dict[str, pd.DataFrame], cfg: dict) -> list[Claim]:
     level = f"{100 * cfg['confidence']:g}% family-wise over {len(summary)} mechanisms"
 
     def evidence(mechanism: str, against: str) -> list[Binomial]:
-        rows = cells[(cells.mechanism == mechanism) & (cells.against == against)]
-        return [
-            Binomial(k=int(c.k), n=int(c.n), direction="at_most", bound=float(c.bound), cell=f"witness {c.cell}")
-            for c in rows.itertuples()
-        ]
+        return witness_evidence(cells, mechanism, against)
 
     out = []
     for row in summary.itertuples():
         key = _key(row)
         source = f"{row.suite} ({SOURCES[row.suite]}): {row.source}"
-        measured = (
-            f"eps_lower {fmt(row.eps_lower)} (eps_hat {fmt(row.eps_hat)}, event {row.event}: {row.k_a}/{row.n_a} vs "
-            f"{row.k_b}/{row.n_b}; {row.samples} runs drawn)"
-        )
+        measured = audit_measured(row, f"; {row.samples} runs drawn")
         note = (
             f"lower bound at {level} (each audit at alpha {fmt(row.alpha * 1.0)} per carried witness): conditional "
             f"binomial test on Poisson(n = {row.n}) main runs per input after a pilot search over {row.searched} "

@@ -358,6 +358,26 @@ PRIVACY_SOURCES = {
 }
 
 
+def witness_evidence(cells: pd.DataFrame, mechanism: str, against: str) -> list[Binomial]:
+    """The carried witnesses of ``mechanism`` tested against the eps named ``against`` (rows of an analysis table
+    ``cells``: mechanism, against, k, n, bound, cell) as the claims policy's evidence: k of n events, each at most its
+    bound (the largest rate the tested eps allows)."""
+    rows = cells[(cells.mechanism == mechanism) & (cells.against == against)]
+    return [
+        Binomial(k=int(c.k), n=int(c.n), direction="at_most", bound=float(c.bound), cell=f"witness {c.cell}")
+        for c in rows.itertuples()
+    ]
+
+
+def audit_measured(row, extra: str = "") -> str:
+    """A claim's measured column for an audited mechanism (a row of an analysis table ``summary``): eps_lower, eps_hat
+    and the best witness's counts, then ``extra`` inside the parentheses."""
+    return (
+        f"eps_lower {fmt(row.eps_lower)} (eps_hat {fmt(row.eps_hat)}, event {row.event}: {row.k_a}/{row.n_a} vs "
+        f"{row.k_b}/{row.n_b}{extra})"
+    )
+
+
 def claims(tables: dict[str, pd.DataFrame], cfg: dict) -> list[Claim]:
     """Broken SVT variants are flagged at the claims policy's PASS level (else INCONCLUSIVE with the runs that would
     flag them); the private mechanisms' witnesses do not refute their claim, and the GTM cases' witnesses do not
@@ -366,20 +386,13 @@ def claims(tables: dict[str, pd.DataFrame], cfg: dict) -> list[Claim]:
     cells = tables["cells"]
 
     def evidence(mechanism: str, against: str) -> list[Binomial]:
-        rows = cells[(cells.mechanism == mechanism) & (cells.against == against)]
-        return [
-            Binomial(k=int(c.k), n=int(c.n), direction="at_most", bound=float(c.bound), cell=f"witness {c.cell}")
-            for c in rows.itertuples()
-        ]
+        return witness_evidence(cells, mechanism, against)
 
     out = []
     conf = f"{100 * cfg['confidence']:g}"  # 95 at 0.95, 99.9 at 0.999
     pass_conf = f"{PASS_CONFIDENCE:.1%}"
     for row in tables["summary"].itertuples():
-        measured = (
-            f"eps_lower {fmt(row.eps_lower)} (eps_hat {fmt(row.eps_hat)}, event {row.event}: {row.k_a}/{row.n_a} vs "
-            f"{row.k_b}/{row.n_b})"
-        )
+        measured = audit_measured(row)
         test = (
             f"{conf}% lower bound: conditional binomial test on Poisson(n = {row.n}) samples"
             if row.delta == 0
