@@ -172,6 +172,13 @@ def grid(y, width: float, lo: float, hi: float) -> np.ndarray:
     return np.clip(np.floor(y / width), math.floor(lo / width) - 1, math.floor(hi / width)).astype(np.int64)
 
 
+def _check_queries(queries) -> None:
+    """Refuse, naming ``queries``, anything but a non-empty 1-d array of finite query answers."""
+    _validate.finite("queries", queries, scalar=False)
+    if np.ndim(queries) != 1 or np.size(queries) == 0:
+        raise ValueError(f"queries must be a non-empty 1-d array. Found {_validate.fmt(queries)}.")
+
+
 def sparse_vector(
     queries,
     n: int,
@@ -208,9 +215,7 @@ def sparse_vector(
         >>> a.tolist()
         [[0, 1, -1], [0, 1, -1], [0, 1, -1]]
     """
-    _validate.finite("queries", queries, scalar=False)
-    if np.ndim(queries) != 1 or np.size(queries) == 0:
-        raise ValueError(f"queries must be a non-empty 1-d array. Found {_validate.fmt(queries)}.")
+    _check_queries(queries)
     n = _validate.integer("n", n, 0)
     rng = _validate.generator(rng)
     _validate.finite("threshold", threshold)
@@ -259,9 +264,7 @@ def noisy_max(queries, n: int, rng, *, scale: float, noise: str = "laplace", rep
         >>> noisy_max([0.0, 100.0, 0.0], 4, 0, scale=1.0).tolist()
         [1, 1, 1, 1]
     """
-    _validate.finite("queries", queries, scalar=False)
-    if np.ndim(queries) != 1 or np.size(queries) == 0:
-        raise ValueError(f"queries must be a non-empty 1-d array. Found {_validate.fmt(queries)}.")
+    _check_queries(queries)
     n = _validate.integer("n", n, 0)
     rng = _validate.generator(rng)
     _validate.positive("scale", scale)
