@@ -133,7 +133,7 @@ def test_claims_have_the_contract_columns_and_no_fail(quick_build):
     # claims.md opens with the summary: counts per kind, per section, and the policy
     md = (a / "figures/claims.md").read_text()
     head = md[: md.index("\n## ")]
-    assert all(f"| {v} | {int((claims.verdict == v).sum())} |" in head for v in VERDICTS)
+    assert all(f" {int((claims.verdict == v).sum())} {v}" in head for v in VERDICTS)  # "727 claims: 597 PASS, ..."
     sections = {o.section for o in catalogue.load(ROOT).values()}
     assert all(f"| {s} |" in head for s in sections) and "Holm" in head
 
