@@ -277,11 +277,15 @@ def claims(tables: dict[str, pd.DataFrame], cfg: dict) -> list[Claim]:
         key = _key(row)
         source = f"{row.suite} ({SOURCES[row.suite]}): {row.source}"
         measured = audit_measured(row, f"; {row.samples} runs drawn")
+        test = (
+            f"Clopper-Pearson limits on n = {row.n} main runs per input (the delta path, delta = {row.delta:g})"
+            if row.delta > 0
+            else f"conditional binomial test on Poisson(n = {row.n}) main runs per input"
+        )
         note = (
-            f"lower bound at {level} (each audit at alpha {fmt(row.alpha * 1.0)} per carried witness): conditional "
-            f"binomial test on Poisson(n = {row.n}) main runs per input after a pilot search over {row.searched} "
-            f"(pair, coding); witness {row.inputs}; coding: {row.coding_note}; pairs: {row.pairs_source}; published: "
-            f"{row.published}"
+            f"lower bound at {level} (each audit at alpha {fmt(row.alpha * 1.0)} per carried witness): {test} after "
+            f"a pilot search over {row.searched} (pair, coding); witness {row.inputs}; coding: {row.coding_note}; "
+            f"pairs: {row.pairs_source}; published: {row.published}"
         )
         if row.expected == "non-private":
             if math.isinf(row.true_eps):
