@@ -29,12 +29,17 @@ def test_every_suite_is_there_with_its_sources_and_claims():
     mechs = BS.suite_mechanisms()
     assert [m.suite for m in mechs] == sorted((m.suite for m in mechs), key=list(BS.SOURCES).index)
     counts = {s: sum(m.suite == s for m in mechs) for s in BS.SOURCES}
-    assert counts == {"StatDP": 11, "DP-Sniper": 19, "DP-Auditorium": 7, "Delta-Siege": 2}
+    assert counts == {"StatDP": 11, "DP-Sniper": 20, "DP-Auditorium": 7, "Delta-Siege": 4}
     for m in mechs:
-        assert m.claimed_eps > 0 and m.source and m.pairs_source and m.coding_note
+        assert m.claimed_eps > 0 and m.source and m.pairs_source and m.coding_note and 0 <= m.delta < 1
+        if m.delta > 0:  # an (eps, delta) claim (Delta-Siege's Gaussians): private, no closed form for the float64 code
+            assert m.private and math.isnan(m.true_eps) and m.true_kind == "" and m.label_note, m.name
+            continue
         assert m.true_kind in ("exact", "exact (the pair)", "upper bound")
         # a mechanism marked private has a closed-form eps at most its claim, a non-private one above it
         assert (m.true_eps <= m.claimed_eps + 1e-12) == m.private, m.name
+    gauss = [m.name for m in mechs if m.delta > 0]
+    assert gauss == ["gauss_boxmuller (eps = 1, delta = 0.001)", "gauss_polar (eps = 1, delta = 0.001)"]
     statdp_broken = {m.name for m in mechs if m.suite == "StatDP" and not m.private}
     assert statdp_broken == {"noisy_max_v1b", "noisy_max_v2b", "histogram_eps", "iSVT1", "iSVT2", "iSVT3", "iSVT4"}
 
@@ -105,6 +110,44 @@ def test_inversion_laplace_lattices_are_disjoint():
     assert _binom_ok(int(np.count_nonzero(y0 > 1.0)), len(y0), 0.5 * math.exp(-1.0))  # Laplace(1) tail
 
 
+def test_classic_gauss_std_is_dwork_roth():
+    # gauss_mechanism.py:87: sqrt(2 ln(1.25 / delta)) * sensitivity / eps
+    assert BS.classic_gauss_std(0.5, 0.1, 2.0) == pytest.approx(math.sqrt(2 * math.log(12.5)) * 4.0, rel=1e-12)
+
+
+@pytest.mark.parametrize("fn", [BS.box_muller_gauss, BS.polar_gauss])
+def test_gaussians_follow_their_laws(fn):
+    n, std = 200_000, BS.classic_gauss_std(1.0, 1e-3)
+    y = fn(1.0, n, 0, eps=1.0, delta=1e-3)
+    assert y.shape == (n,) and np.isfinite(y).all()  # an infinite Box-Muller output has probability 2^-32
+    for t in (0.0, 1.0, 2.0):  # Normal(1, std) tails (binomial tolerance)
+        assert _binom_ok(int(np.count_nonzero(y - 1.0 > t * std)), n, stats.norm.sf(t)), t
+    # 2^32 words: |noise| <= std sqrt(2 ln 2^32) except for the word 0 (Box-Muller) resp. |v| -> 0 (polar)
+    assert np.abs(y - 1.0).max() <= std * math.sqrt(-2 * math.log(2.0**-32)) * (1 + 1e-9) or fn is BS.polar_gauss
+    # the same words give the same outputs (seeded through rng only), and 0 runs give none
+    assert np.array_equal(fn(0.0, 10, 5, eps=1.0, delta=1e-3), fn(0.0, 10, 5, eps=1.0, delta=1e-3))
+    assert fn(0.0, 0, 5, eps=1.0, delta=1e-3).shape == (0,)
+
+
+def test_box_muller_is_its_formula_on_the_words():
+    rng = np.random.default_rng(7)
+    u1, u2 = rng.integers(0, 2**32, 5) / 2**32, rng.integers(0, 2**32, 5) / 2**32
+    std = BS.classic_gauss_std(1.0, 1e-3)
+    expect = 0.5 + std * np.sqrt(-2 * np.log(u1)) * np.cos(2 * np.pi * u2)
+    assert np.array_equal(BS.box_muller_gauss(0.5, 5, np.random.default_rng(7), eps=1.0, delta=1e-3), expect)
+
+
+def test_prefix_sum_increments_are_laplace_and_its_eps_is_m_eps_on_its_pairs():
+    n = 100_000
+    y = BS.prefix_sum(np.ones(3), n, 0, eps=0.1)
+    d = np.diff(y, axis=1, prepend=0.0) - 1.0
+    assert _binom_ok(int(np.count_nonzero(d[:, 2] > 10.0)), n, 0.5 * math.exp(-1.0))  # Lap(1/eps) tail
+    m = next(x for x in BS.suite_mechanisms(["DP-Sniper"]) if x.name == "PrefixSum")
+    # its pairs are DP-Sniper's component-wise patterns: the all below pair differs in every query, by 1 (m eps)
+    a, b = m.pairs["all below"]
+    assert np.abs(a - b).sum() * m.claimed_eps == pytest.approx(m.true_eps) and not m.private
+
+
 @pytest.mark.parametrize(
     ("call", "name"),
     [
@@ -121,6 +164,11 @@ def test_inversion_laplace_lattices_are_disjoint():
         (lambda: BS.murmur3_32(b"x"), "key"),
         (lambda: BS.inversion_laplace(0.0, 1, 0, eps=0.0), "eps"),
         (lambda: BS.suite_mechanisms(["PrivBench"]), "suites"),
+        (lambda: BS.classic_gauss_std(1.5, 1e-3), "eps"),
+        (lambda: BS.classic_gauss_std(1.0, 0.0), "delta"),
+        (lambda: BS.box_muller_gauss(0.0, -1, 0, eps=1.0, delta=1e-3), "n"),
+        (lambda: BS.polar_gauss(math.nan, 1, 0, eps=1.0, delta=1e-3), "x"),
+        (lambda: BS.prefix_sum([0.0], 1, 0, eps=0.0), "eps"),
         (lambda: F.main_size(1000, 1000, 8, 4), "budget"),
     ],
 )
@@ -136,6 +184,9 @@ def test_runs_at_observed_rates_brackets_the_flag():
     above = F.runs_at_observed_rates(120, 100, 100_000, 0.1, alpha)  # ratio 1.2 > e^0.1, not flagged at n
     assert above > 100_000
     assert math.isinf(F.runs_at_observed_rates(100, 100, 100_000, 0.1, alpha))
+    # the delta path (Clopper-Pearson limits): the same counts need more runs when delta absorbs part of the gap
+    with_delta = F.runs_at_observed_rates(3000, 1000, 100_000, 0.5, alpha, 1e-3)
+    assert below < with_delta < 100_000
 
 
 def test_a_small_run_flags_the_plainly_broken_and_refutes_nothing():
@@ -151,7 +202,11 @@ def test_a_small_run_flags_the_plainly_broken_and_refutes_nothing():
     s = tables["summary"]
     plain = ["noisy_max_v2b", "iSVT1", "NoisyHist2", "SparseVectorTechnique5", "SVT5", "laplace_inversion (eps = 1)"]
     assert s.set_index("mechanism").loc[plain, "flagged"].all(), s[["mechanism", "eps_lower"]]
-    assert (s[s.expected == "private"].eps_lower <= s[s.expected == "private"].true_eps + 0.2).all()
+    closed = s[(s.expected == "private") & s.true_eps.notna()]
+    assert (closed.eps_lower <= closed.true_eps + 0.2).all()
+    gauss = s[s.delta > 0]  # the delta path: Delta-Siege's Gaussians, main samples of exactly n runs per input
+    assert len(gauss) == 2 and not gauss.flagged.any() and (gauss.n_a == gauss.n).all()
+    assert s.set_index("mechanism").loc["PrefixSum", "flagged"]
 
 
 def test_the_long_run_page_is_rendered_from_its_record():

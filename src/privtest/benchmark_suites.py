@@ -6,12 +6,15 @@ at the commits listed in :data:`SOURCES`), draws only from the ``rng`` it is giv
 :class:`SuiteMechanism` carries what an audit needs: the sampler, the input pairs (the suite's own where it publishes
 them: StatDP's patterns, :func:`statdp_patterns`, which DP-Sniper reuses; otherwise the same patterns as a witness
 search), the integer codings of the output (a real-valued output is discretized on a stated grid, :func:`grid`), the
-claimed eps, and the true eps where a closed form is known (exact or an upper bound, :attr:`SuiteMechanism.true_kind`).
+claimed eps (and delta, for Delta-Siege's Gaussians: an (eps, delta) claim audited on the auditor's delta path), and
+the true eps where a closed form is known (exact or an upper bound, :attr:`SuiteMechanism.true_kind`).
 
 The building blocks are public: :func:`sparse_vector` (every SVT variant of the four suites is one parameterization
 of it), :func:`noisy_max`, :func:`truncated_geometric`, :func:`rappor` (with :func:`murmur3_32`, the hash its Bloom
-filter uses), :func:`inversion_laplace` (Delta-Siege's floating-point Laplace) and :func:`suite_mechanisms`, the list
-audited by the artifact's output ``fig_audit_suites``.
+filter uses), :func:`prefix_sum` (DP-Sniper's PrefixSum), :func:`inversion_laplace` (Delta-Siege's floating-point
+Laplace), :func:`box_muller_gauss` and :func:`polar_gauss` (its Gaussians on 2^32 words, std
+:func:`classic_gauss_std`) and :func:`suite_mechanisms`, the list audited by the artifact's output
+``fig_audit_suites``.
 
 Example:
     StatDP's histogram with the wrong noise scale (Lap(eps) instead of Lap(1/eps): 1/eps-DP) audited at its claim:
@@ -39,10 +42,14 @@ from privtest.svt_variants import pattern_distance
 __all__ = [
     "SOURCES",
     "SuiteMechanism",
+    "box_muller_gauss",
+    "classic_gauss_std",
     "grid",
     "inversion_laplace",
     "murmur3_32",
     "noisy_max",
+    "polar_gauss",
+    "prefix_sum",
     "rappor",
     "sparse_vector",
     "statdp_patterns",
@@ -66,8 +73,8 @@ class SuiteMechanism:
     Attributes:
         suite: "StatDP", "DP-Sniper", "DP-Auditorium" or "Delta-Siege" (a key of :data:`SOURCES`).
         name: the suite's name for it (e.g. "noisy_max_v1a", "SparseVectorTechnique3").
-        claimed_eps: the pure-DP eps it claims (nats, > 0).
-        true_eps: its true eps where a closed form is known (inf: unbounded), NaN if none is known.
+        claimed_eps: the eps it claims (nats, > 0): pure DP, or at ``delta``.
+        true_eps: its true eps (at ``delta``) where a closed form is known (inf: unbounded), NaN if none is known.
         true_kind: "exact" (true_eps is the mechanism's eps), "exact (the pair)" (the privacy loss of the one audited
             input pair), "upper bound" (eps <= true_eps) or "" (unknown).
         private: whether it is claimed_eps-DP (False: the suite, or the literature it cites, marks it non-private).
@@ -78,6 +85,8 @@ class SuiteMechanism:
         pairs_source: where the input pairs come from.
         coding_note: the coding in words (the discretization grid of a real-valued output).
         label_note: what the suite itself says about the mechanism's privacy, when it differs from ``private``.
+        delta: the claimed delta (0: pure DP; > 0: an (eps, delta) claim, audited on
+            :func:`privtest.audit.audit`'s delta path; true_eps is then the eps at that delta).
 
     A record of the suite's definitions (:func:`suite_mechanisms` builds them); its fields are not checked.
 
@@ -100,6 +109,7 @@ class SuiteMechanism:
     pairs_source: str = ""
     coding_note: str = ""
     label_note: str = ""
+    delta: float = 0.0
 
 
 def statdp_patterns(m: int, one_differ: bool = False) -> dict[str, tuple[np.ndarray, np.ndarray]]:
@@ -481,6 +491,122 @@ def _on_lattice(y, x: float, eps: float, sensitivity: float) -> np.ndarray:
     return hit
 
 
+def _uniform(rng: np.random.Generator, n: int) -> np.ndarray:
+    """Delta-Siege's RNGMechanism.uniform (``deltasiege/mechanism/rng_mechanism.py:27``): k / 2^32, k uniform on
+    {0, ..., 2^32 - 1}."""
+    return rng.integers(0, WORD, n) / WORD
+
+
+def classic_gauss_std(eps: float, delta: float, sensitivity: float = 1.0) -> float:
+    """The standard deviation of Delta-Siege's GaussMechanismClassic (``deltasiege/mechanism/gauss_mechanism.py:87``,
+    Dwork and Roth 2014, Thm A.1): sqrt(2 ln(1.25 / delta) (sensitivity / eps)^2), for eps in (0, 1] (line 62).
+
+    Raises:
+        ValueError: naming eps, delta or sensitivity when out of range.
+
+    Example:
+        >>> round(classic_gauss_std(1.0, 1e-3), 4)
+        3.7765
+    """
+    _validate.interval("eps", eps, 0.0, 1.0, lo_open=True, hi_open=False)
+    _validate.interval("delta", delta, 0.0, 1.0, lo_open=True, hi_open=True)
+    _validate.positive("sensitivity", sensitivity)
+    return float(np.sqrt(2 * np.log(1.25 / delta) * np.square(sensitivity / eps)))
+
+
+def box_muller_gauss(x: float, n: int, rng, *, eps: float, delta: float, sensitivity: float = 1.0) -> np.ndarray:
+    """n outputs of Delta-Siege's GaussBoxMullerMechanism (``deltasiege/mechanism/gauss_box_muller.py:60-66``,
+    return_s2 = False): r = sqrt(-2 ln u1), theta = 2 pi u2 with u1, u2 words of :func:`_uniform`, output
+    x + std * r * cos(theta) in float64 in that order, std = :func:`classic_gauss_std` (u1 = 0, probability 2^-32,
+    gives an infinite output, as there).
+
+    Args:
+        x: the input (finite). n: outputs, an integer >= 0. rng: seed/Generator. eps: in (0, 1]. delta: in (0, 1).
+        sensitivity: > 0.
+
+    Returns:
+        float64 (n,).
+
+    Raises:
+        ValueError: naming the parameter out of range.
+
+    Example:
+        >>> y = box_muller_gauss(0.0, 100_000, 0, eps=1.0, delta=1e-3)
+        >>> round(float(np.std(y)), 1), bool(np.abs(y).max() <= 6.67 * classic_gauss_std(1.0, 1e-3))
+        (3.8, True)
+    """
+    _validate.finite("x", x)
+    n = _validate.integer("n", n, 0)
+    rng = _validate.generator(rng)
+    std = classic_gauss_std(eps, delta, sensitivity)
+    with np.errstate(divide="ignore"):
+        r = np.sqrt(-2 * np.log(_uniform(rng, n)))
+    theta = 2 * np.pi * _uniform(rng, n)
+    return x + std * r * np.cos(theta)
+
+
+def polar_gauss(x: float, n: int, rng, *, eps: float, delta: float, sensitivity: float = 1.0) -> np.ndarray:
+    """n outputs of Delta-Siege's GaussPolarMechanism (``deltasiege/mechanism/gauss_polar.py:60-100``, return_s2 =
+    False): batches of 2n words of :func:`_uniform` mapped to v = 2u - 1 in pairs, kept where 0 < |v| < 1, until n
+    are kept; r = |v|^2, output x + std * v_1 * sqrt(-2 ln(r) / r) in float64 in that order, std =
+    :func:`classic_gauss_std`.
+
+    Args:
+        as :func:`box_muller_gauss`.
+
+    Returns:
+        float64 (n,).
+
+    Raises:
+        ValueError: naming the parameter out of range.
+
+    Example:
+        >>> y = polar_gauss(1.0, 100_000, 0, eps=1.0, delta=1e-3)
+        >>> round(float(np.mean(y)), 1), round(float(np.std(y)), 1)
+        (1.0, 3.8)
+    """
+    _validate.finite("x", x)
+    n = _validate.integer("n", n, 0)
+    rng = _validate.generator(rng)
+    std = classic_gauss_std(eps, delta, sensitivity)
+    batches, size = [], 0
+    while size < n:
+        v = 2 * _uniform(rng, 2 * n).reshape((-1, 2)) - 1
+        norm = np.linalg.norm(v, axis=1)
+        batches.append(v[(0 < norm) & (norm < 1)])
+        size += batches[-1].shape[0]
+    v = np.concatenate(batches, axis=0)[:n] if batches else np.zeros((0, 2))
+    r = np.linalg.norm(v, axis=1).reshape((-1, 1)) ** 2
+    scale = np.sqrt(-2 * np.log(r) / r)
+    return (x + std * v * scale)[:, 0]
+
+
+def prefix_sum(queries, n: int, rng, *, eps: float) -> np.ndarray:
+    """n runs of DP-Sniper's PrefixSum (``dpsniper/mechanisms/prefix_sum.py:29-37``; Wang et al., PLDI 2019): the
+    prefix sums of q_i + Lap(1 / eps). eps-DP when one query differs by at most 1; when every query may differ by at
+    most 1 (DP-Sniper's component-wise patterns) m eps-DP, exactly (the all above / all below pairs).
+
+    Args:
+        queries: m >= 1 finite query answers (1-d). n: runs, an integer >= 0. rng: a seed or Generator. eps: > 0.
+
+    Returns:
+        float (n, m).
+
+    Raises:
+        ValueError: naming the parameter out of range.
+
+    Example:
+        >>> prefix_sum([1.0, 2.0, 3.0], 2, 0, eps=1e9).round(6).tolist()
+        [[1.0, 3.0, 6.0], [1.0, 3.0, 6.0]]
+    """
+    _check_queries(queries)
+    n = _validate.integer("n", n, 0)
+    rng = _validate.generator(rng)
+    _validate.positive("eps", eps)
+    q = np.asarray(queries, dtype=float)
+    return np.cumsum(q[None, :] + rng.laplace(0.0, 1.0 / eps, (n, len(q))), axis=1)
+
+
 # --- the suites -----------------------------------------------------------------------------------------------------
 
 #: StatDP's claimed eps in this audit: the middle of its benchmark's claimed_privacy (0.2, 0.7, 1.5)
@@ -728,6 +854,29 @@ def _sniper() -> list[SuiteMechanism]:
         "first top and tops; bottoms and the smallest released value (floor(value / 10), clipped to [-20, 20]); "
         "Hamming distance to half tops", eps, "upper bound", True,
         f"{mech}/sparse_vector_technique.py, NumericalSVT (c = 2, t = 1; Wang et al., PLDI 2019)")  # fmt: skip
+
+    # PrefixSum: DP-Sniper audits it on PatternGenerator(domain, True) (exp_default.py:86), whose flag is
+    # component_wise_neighborhood (pattern_generator.py:25-31): every query may differ by at most 1, the neighbourhood
+    # its pairs define, under which the prefix sums of q + Lap(1/eps) are m eps-DP, exactly (all above / all below)
+    def increments(y):
+        y = np.asarray(y, dtype=float)
+        return np.diff(y, axis=1, prepend=0.0)
+
+    def clipped(centre):  # the likelihood-ratio statistic of the pairs whose queries are centre -/+ 1/2
+        return lambda y: grid(np.clip(2 * (increments(y) - centre), -1.0, 1.0).sum(axis=1), 0.5, -10.0, 10.0)
+
+    add("PrefixSum", lambda q, k, rng: prefix_sum(q, k, rng, eps=eps), svt,
+        [Coding("increments about 1/2", ("sum of clip(2 (d_i - 1/2), -1, 1)",), clipped(0.5)),
+         Coding("increments about 3/2", ("sum of clip(2 (d_i - 3/2), -1, 1)",), clipped(1.5)),
+         *_real("last prefix sum", 5.0, -150.0, 150.0, pick=lambda y: np.asarray(y, dtype=float)[:, -1])],
+        "the increments d_i of the prefix sums (the noisy queries): sum of clip(2 (d_i - c), -1, 1) for c = 1/2 and "
+        "3/2 (the likelihood ratio's statistic of the pairs 0 vs 1 and 1 vs 2) on a grid of width 0.5; the last "
+        "prefix sum on a grid of width 5 clipped to [-150, 150]", m * eps, "exact", False,
+        f"{mech}/prefix_sum.py:29-37, PrefixSum (Wang et al., PLDI 2019)",
+        label="audited on DP-Sniper's own pairs, PatternGenerator(domain, True) (exp_default.py:86): the component-"
+        "wise neighbourhood (pattern_generator.py:25-31, every query differs by at most 1), under which it is "
+        "m eps = 1.0-DP, not eps-DP", pair_src="the suite's PatternGenerator with component_wise_neighborhood = "
+        "True (dpsniper/experiments/exp_default.py:86; StatDP's ALL_DIFFER patterns)")  # fmt: skip
     lp_eps, lp_n = 0.005, 20
 
     def laplace_parallel(x, k, rng):
@@ -808,6 +957,35 @@ def _delta_siege() -> list[SuiteMechanism]:
                 "1 (recomputed bit for bit): a floating-point coding, like Delta-Siege's attack",
             )
         )  # fmt: skip
+    # the self-contained Gaussians (GaussMechanismClassic on RNGMechanism words): eps = 1.0 (run_benchmarks.py:199,
+    # eps in (0.1, 1.0)) and delta = 1e-3 (line 194, delta in (1e-6, 1e-3, 0.1)); the ideal Gaussian of that std is
+    # (1.0, 1e-3)-DP (gauss_mechanism.py:62, 87: Dwork and Roth, Thm A.1)
+    g_eps, g_delta = 1.0, 1e-3
+    std = classic_gauss_std(g_eps, g_delta)
+    for name, fn, lines in (
+        ("gauss_boxmuller", box_muller_gauss, "gauss_box_muller.py:60-66"),
+        ("gauss_polar", polar_gauss, "gauss_polar.py:60-100"),
+    ):
+
+        def sample(x, k, rng, fn=fn):
+            return fn(float(x), k, rng, eps=g_eps, delta=g_delta)
+
+        out.append(
+            SuiteMechanism(
+                "Delta-Siege", f"{name} (eps = {g_eps:g}, delta = {g_delta:g})", g_eps, math.nan, "", True, sample,
+                {"0 vs 1": (0.0, 1.0)}, _real("value", 0.25, -6 * std, 1 + 6 * std),
+                source=f"deltasiege/mechanism/{lines} with gauss_mechanism.py:87 (std) and rng_mechanism.py:27 "
+                "(2^32 words)",
+                pairs_source="Delta-Siege's input pair (0.0, 1.0) (scripts/run_benchmarks.py, line 58)",
+                coding_note=f"the value on a grid of width 0.25, clipped to [-6 std, 1 + 6 std] (std = {std:.4g}): a "
+                "real-valued coding (the distribution, not the float64 set: an output comes from 2^64 word pairs, "
+                "too many to recompute per output as for laplace_inversion)",
+                label_note="private by the classic analysis of the real-valued Gaussian (Dwork and Roth, Thm A.1); "
+                "Delta-Siege's repository labels no mechanism; its true eps at delta for the float64 implementation "
+                "is not known in closed form",
+                delta=g_delta,
+            )
+        )  # fmt: skip
     return out
 
 
@@ -825,7 +1003,7 @@ def suite_mechanisms(suites=None) -> list[SuiteMechanism]:
 
     Example:
         >>> [len(suite_mechanisms([s])) for s in SOURCES]
-        [11, 19, 7, 2]
+        [11, 20, 7, 4]
     """
     if suites is not None:
         if isinstance(suites, str) or not set(suites) <= set(SOURCES):

@@ -10,11 +10,11 @@ from privtest_artifact.claims import CANNOT_FAIL
 from privtest_artifact.outputs.fig_audit_suites import raw_row
 
 
-def _row(mechanism, private, k_a, k_b, claimed=0.7, true=math.nan, kind="exact", n=200_000) -> dict:
+def _row(mechanism, private, k_a, k_b, claimed=0.7, true=math.nan, kind="exact", n=200_000, delta=0.0) -> dict:
     """One audited mechanism in fig_audit_suites' raw schema (one carried witness of n runs per input)."""
     witness = dict(witness="one above", coding="value", event="<= 3", direction="a/b", k_a=k_a, k_b=k_b, n_a=n, n_b=n)
-    true = claimed if math.isnan(true) else true
-    row = raw_row(mechanism, claimed, 0.0, true, [witness], n, 8)
+    true = claimed if math.isnan(true) and delta == 0 else true
+    row = raw_row(mechanism, claimed, delta, true, [witness], n, 8)
     row.update(suite="StatDP", true_kind=kind, private=private, samples=4 * n, pilot=1000, source="statdp/x.py",
                pairs_source="StatDP's patterns", coding_note="the value", label_note="")  # fmt: skip
     return row
@@ -25,6 +25,19 @@ def test_fail_private_mechanism_flagged_far_above_its_claim(output_cfg, run_chec
     raw = pd.DataFrame([_row("histogram", True, 20_000, 200), _row("SVT", True, 10_000, 9_000)])
     v = verdicts(run_check("fig_audit_suites", raw, output_cfg("fig_audit_suites")), "suites.not_refuted")
     assert v == {"suites.not_refuted[StatDP/histogram]": "FAIL", "suites.not_refuted[StatDP/SVT]": "PASS"}
+
+
+def test_fail_private_gaussian_refuted_on_the_delta_path(output_cfg, run_check, verdicts):
+    # an (eps, delta) claim, delta = 1e-3: Pr_a[E] = 0.1 > e^1 Pr_b[E] + delta ~ 0.0037 refutes it; a witness within
+    # e^1 Pr_b[E] + delta does not
+    raw = pd.DataFrame(
+        [
+            _row("gauss_a", True, 20_000, 200, claimed=1.0, kind="", delta=1e-3),
+            _row("gauss_b", True, 10_000, 9_000, claimed=1.0, kind="", delta=1e-3),
+        ]
+    )
+    v = verdicts(run_check("fig_audit_suites", raw, output_cfg("fig_audit_suites")), "suites.")
+    assert v == {"suites.not_refuted[StatDP/gauss_a]": "FAIL", "suites.not_refuted[StatDP/gauss_b]": "PASS"}
 
 
 def test_fail_bound_above_the_closed_form_eps(output_cfg, run_check, verdicts):

@@ -2,7 +2,9 @@
 DP-testing benchmark suites (StatDP, DP-Sniper, DP-Auditorium, Delta-Siege; :mod:`privtest.benchmark_suites`), under
 one family-wise error guarantee.
 
-Simulation (:func:`simulate`, one raw row per mechanism). Each mechanism is audited at its claimed eps within a
+Simulation (:func:`simulate`, one raw row per mechanism). Each mechanism is audited at its claimed eps (at its
+claimed delta where it claims (eps, delta)-DP: Delta-Siege's Gaussians, audited on the auditor's delta path with
+Clopper-Pearson limits and main samples of exactly n runs per input) within a
 budget of ``budget`` runs in all (pilot and main samples of both inputs): the pilot draws ``pilot`` runs per input of
 every input pair, the witness search carries ``candidates`` witnesses (pair, coding, event) to fresh main samples of
 Poisson(n) runs per input, with n the largest size that keeps the pilot plus the main samples of the distinct carried
@@ -16,16 +18,17 @@ judged at confidence 1 - (1 - ``confidence``) / M (Bonferroni), with the union b
 (:func:`privtest.audit.verdict`); so with probability >= ``confidence`` no mechanism is flagged whose true eps is at
 most its claim, and every ``eps_lower`` of the table is below its mechanism's true eps at once.
 
-* ``summary``: per mechanism, suite, claimed_eps, true_eps (closed form, inf = unbounded; true_kind says exact or
-  upper bound), expected (private / non-private), eps_lower and eps_hat at the family-wise level, flagged
-  (eps_lower > claimed_eps), samples (runs drawn), n (main size per input), runs_to_flag (for a non-private mechanism:
-  the main runs per input at which the chosen witness's observed rates would flag it at the audit's level,
-  :func:`runs_at_observed_rates`: below n when flagged, the runs it would need when not; inf if its point estimate
-  does not exceed the claim), the suite's own published
-  result beside ours (published_eps_lcb: DP-Sniper's lower bound where it publishes one; published: the text with its
-  source, or "none published"), and the witness (event, inputs, counts), the coding and the definition's source.
-* ``cells``: the binomial statements "Pr_a[E] <= e^eps Pr_b[E]" of every carried witness against the claimed eps and,
-  where a finite true eps is known and differs from the claim, against it (fig_privacy_audit's
+* ``summary``: per mechanism, suite, claimed_eps, delta (0: pure DP), true_eps (closed form, inf = unbounded, NaN =
+  none known, as for the Gaussians' float64 implementations; true_kind says exact or upper bound), expected (private
+  / non-private), eps_lower and eps_hat at the family-wise level, flagged (eps_lower > claimed_eps), samples (runs
+  drawn), n (main size per input), runs_to_flag (for a non-private mechanism: the main runs per input at which the
+  chosen witness's observed rates would flag it at the audit's level, :func:`runs_at_observed_rates`: below n when
+  flagged, the runs it would need when not; inf if its point estimate does not exceed the claim), the suite's own
+  published result beside ours (published_eps_lcb: DP-Sniper's lower bound where it publishes one; published: the
+  text with its source, or "none published"), and the witness (event, inputs, counts), the coding and the
+  definition's source.
+* ``cells``: the binomial statements "Pr_a[E] <= e^eps Pr_b[E] (+ delta)" of every carried witness against the
+  claimed eps and, where a finite true eps is known and differs from the claim, against it (fig_privacy_audit's
   :func:`~privtest_artifact.outputs.fig_privacy_audit.witness_cells`).
 
 Claims (:func:`claims`), under the usual policy (docs/claims.md): every mechanism the suites (or the literature they
@@ -72,6 +75,7 @@ SNIPER_REG = {
     "OneTimeRappor": (128, 0.5977779392161473),
     "LaplaceParallel": (136, 0.03495277953654963),
     "SVT34Parallel": (144, 0.2610381735699283),
+    "PrefixSum": (152, 0.5040117462103613),
     "NumericalSVT": (160, 0.034323746664875365),
 }
 SNIPER_MLP = {
@@ -93,6 +97,7 @@ SNIPER_MLP = {
     "OneTimeRappor": (128, 0.5998986783208569),
     "LaplaceParallel": (136, 0.029869306141541152),
     "SVT34Parallel": (144, 0.26162082346312676),
+    "PrefixSum": (152, 0.5774330979382549),
     "NumericalSVT": (160, 0.034501347436509455),
 }
 #: What the other suites publish, per suite (no per-mechanism number is published in their repositories).
@@ -134,24 +139,24 @@ def main_size(budget: int, pilot: int, pairs: int, candidates: int) -> int:
     return n
 
 
-def runs_at_observed_rates(k_a: int, k_b: int, n: int, claimed: float, alpha: float) -> float:
+def runs_at_observed_rates(k_a: int, k_b: int, n: int, claimed: float, alpha: float, delta: float = 0.0) -> float:
     """The main runs per input at which the chosen witness's observed rates k_a / n, k_b / n would flag the claim
     (the bound of :func:`privtest.audit.bound` at level ``alpha`` on the rounded expected counts above ``claimed``),
     within 1%: below n for a flagged mechanism (the samples at which it would already have been flagged), above n for
     one that is not (:func:`privtest.audit.runs_to_flag`, the runs it would need); inf if the point estimate does not
-    exceed the claim.
+    exceed the claim. ``delta``: the claimed delta (> 0: the audit's delta path, Clopper-Pearson limits).
 
     Raises:
         ValueError: as :func:`privtest.audit.runs_to_flag`.
     """
-    up = runs_to_flag(k_a, k_b, n, claimed, alpha)
+    up = runs_to_flag(k_a, k_b, n, claimed, alpha, delta)
     if not math.isfinite(up) or up > n:
         return up
     pa, pb = k_a / n, max(k_b, 0.5) / n
 
     def flags(m: float) -> bool:  # the expected counts at m runs per input, rounded
         size = max(1, round(m))
-        return bound(min(round(pa * m), size), min(round(pb * m), size), size, alpha) > claimed
+        return bound(min(round(pa * m), size), min(round(pb * m), size), size, alpha, delta) > claimed
 
     lo, hi = n / 2.0, float(n)
     while flags(lo) and lo > 1.0:
@@ -180,10 +185,11 @@ def simulate(cfg: dict, rng: np.random.Generator, inputs: dict[str, str]) -> pd.
             pilot=cfg["pilot"],
             candidates=cfg["candidates"],
             claimed_eps=m.claimed_eps,
+            delta=m.delta,
         )
         carried = sorted(res.cells, key=lambda c: c["rank"])
         main = {c["witness"]: c["n_a"] + c["n_b"] for c in carried}  # one main sample per distinct carried pair
-        row = raw_row(m.name, m.claimed_eps, 0.0, m.true_eps, carried, n, res.searched)
+        row = raw_row(m.name, m.claimed_eps, m.delta, m.true_eps, carried, n, res.searched)
         row.update(
             suite=m.suite,
             true_kind=m.true_kind,
@@ -201,7 +207,8 @@ def simulate(cfg: dict, rng: np.random.Generator, inputs: dict[str, str]) -> pd.
 
 #: The columns of ``summary`` (the figure's data, ``figures/data/fig_audit_suites.csv``), in order.
 COLUMNS = [
-    *("suite", "mechanism", "claimed_eps", "true_eps", "true_kind", "expected", "eps_lower", "eps_hat", "flagged"),
+    *("suite", "mechanism", "claimed_eps", "delta", "true_eps", "true_kind", "expected", "eps_lower", "eps_hat"),
+    "flagged",
     *("samples", "n", "runs_to_flag", "published_eps_lcb", "published", "event", "inputs", "k_a", "k_b", "n_a"),
     *("n_b", "alpha", "searched", "coding_note", "source", "pairs_source", "label_note", "cells"),
 ]
@@ -222,7 +229,9 @@ def analyse(raw: pd.DataFrame, cfg: dict) -> dict[str, pd.DataFrame]:
     df["expected"] = np.where(df["private"].astype(bool), "private", "non-private")
     df["flagged"] = df.eps_lower > df.claimed_eps
     df["runs_to_flag"] = [
-        runs_at_observed_rates(r.k_a, r.k_b, r.n, r.claimed_eps, r.alpha) if r.expected == "non-private" else np.nan
+        runs_at_observed_rates(r.k_a, r.k_b, r.n, r.claimed_eps, r.alpha, r.delta)
+        if r.expected == "non-private"
+        else np.nan
         for r in df.itertuples()
     ]
     pub = [published(r.suite, r.mechanism) for r in df.itertuples()]
@@ -231,7 +240,7 @@ def analyse(raw: pd.DataFrame, cfg: dict) -> dict[str, pd.DataFrame]:
     df["label_note"] = df["label_note"].fillna("")
     summary = df[COLUMNS].reset_index(drop=True)
     cells = []
-    for row in df.itertuples():  # with delta (0: pure DP), which the summary leaves out
+    for row in df.itertuples():
         against = [("claimed", row.claimed_eps)]
         if np.isfinite(row.true_eps) and row.true_eps != row.claimed_eps:
             against.append(("true", row.true_eps))
@@ -268,11 +277,15 @@ def claims(tables: dict[str, pd.DataFrame], cfg: dict) -> list[Claim]:
         key = _key(row)
         source = f"{row.suite} ({SOURCES[row.suite]}): {row.source}"
         measured = audit_measured(row, f"; {row.samples} runs drawn")
+        test = (
+            f"Clopper-Pearson limits on n = {row.n} main runs per input (the delta path, delta = {row.delta:g})"
+            if row.delta > 0
+            else f"conditional binomial test on Poisson(n = {row.n}) main runs per input"
+        )
         note = (
-            f"lower bound at {level} (each audit at alpha {fmt(row.alpha * 1.0)} per carried witness): conditional "
-            f"binomial test on Poisson(n = {row.n}) main runs per input after a pilot search over {row.searched} "
-            f"(pair, coding); witness {row.inputs}; coding: {row.coding_note}; pairs: {row.pairs_source}; published: "
-            f"{row.published}"
+            f"lower bound at {level} (each audit at alpha {fmt(row.alpha * 1.0)} per carried witness): {test} after "
+            f"a pilot search over {row.searched} (pair, coding); witness {row.inputs}; coding: {row.coding_note}; "
+            f"pairs: {row.pairs_source}; published: {row.published}"
         )
         if row.expected == "non-private":
             if math.isinf(row.true_eps):
@@ -281,7 +294,7 @@ def claims(tables: dict[str, pd.DataFrame], cfg: dict) -> list[Claim]:
                 eps = ("<= " if row.true_kind == "upper bound" else "") + fmt(row.true_eps)
             statement = (
                 f"the auditor flags the non-private {row.mechanism} of {row.suite} (eps {eps}) at its claimed eps "
-                f"{fmt(row.claimed_eps)}"
+                f"{fmt(row.claimed_eps)}" + (f" at delta = {row.delta:g}" if row.delta > 0 else "")
             )
             if row.flagged:
                 out.append(
@@ -309,7 +322,8 @@ def claims(tables: dict[str, pd.DataFrame], cfg: dict) -> list[Claim]:
                     )
                 )
         else:
-            statement = f"the audit does not refute the claim eps = {fmt(row.claimed_eps)} of {row.mechanism}"
+            at = f" at delta = {row.delta:g}" if row.delta > 0 else ""
+            statement = f"the audit does not refute the claim eps = {fmt(row.claimed_eps)}{at} of {row.mechanism}"
             if not row.flagged:
                 out.append(
                     exact(
@@ -327,7 +341,9 @@ def claims(tables: dict[str, pd.DataFrame], cfg: dict) -> list[Claim]:
                     statistical(
                         claim_id=f"suites.not_refuted[{key}]",
                         source=source,
-                        statement=statement + ": for every carried witness, Pr_a[E] <= e^eps Pr_b[E]",
+                        statement=statement
+                        + ": for every carried witness, Pr_a[E] <= e^eps Pr_b[E]"
+                        + (" + delta" if row.delta > 0 else ""),
                         measured=measured,
                         bound=f"eps_lower <= {fmt(row.claimed_eps)}",
                         evidence=evidence(row.mechanism, "claimed"),
