@@ -547,8 +547,8 @@ def box_muller_gauss(x: float, n: int, rng, *, eps: float, delta: float, sensiti
 
 def polar_gauss(x: float, n: int, rng, *, eps: float, delta: float, sensitivity: float = 1.0) -> np.ndarray:
     """n outputs of Delta-Siege's GaussPolarMechanism (``deltasiege/mechanism/gauss_polar.py:60-100``, return_s2 =
-    False): batches of 2n words of :func:`_uniform` mapped to v = 2u - 1 in pairs, kept where 0 < |v| < 1, until n
-    are kept; r = |v|^2, output x + std * v_1 * sqrt(-2 ln(r) / r) in float64 in that order, std =
+    False): batches of 2n words of :func:`_uniform` mapped to v = 2u - 1 in pairs, kept where 0 < ``|v|`` < 1, until n
+    are kept; r = ``|v|^2``, output x + std * v_1 * sqrt(-2 ln(r) / r) in float64 in that order, std =
     :func:`classic_gauss_std`.
 
     Args:
