@@ -417,7 +417,7 @@ def test_sample_params_and_accuracies_are_bit_identical_to_plain_formulas(split,
     feats, lower, upper = hpo.public_preprocessing(split, hpo.Hyper(d, 0.05))
     model = hpo.VectorizedDPGaussianNB(split.X_train[:, feats], split.y_train, lower, upper, epsilon, split.classes)
     X_val = split.X_val[:, feats]
-    for n in (1, 7, 700):
+    for n in (0, 1, 7, 700):
         r1, r2 = np.random.default_rng(n), np.random.default_rng(n)
         ref = _reference_sample_params(model, n, r1)
         ours = model.sample_params(n, r2)

@@ -207,36 +207,42 @@ def _sample_laplace_in(value, scale, lower, upper, rng):
 
 def _sample_laplace_0_to(value, scale, upper, rng):
     """``_sample_laplace_in(value, scale, 0.0, upper, rng)`` for 0 <= value <= upper and scale > 0 (arrays of one
-    shape): the same random draws and bit for bit the same numbers, with fewer passes over the arrays.
+    shape): the same random draws (one ``rng.random`` double per element) and bit for bit the same numbers."""
+    u = rng.random(np.shape(value))
+    return _laplace_0_to_from_uniform(value, scale, upper, u, np.empty_like(u), np.empty_like(u))
+
+
+def _laplace_0_to_from_uniform(value, scale, upper, u, work1, work2):
+    """The inverse-CDF step of :func:`_sample_laplace_0_to` on given doubles ``u`` of ``rng.random``, in place: the
+    sample is written into ``u`` (returned); ``work1``, ``work2`` are scratch arrays of the same shape.
 
     Only the CDF branch each bound takes is evaluated (0 <= value <= upper); ``rng.uniform(lo, hi)`` is numpy's
-    lo + (hi - lo) U on the same doubles U of ``rng.random``; the quantile's argument 2 u or 2 (1 - u) is
+    lo + (hi - lo) U on the doubles U of ``rng.random``; the quantile's argument 2 u or 2 (1 - u) is
     2 min(u, 1 - u) (1 - u is exact for u >= 1/2 and above 1/2 otherwise) and its sign is copysign(1, u - 1/2).
     """
-    lo_cdf = np.negative(value)  # cdf(0) = 0.5 exp(-value/scale) (= 0.5 at value = 0, the other branch's value)
+    lo_cdf = np.negative(value, out=work1)  # cdf(0) = 0.5 exp(-value/scale) (= 0.5 at value = 0 on either branch)
     lo_cdf /= scale
     np.exp(lo_cdf, out=lo_cdf)
     lo_cdf *= 0.5
-    hi_cdf = np.subtract(value, upper)  # cdf(upper) = 1 - 0.5 exp((value - upper)/scale)
+    hi_cdf = np.subtract(value, upper, out=work2)  # cdf(upper) = 1 - 0.5 exp((value - upper)/scale)
     hi_cdf /= scale
     np.exp(hi_cdf, out=hi_cdf)
     hi_cdf *= 0.5
     np.subtract(1.0, hi_cdf, out=hi_cdf)
-    u = rng.random(np.shape(value))
     hi_cdf -= lo_cdf
     u *= hi_cdf
     u += lo_cdf  # rng.uniform(lo_cdf, hi_cdf)
-    x = np.subtract(1.0, u, out=hi_cdf)
+    x = np.subtract(1.0, u, out=work2)
     np.minimum(u, x, out=x)
     x *= 2.0
     with np.errstate(divide="ignore"):
         np.log(x, out=x)
     x *= scale
-    sign = np.subtract(u, 0.5, out=lo_cdf)
+    sign = np.subtract(u, 0.5, out=work1)
     np.copysign(1.0, sign, out=sign)  # -1: value + scale log(2u); +1: value - scale log(2(1 - u))
     x *= sign
     np.subtract(value, x, out=x)
-    return np.clip(x, 0.0, upper, out=x)
+    return np.clip(x, 0.0, upper, out=u)
 
 
 def _round_robin_fix(counts: np.ndarray, n_total: int) -> np.ndarray:
@@ -264,19 +270,21 @@ def _round_robin_fix(counts: np.ndarray, n_total: int) -> np.ndarray:
         gap = n_total - c0 - c1
         low = gap // 2  # the change of the class at position 0 (the smaller count); position 1 gets gap - low
         first1 = c1 < c0
-        tie = np.flatnonzero((c0 == c1) & (gap % 2 == 1))
-        if tie.size:  # numpy's default argsort, exactly as diffprivlib calls it: ties then break the same way
+        tie = (c0 == c1) & (gap % 2 == 1)
+        if tie.any():  # numpy's default argsort, exactly as diffprivlib calls it: ties then break the same way
             first1[tie] = np.argsort(counts[tie], axis=1)[:, 0] == 1
         add0 = np.where(first1, gap - low, low)
-        fixed = np.column_stack([c0 + add0, c1 + (gap - add0)])
+        fixed = np.empty_like(counts)
+        np.add(c0, add0, out=fixed[:, 0])
+        np.add(c1, gap - add0, out=fixed[:, 1])
     else:
         order = np.argsort(counts, axis=1)
         gap = n_total - counts.sum(axis=1)
         r = np.arange(counts.shape[0])[:, None]
         fixed = counts.copy()
         fixed[r, order] += (gap[:, None] + np.arange(K)) // K
-    floored = np.flatnonzero((fixed < 1).any(axis=1))  # only downward: the floor at 1 binds, the loop skips there
-    if floored.size:
+    if fixed.size and fixed.min() < 1:  # only downward: the floor at 1 binds, the loop skips a pass there
+        floored = np.flatnonzero((fixed < 1).any(axis=1))
         fixed[floored] = counts[floored]
         _round_robin_loop(fixed, floored, n_total)
     return fixed
@@ -308,16 +316,20 @@ class _Validation:
 
     ``y_idx``: searchsorted(classes, y), the index a prediction must equal. ``signed`` (K = 2 only): the rows i with
     y_idx in {0, 1}, as s_i [Xc_i^2, Xc_i, 1] with s_i = +1 for y_idx = 1 and -1 for y_idx = 0 (Xc = X - center);
-    ``xx_max``, ``abs_max``: column maxima of Xc^2 and |Xc| over all rows (d,).
+    ``inv_weight``, ``w_weight``: the column maxima of Xc^2 / 2 and of |Xc| over all rows, each repeated for both
+    classes (2d,).
     """
 
     X: np.ndarray
     y: np.ndarray
     y_idx: np.ndarray
     signed: np.ndarray | None
-    xx_max: np.ndarray | None
-    abs_max: np.ndarray | None
+    inv_weight: np.ndarray | None
+    w_weight: np.ndarray | None
 
+
+#: Array elements per block of :meth:`VectorizedDPGaussianNB.sample_params`'s arithmetic (its scratch stays in cache).
+_SAMPLE_BLOCK = 16384
 
 #: Models per matrix product in the certified prediction (the (m, models) block stays in a core's cache).
 _PREDICT_BLOCK = 512
@@ -401,33 +413,46 @@ class VectorizedDPGaussianNB:
         q = math.exp(-e_cnt)  # two-sided geometric with ratio exp(-eps/3): difference of two geometrics
         noise = rng.geometric(1.0 - q, size=(n_models, K)) - rng.geometric(1.0 - q, size=(n_models, K))
         counts = _round_robin_fix(np.clip(self.n + noise, 1, n_total), n_total)
-        nc = counts[:, :, None].astype(float)
+        nc_all = counts[:, :, None].astype(float)
         lo, hi = self.lower, self.upper
         local_mu, local_var = e_mu / d, e_var / d
-        # In place, operation for operation: theta = clip(S1 + Laplace, lo n_c, hi n_c) / n_c,
-        # sens = max(theta - lo, hi - theta)^2, ssd = S2 - 2 theta S1 + n theta^2.
-        # rng.laplace(0, b) with b = (hi - lo)/local_mu > 0, as numpy computes it: 0 -/+ b log(.) = b (0 -/+ log(.)).
+        # rng.laplace(0, b) with b = (hi - lo)/local_mu > 0, as numpy computes it: 0 -/+ b log(.) = b (0 -/+ log(.));
+        # then the doubles of the bounded sampler's uniforms: the draws in diffprivlib's order, all before any use.
         theta = rng.laplace(0.0, 1.0, size=(n_models, K, d))
-        theta *= (hi - lo) / local_mu
-        theta += self.S1
-        np.clip(theta, lo * nc, hi * nc, out=theta)
-        theta /= nc
-        sens = theta - lo
-        ssd = np.subtract(hi, theta)
-        np.maximum(sens, ssd, out=sens)
-        np.multiply(sens, sens, out=sens)
-        np.multiply(theta, 2.0, out=ssd)
-        ssd *= self.S1
-        np.subtract(self.S2, ssd, out=ssd)
-        sq = np.multiply(theta, theta)
-        sq *= self.n[:, None]
-        ssd += sq
-        b = np.multiply(sens, self._var_scale(local_var, counts)[:, :, None], out=sq)
-        dom = sens
-        dom *= nc
-        var = _sample_laplace_0_to(np.clip(ssd, 0.0, dom, out=ssd), b, dom, rng)
-        var /= nc
-        var += self.var_smoothing
+        var = rng.random((n_models, K, d))
+        mu_scale = (hi - lo) / local_mu
+        var_scale = self._var_scale(local_var, counts)[:, :, None]
+        # The rest in blocks of models that stay in a core's cache, in place, operation for operation:
+        # theta = clip(S1 + Laplace, lo n_c, hi n_c) / n_c, sens = max(theta - lo, hi - theta)^2,
+        # ssd = S2 - 2 theta S1 + n theta^2, var = bounded Laplace(clip(ssd, 0, sens n_c), sens scale) / n_c
+        # + var_smoothing.
+        step = max(1, _SAMPLE_BLOCK // (K * d))
+        work = np.empty((5, min(step, n_models), K, d))
+        n_col = self.n[:, None]
+        for a in range(0, n_models, step):
+            z = min(a + step, n_models)
+            th, v, nc = theta[a:z], var[a:z], nc_all[a:z]
+            b1, b2, b3, b4, b5 = work[:, : z - a]
+            th *= mu_scale
+            th += self.S1
+            np.clip(th, np.multiply(lo, nc, out=b1), np.multiply(hi, nc, out=b2), out=th)
+            th /= nc
+            sens = np.subtract(th, lo, out=b1)
+            np.maximum(sens, np.subtract(hi, th, out=b2), out=sens)
+            np.multiply(sens, sens, out=sens)
+            ssd = np.multiply(th, 2.0, out=b2)
+            ssd *= self.S1
+            np.subtract(self.S2, ssd, out=ssd)
+            sq = np.multiply(th, th, out=b3)
+            sq *= n_col
+            ssd += sq
+            scale = np.multiply(sens, var_scale[a:z], out=b3)
+            dom = sens
+            dom *= nc
+            np.clip(ssd, 0.0, dom, out=ssd)
+            _laplace_0_to_from_uniform(ssd, scale, dom, v, b4, b5)
+            v /= nc
+            v += self.var_smoothing
         return counts, theta, var
 
     def _predict_index(self, X, counts, theta, var) -> np.ndarray:
@@ -461,15 +486,15 @@ class VectorizedDPGaussianNB:
         if c is not None and c.X.shape == X.shape and np.array_equal(c.X, X) and np.array_equal(c.y, y):
             return c
         y_idx = np.searchsorted(self.classes, y)
-        signed = xx_max = abs_max = None
+        signed = inv_weight = w_weight = None
         if len(self.classes) == 2 and X.shape[0]:
             Xc = X - self.center
             xx = Xc**2
             rows = y_idx < 2  # _predict_index's indices 0, 1 (searchsorted: a label above both matches neither)
             sgn = np.where(y_idx[rows] == 1, 1.0, -1.0)[:, None]
             signed = np.hstack([xx[rows], Xc[rows], np.ones((int(rows.sum()), 1))]) * sgn
-            xx_max, abs_max = xx.max(axis=0), np.abs(Xc).max(axis=0)
-        self._val_cache = _Validation(X.copy(), y.copy(), y_idx, signed, xx_max, abs_max)
+            inv_weight, w_weight = np.tile(0.5 * xx.max(axis=0), 2), np.tile(np.abs(Xc).max(axis=0), 2)
+        self._val_cache = _Validation(X.copy(), y.copy(), y_idx, signed, inv_weight, w_weight)
         return self._val_cache
 
     def _correct(self, val: _Validation, counts, theta, var) -> np.ndarray:
@@ -501,15 +526,22 @@ class VectorizedDPGaussianNB:
         R[:, :d] *= -0.5
         np.subtract(w[:, 1], w[:, 0], out=R[:, d : 2 * d])
         np.subtract(const[:, 1], const[:, 0], out=R[:, 2 * d])
-        M = np.abs(const).sum(axis=1) + inv.sum(axis=1) @ (0.5 * val.xx_max) + np.abs(w).sum(axis=1) @ val.abs_max
+        np.abs(w, out=w)
+        np.abs(const, out=const)
+        M = inv.reshape(nm, 2 * d) @ val.inv_weight + w.reshape(nm, 2 * d) @ val.w_weight + const[:, 0] + const[:, 1]
         tol = (3 * d + 7) * 2.0**-53 * 1.01 * M + 1e-300
+        rows = val.signed.shape[0]
+        block = min(nm, _PREDICT_BLOCK)
+        positive = np.zeros((block, -(-rows // 8) * 8), dtype=bool)  # padded to whole 8-byte words
+        words = positive.view(np.uint64)
         right = np.empty(nm, dtype=np.intp)
-        for start in range(0, nm, _PREDICT_BLOCK):
-            stop = min(start + _PREDICT_BLOCK, nm)
-            Z = val.signed @ R[start:stop].T  # s_i (jll_1 - jll_0), (rows, block)
-            right[start:stop] = np.count_nonzero(Z > 0, axis=0)
+        for start in range(0, nm, block):
+            stop = min(start + block, nm)
+            Z = R[start:stop] @ val.signed.T  # s_i (jll_1 - jll_0), (models, rows)
+            np.greater(Z, 0.0, out=positive[: stop - start, :rows])
+            right[start:stop] = np.bitwise_count(words[: stop - start]).sum(axis=1)  # ones per model
             np.abs(Z, out=Z)
-            if not np.all(Z.min(axis=0) > tol[start:stop]):  # a near-tie (or NaN): not certified
+            if not np.all(Z.min(axis=1) > tol[start:stop]):  # a near-tie (or NaN): not certified
                 self.fallbacks += 1
                 idx = self._predict_index(val.X, counts, theta, var)
                 return np.count_nonzero(idx == val.y_idx[:, None], axis=0)
