@@ -403,6 +403,9 @@ class VectorizedDPGaussianNB:
     def sample_params(self, n_models: int, rng: np.random.Generator):
         """Train ``n_models`` independent DP models.
 
+        Draws from ``rng``, in this order: two geometric arrays (n_models, K) (the count noise), standard Laplace
+        (n_models, K, d) (the mean noise, scaled) and uniform doubles (n_models, K, d) (the variances' bounded Laplace).
+
         Returns:
             (counts, theta, var): int64 (n_models, K) noisy class counts, float (n_models, K, d) means and variances
             (including var_smoothing), in centred coordinates (add ``self.center`` to theta for raw units).
@@ -417,7 +420,7 @@ class VectorizedDPGaussianNB:
         lo, hi = self.lower, self.upper
         local_mu, local_var = e_mu / d, e_var / d
         # rng.laplace(0, b) with b = (hi - lo)/local_mu > 0, as numpy computes it: 0 -/+ b log(.) = b (0 -/+ log(.));
-        # then the doubles of the bounded sampler's uniforms: the draws in diffprivlib's order, all before any use.
+        # then the doubles of the bounded sampler's uniforms (rng.uniform's, _sample_laplace_0_to): all draws first.
         theta = rng.laplace(0.0, 1.0, size=(n_models, K, d))
         var = rng.random((n_models, K, d))
         mu_scale = (hi - lo) / local_mu
