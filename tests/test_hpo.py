@@ -347,3 +347,139 @@ def test_single_record_and_constant_feature_edges():
     # A label outside the public set is not a record of the data domain: refused, naming y.
     with pytest.raises(ValueError, match="y"):
         hpo.VectorizedDPGaussianNB(np.zeros((3, 1)), np.array([0, 1, 2]), [0.0], [1.0], 1.0, classes)
+
+
+def test_count_correction_closed_form_equals_loop():
+    """The closed form of _round_robin_fix equals diffprivlib's loop (_round_robin_loop on every row) on rows above
+    and below n, with ties (K = 2 with odd gaps: the order of a tie decides) and counts pinned at the floor 1."""
+    rng = np.random.default_rng(12)
+    for trial in range(3000):
+        K = int(rng.integers(1, 6))
+        n = int(rng.integers(K, 40))
+        counts = np.clip(rng.integers(-30, 60, size=(int(rng.integers(1, 30)), K)), 1, n)
+        if trial % 3 == 0:
+            counts[:, -1] = counts[:, 0]  # ties
+        ref = counts.copy()
+        hpo._round_robin_loop(ref, np.flatnonzero(ref.sum(1) != n), n)
+        ours = hpo._round_robin_fix(counts, n)
+        assert np.array_equal(ours, ref), (counts, n)
+        assert np.all(ours.sum(1) == n) and ours.min() >= 1
+    # The floor binds: [1, 9] at n = 4 needs passes that skip the class at 1.
+    assert hpo._round_robin_fix(np.array([[1, 9], [9, 1], [5, 5], [2, 2]]), 4).tolist() == [
+        [1, 3],
+        [3, 1],
+        [2, 2],
+        [2, 2],
+    ]
+
+
+def test_bounded_sampler_fast_path_is_bit_identical():
+    """_sample_laplace_0_to (sample_params' sampler on [0, upper]) returns the numbers of the generic inverse-CDF
+    sampler bit for bit and leaves the generator in the same state, including value = 0 and value = upper."""
+    rng = np.random.default_rng(13)
+    upper = rng.uniform(0.1, 50.0, size=(400, 2, 7))
+    value = rng.uniform(0.0, 1.0, size=upper.shape) * upper
+    value.flat[::5], value.flat[1::5] = 0.0, upper.flat[1::5]
+    scale = rng.uniform(0.01, 100.0, size=upper.shape)
+    r1, r2 = np.random.default_rng(14), np.random.default_rng(14)
+    ref = hpo._sample_laplace_in(value, scale, 0.0, upper, r1)
+    ours = hpo._sample_laplace_0_to(value, scale, upper, r2)
+    assert ours.tobytes() == ref.tobytes()
+    assert r1.random() == r2.random()
+
+
+def _reference_sample_params(model, n_models, rng):
+    """sample_params written plainly (numpy's laplace with the array scale, uniform via _sample_laplace_in,
+    diffprivlib's count loop, the bisection per count)."""
+    K, d, n_total = len(model.classes), model.d, model.n_total
+    e_cnt, e_mu, e_var = (s * model.epsilon for s in hpo.BUDGET_SHARES)
+    q = math.exp(-e_cnt)
+    counts = np.clip(
+        model.n + rng.geometric(1 - q, size=(n_models, K)) - rng.geometric(1 - q, size=(n_models, K)), 1, n_total
+    )
+    hpo._round_robin_loop(counts, np.flatnonzero(counts.sum(1) != n_total), n_total)
+    nc = counts[:, :, None].astype(float)
+    lo, hi = model.lower, model.upper
+    theta_sum = model.S1 + rng.laplace(0.0, (hi - lo) / (e_mu / d), size=(n_models, K, d))
+    theta = np.clip(theta_sum, lo * nc, hi * nc) / nc
+    sens = np.maximum(theta - lo, hi - theta) ** 2
+    ssd = model.S2 - 2.0 * theta * model.S1 + model.n[:, None] * theta**2
+    b = sens * hpo.bounded_laplace_scale(e_var / d, counts.astype(float))[:, :, None]
+    dom = sens * nc
+    var = hpo._sample_laplace_in(np.clip(ssd, 0.0, dom), b, 0.0, dom, rng) / nc
+    return counts, theta, var + model.var_smoothing
+
+
+@pytest.mark.parametrize("d, epsilon", [(30, 0.6), (5, 0.0633), (1, 6.0), (8, 0.01)])
+def test_sample_params_and_accuracies_are_bit_identical_to_plain_formulas(split, d, epsilon):
+    """sample_params equals the plain formulas bit for bit (same draws in the same order), and accuracies equal
+    the mean of predict == y_val (the certified sign of jll_1 - jll_0 never disagrees with _predict_index)."""
+    feats, lower, upper = hpo.public_preprocessing(split, hpo.Hyper(d, 0.05))
+    model = hpo.VectorizedDPGaussianNB(split.X_train[:, feats], split.y_train, lower, upper, epsilon, split.classes)
+    X_val = split.X_val[:, feats]
+    for n in (0, 1, 7, 700):
+        r1, r2 = np.random.default_rng(n), np.random.default_rng(n)
+        ref = _reference_sample_params(model, n, r1)
+        ours = model.sample_params(n, r2)
+        for a, b in zip(ref, ours, strict=True):
+            assert a.dtype == b.dtype and a.tobytes() == b.tobytes()
+        assert r1.random() == r2.random()
+        acc_ref = np.mean(model.predict(X_val, *ours) == split.y_val[None], axis=1)
+        acc = model.accuracies(n, X_val, split.y_val, np.random.default_rng(n))
+        assert acc.tobytes() == acc_ref.tobytes()
+
+
+def test_certified_prediction_falls_back_at_ties(split):
+    """Exact ties (identical class parameters: jll_1 = jll_0, the first class wins) and near-ties are not
+    certified: the batch is predicted by _predict_index itself and the counts still equal it. Other batches are not."""
+    feats, lower, upper = hpo.public_preprocessing(split, hpo.Hyper(4, 0.05))
+    model = hpo.VectorizedDPGaussianNB(split.X_train[:, feats], split.y_train, lower, upper, 0.6, split.classes)
+    val = model._validation(split.X_val[:, feats], split.y_val)
+    counts, theta, var = model.sample_params(50, np.random.default_rng(15))
+
+    def reference(c, t, v):
+        return np.count_nonzero(model._predict_index(val.X, c, t, v) == val.y_idx[:, None], axis=0)
+
+    before = model.fallbacks
+    assert np.array_equal(model._correct(val, counts, theta, var), reference(counts, theta, var))
+    assert model.fallbacks == before
+    for k, rel in [(3, 0.0), (7, 1e-15)]:  # model 3: an exact tie on every row; model 7: ties to ~1e-15
+        tied = (counts.copy(), theta.copy(), var.copy())
+        tied[0][k] = 170
+        tied[1][k, 1] = tied[1][k, 0]
+        tied[2][k, 1] = tied[2][k, 0] * (1.0 + rel)
+        right = model._correct(val, *tied)
+        assert model.fallbacks == before + 1
+        before = model.fallbacks
+        assert np.array_equal(right, reference(*tied))
+        if rel == 0.0:  # an exact tie: the first maximum (class 0) wins on every row
+            assert right[k] == np.count_nonzero(val.y_idx == 0)
+
+
+def test_validation_cache_follows_the_data(split):
+    feats, lower, upper = hpo.public_preprocessing(split, hpo.Hyper(3, 0.1))
+    model = hpo.VectorizedDPGaussianNB(split.X_train[:, feats], split.y_train, lower, upper, 0.6, split.classes)
+    X = split.X_val[:, feats].copy()
+    v1 = model._validation(X, split.y_val)
+    assert model._validation(X.copy(), split.y_val.copy()) is v1
+    X[0, 0] += 1.0  # changed in place: rebuilt
+    v2 = model._validation(X, split.y_val)
+    assert v2 is not v1 and v2.X[0, 0] == X[0, 0]
+    with pytest.raises(ValueError, match="X_val"):
+        model.accuracies(3, X[:, :2], split.y_val, 0)
+    with pytest.raises(ValueError, match="y_val"):
+        model.accuracies(3, X, split.y_val[:-1], 0)
+
+
+def test_three_classes_and_scale_table():
+    """K = 3 (wine) is predicted by _predict_index directly; the scale table holds the bisection's value per count."""
+    split = hpo.load_split("wine", 0.4, 0)
+    feats, lower, upper = hpo.public_preprocessing(split, hpo.Hyper(5, 0.05))
+    model = hpo.VectorizedDPGaussianNB(split.X_train[:, feats], split.y_train, lower, upper, 1.0, split.classes)
+    X_val = split.X_val[:, feats]
+    acc = model.accuracies(40, X_val, split.y_val, np.random.default_rng(16))
+    params = model.sample_params(40, np.random.default_rng(16))
+    assert acc.tobytes() == np.mean(model.predict(X_val, *params) == split.y_val[None], axis=1).tobytes()
+    table = hpo._var_scale_table(0.2 / 5, model.n_total)
+    for c in range(1, model.n_total + 1):
+        assert table[c] == hpo.bounded_laplace_scale(0.2 / 5, np.array([float(c)]))[0]

@@ -18,7 +18,11 @@ computed once:
 * per class and feature, the sum of squared deviations from that noisy mean: bounded-domain Laplace
   (Holohan et al. 2020; eps/(3d), sensitivity max(theta - lower, upper - theta)^2, domain [0, sensitivity n_c])
   divided by n_c: the variance, plus ``var_smoothing``;
-* prediction as scikit-learn's GaussianNB (prior = noisy count / n).
+* prediction as scikit-learn's GaussianNB (prior = noisy count / n). For two classes, :meth:`accuracies
+  <VectorizedDPGaussianNB.accuracies>` decides by the sign of the difference of the two joint log-likelihoods, one
+  matrix product per block of models, and uses it only where a rounding-error bound certifies that it agrees with
+  :meth:`predict <VectorizedDPGaussianNB.predict>`'s two products per class: the predictions, hence the accuracies,
+  are the same bit for bit (near-ties are predicted by ``predict``'s own computation).
 
 Distributions (not bit streams) match diffprivlib: numpy's Laplace/geometric samplers and inverse-CDF sampling of
 the bounded-domain Laplace replace diffprivlib's four-uniform and rejection samplers. ``tests/test_hpo.py`` compares
@@ -39,6 +43,7 @@ adding a value x changes the sum by |x|, up to max(|lower|, |upper|).)
 
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import dataclass
 
@@ -179,6 +184,18 @@ def bounded_laplace_scale(epsilon: float, ratio) -> np.ndarray:
     return 0.5 * (left + right)
 
 
+@functools.lru_cache(maxsize=64)
+def _var_scale_table(eps_local: float, n_total: int) -> np.ndarray:
+    """bounded_laplace_scale(eps_local, c) at index c for every class count c = 1..n_total (index 0: NaN), read-only.
+
+    The bisection is elementwise, so each entry is bit for bit the value solved for that count alone.
+    """
+    table = np.full(n_total + 1, np.nan)
+    table[1:] = bounded_laplace_scale(eps_local, np.arange(1, n_total + 1, dtype=float))
+    table.flags.writeable = False
+    return table
+
+
 def _sample_laplace_in(value, scale, lower, upper, rng):
     """Laplace(value, scale) conditioned on [lower, upper] (value already inside), by inverse CDF (all arrays)."""
     cdf = lambda x: np.where(x < value, 0.5 * np.exp((x - value) / scale), 1.0 - 0.5 * np.exp((value - x) / scale))  # noqa: E731
@@ -188,30 +205,134 @@ def _sample_laplace_in(value, scale, lower, upper, rng):
     return np.clip(x, lower, upper)
 
 
+def _sample_laplace_0_to(value, scale, upper, rng):
+    """``_sample_laplace_in(value, scale, 0.0, upper, rng)`` for 0 <= value <= upper and scale > 0 (arrays of one
+    shape): the same random draws (one ``rng.random`` double per element) and bit for bit the same numbers."""
+    u = rng.random(np.shape(value))
+    return _laplace_0_to_from_uniform(value, scale, upper, u, np.empty_like(u), np.empty_like(u))
+
+
+def _laplace_0_to_from_uniform(value, scale, upper, u, work1, work2):
+    """The inverse-CDF step of :func:`_sample_laplace_0_to` on given doubles ``u`` of ``rng.random``, in place: the
+    sample is written into ``u`` (returned); ``work1``, ``work2`` are scratch arrays of the same shape.
+
+    Only the CDF branch each bound takes is evaluated (0 <= value <= upper); ``rng.uniform(lo, hi)`` is numpy's
+    lo + (hi - lo) U on the doubles U of ``rng.random``; the quantile's argument 2 u or 2 (1 - u) is
+    2 min(u, 1 - u) (1 - u is exact for u >= 1/2 and above 1/2 otherwise) and its sign is copysign(1, u - 1/2).
+    """
+    lo_cdf = np.negative(value, out=work1)  # cdf(0) = 0.5 exp(-value/scale) (= 0.5 at value = 0 on either branch)
+    lo_cdf /= scale
+    np.exp(lo_cdf, out=lo_cdf)
+    lo_cdf *= 0.5
+    hi_cdf = np.subtract(value, upper, out=work2)  # cdf(upper) = 1 - 0.5 exp((value - upper)/scale)
+    hi_cdf /= scale
+    np.exp(hi_cdf, out=hi_cdf)
+    hi_cdf *= 0.5
+    np.subtract(1.0, hi_cdf, out=hi_cdf)
+    hi_cdf -= lo_cdf
+    u *= hi_cdf
+    u += lo_cdf  # rng.uniform(lo_cdf, hi_cdf)
+    x = np.subtract(1.0, u, out=work2)
+    np.minimum(u, x, out=x)
+    x *= 2.0
+    with np.errstate(divide="ignore"):
+        np.log(x, out=x)
+    x *= scale
+    sign = np.subtract(u, 0.5, out=work1)
+    np.copysign(1.0, sign, out=sign)  # -1: value + scale log(2u); +1: value - scale log(2(1 - u))
+    x *= sign
+    np.subtract(value, x, out=x)
+    return np.clip(x, 0.0, upper, out=u)
+
+
 def _round_robin_fix(counts: np.ndarray, n_total: int) -> np.ndarray:
-    """diffprivlib's correction of noisy class counts (n_models, K) so each row sums to n_total (vectorized loop).
+    """diffprivlib's correction of noisy class counts (n_models, K) so each row sums to n_total.
 
     Rows above n_total are decremented one class at a time in ascending order of the noisy counts (floored at 1),
     rows below are incremented in descending order, cycling until the sum is right (diffprivlib's while loop). Ties
     in the order break as numpy's default argsort breaks them (platform-dependent, identical to diffprivlib's call).
+
+    The loop in closed form: a row off by gap = n_total - sum passes |gap| times, which changes the class at position
+    j of the ascending order by (gap + j) // K (floor division), unless the floor at 1 binds. It never binds on the
+    way up; a row where the closed form would take a count below 1 runs the loop itself (:func:`_round_robin_loop`).
+    For K = 2 the order matters only for unequal counts and for ties with an odd gap: argsort is called on those
+    ties only.
+
+    Raises:
+        ValueError: if n_total < K (every count stays >= 1: no row could reach the sum, the loop would never end).
     """
-    counts = counts.copy()
+    counts = np.array(counts, dtype=np.int64)
     K = counts.shape[1]
     if n_total < K:  # every class keeps a count >= 1: no row could reach the sum, the loop would never end
         raise ValueError(f"n_total must be >= the number of classes K = {K}. Found {n_total!r}.")
-    # numpy's default (unstable) argsort, exactly as diffprivlib calls it: ties then break the same way.
-    order = np.argsort(counts, axis=1)
-    total = counts.sum(1)
+    if K == 2:
+        c0, c1 = counts[:, 0], counts[:, 1]
+        gap = n_total - c0 - c1
+        low = gap // 2  # the change of the class at position 0 (the smaller count); position 1 gets gap - low
+        first1 = c1 < c0
+        tie = (c0 == c1) & (gap % 2 == 1)
+        if tie.any():  # numpy's default argsort, exactly as diffprivlib calls it: ties then break the same way
+            first1[tie] = np.argsort(counts[tie], axis=1)[:, 0] == 1
+        add0 = np.where(first1, gap - low, low)
+        fixed = np.empty_like(counts)
+        np.add(c0, add0, out=fixed[:, 0])
+        np.add(c1, gap - add0, out=fixed[:, 1])
+    else:
+        order = np.argsort(counts, axis=1)
+        gap = n_total - counts.sum(axis=1)
+        r = np.arange(counts.shape[0])[:, None]
+        fixed = counts.copy()
+        fixed[r, order] += (gap[:, None] + np.arange(K)) // K
+    if fixed.size and fixed.min() < 1:  # only downward: the floor at 1 binds, the loop skips a pass there
+        floored = np.flatnonzero((fixed < 1).any(axis=1))
+        fixed[floored] = counts[floored]
+        _round_robin_loop(fixed, floored, n_total)
+    return fixed
+
+
+def _round_robin_loop(counts: np.ndarray, rows: np.ndarray, n_total: int) -> None:
+    """diffprivlib's while loop on ``rows`` of ``counts`` (in place, n_total >= K).
+
+    Bounded: a row above n_total >= K has a count > 1, so every K passes decrement at least once; a row below
+    n_total gains 1 per pass.
+    """
+    K = counts.shape[1]
+    order = np.argsort(counts[rows], axis=1)  # numpy's default argsort on the noisy counts, as diffprivlib
+    total = counts[rows].sum(1)
     sgn = np.sign(n_total - total)
     i = np.where(total > n_total, 0, K - 1)
-    rows = np.flatnonzero(total != n_total)
-    while rows.size:  # bounded: a row's distance to n_total drops by 1 per pass (no clipping once n_total >= K)
-        cls = order[rows, i[rows]]
-        s = sgn[rows]
-        counts[rows, cls] = np.clip(counts[rows, cls] + s, 1, n_total)
-        i[rows] = (i[rows] - s) % K
-        rows = rows[counts[rows].sum(1) != n_total]
-    return counts
+    at = np.arange(rows.size)
+    while rows.size:
+        cls = order[at, i]
+        counts[rows, cls] = np.clip(counts[rows, cls] + sgn, 1, n_total)
+        i = (i - sgn) % K
+        keep = counts[rows].sum(1) != n_total
+        rows, at, sgn, i = rows[keep], at[keep], sgn[keep], i[keep]
+
+
+@dataclass(frozen=True)
+class _Validation:
+    """What :meth:`VectorizedDPGaussianNB.accuracies` reuses across calls on one validation set (copies of X, y).
+
+    ``y_idx``: searchsorted(classes, y), the index a prediction must equal. ``signed`` (K = 2 only): the rows i with
+    y_idx in {0, 1}, as s_i [Xc_i^2, Xc_i, 1] with s_i = +1 for y_idx = 1 and -1 for y_idx = 0 (Xc = X - center);
+    ``inv_weight``, ``w_weight``: the column maxima of Xc^2 / 2 and of |Xc| over all rows, each repeated for both
+    classes (2d,).
+    """
+
+    X: np.ndarray
+    y: np.ndarray
+    y_idx: np.ndarray
+    signed: np.ndarray | None
+    inv_weight: np.ndarray | None
+    w_weight: np.ndarray | None
+
+
+#: Array elements per block of :meth:`VectorizedDPGaussianNB.sample_params`'s arithmetic (its scratch stays in cache).
+_SAMPLE_BLOCK = 16384
+
+#: Models per matrix product in the certified prediction (the (m, models) block stays in a core's cache).
+_PREDICT_BLOCK = 512
 
 
 class VectorizedDPGaussianNB:
@@ -226,6 +347,10 @@ class VectorizedDPGaussianNB:
             label set (diffprivlib fits the classes that occur in y, so a neighbour emptying a class changes its
             output space; here the noisy counts of an empty class are clamped to >= 1 like any other).
         var_smoothing: absolute variance added (diffprivlib's ``epsilon_``), >= 0.
+
+    Attributes:
+        fallbacks: number of batches :meth:`accuracies` predicted with :meth:`_predict_index` because a difference of
+            joint log-likelihoods was within its rounding-error bound of 0 (a near-tie).
 
     Raises:
         ValueError: on bad shapes, bounds, epsilon or classes, a label outside ``classes``, or n < len(classes)
@@ -263,16 +388,12 @@ class VectorizedDPGaussianNB:
         self.n = np.array([np.count_nonzero(y == c) for c in self.classes], dtype=np.int64)
         self.S1 = np.stack([Xc[y == c].sum(0) for c in self.classes])
         self.S2 = np.stack([(Xc[y == c] ** 2).sum(0) for c in self.classes])
-        self._scale_cache: dict[tuple[float, int], float] = {}
+        self._val_cache: _Validation | None = None
+        self.fallbacks = 0
 
     def _var_scale(self, eps_local: float, counts: np.ndarray) -> np.ndarray:
-        """bounded_laplace_scale(eps_local, counts), solved once per distinct count (cached across batches)."""
-        uniq, inv = np.unique(counts, return_inverse=True)
-        missing = [int(u) for u in uniq if (eps_local, int(u)) not in self._scale_cache]
-        if missing:
-            for u, v in zip(missing, bounded_laplace_scale(eps_local, np.array(missing, dtype=float)), strict=True):
-                self._scale_cache[(eps_local, u)] = float(v)
-        return np.array([self._scale_cache[(eps_local, int(u))] for u in uniq])[inv.reshape(counts.shape)]
+        """bounded_laplace_scale(eps_local, counts) for counts in 1..n_total, looked up in a table solved once."""
+        return _var_scale_table(float(eps_local), self.n_total)[counts]
 
     @property
     def eps_t(self) -> float:
@@ -281,6 +402,9 @@ class VectorizedDPGaussianNB:
 
     def sample_params(self, n_models: int, rng: np.random.Generator):
         """Train ``n_models`` independent DP models.
+
+        Draws from ``rng``, in this order: two geometric arrays (n_models, K) (the count noise), standard Laplace
+        (n_models, K, d) (the mean noise, scaled) and uniform doubles (n_models, K, d) (the variances' bounded Laplace).
 
         Returns:
             (counts, theta, var): int64 (n_models, K) noisy class counts, float (n_models, K, d) means and variances
@@ -292,17 +416,47 @@ class VectorizedDPGaussianNB:
         q = math.exp(-e_cnt)  # two-sided geometric with ratio exp(-eps/3): difference of two geometrics
         noise = rng.geometric(1.0 - q, size=(n_models, K)) - rng.geometric(1.0 - q, size=(n_models, K))
         counts = _round_robin_fix(np.clip(self.n + noise, 1, n_total), n_total)
-        nc = counts[:, :, None].astype(float)
+        nc_all = counts[:, :, None].astype(float)
         lo, hi = self.lower, self.upper
         local_mu, local_var = e_mu / d, e_var / d
-        theta_sum = self.S1 + rng.laplace(0.0, (hi - lo) / local_mu, size=(n_models, K, d))
-        theta = np.clip(theta_sum, lo * nc, hi * nc) / nc
-        sens = np.maximum(theta - lo, hi - theta) ** 2
-        ssd = self.S2 - 2.0 * theta * self.S1 + self.n[:, None] * theta**2
-        b = sens * self._var_scale(local_var, counts)[:, :, None]
-        dom = sens * nc
-        var = _sample_laplace_in(np.clip(ssd, 0.0, dom), b, 0.0, dom, rng) / nc
-        return counts, theta, var + self.var_smoothing
+        # rng.laplace(0, b) with b = (hi - lo)/local_mu > 0, as numpy computes it: 0 -/+ b log(.) = b (0 -/+ log(.));
+        # then the doubles of the bounded sampler's uniforms (rng.uniform's, _sample_laplace_0_to): all draws first.
+        theta = rng.laplace(0.0, 1.0, size=(n_models, K, d))
+        var = rng.random((n_models, K, d))
+        mu_scale = (hi - lo) / local_mu
+        var_scale = self._var_scale(local_var, counts)[:, :, None]
+        # The rest in blocks of models that stay in a core's cache, in place, operation for operation:
+        # theta = clip(S1 + Laplace, lo n_c, hi n_c) / n_c, sens = max(theta - lo, hi - theta)^2,
+        # ssd = S2 - 2 theta S1 + n theta^2, var = bounded Laplace(clip(ssd, 0, sens n_c), sens scale) / n_c
+        # + var_smoothing.
+        step = max(1, _SAMPLE_BLOCK // (K * d))
+        work = np.empty((5, min(step, n_models), K, d))
+        n_col = self.n[:, None]
+        for a in range(0, n_models, step):
+            z = min(a + step, n_models)
+            th, v, nc = theta[a:z], var[a:z], nc_all[a:z]
+            b1, b2, b3, b4, b5 = work[:, : z - a]
+            th *= mu_scale
+            th += self.S1
+            np.clip(th, np.multiply(lo, nc, out=b1), np.multiply(hi, nc, out=b2), out=th)
+            th /= nc
+            sens = np.subtract(th, lo, out=b1)
+            np.maximum(sens, np.subtract(hi, th, out=b2), out=sens)
+            np.multiply(sens, sens, out=sens)
+            ssd = np.multiply(th, 2.0, out=b2)
+            ssd *= self.S1
+            np.subtract(self.S2, ssd, out=ssd)
+            sq = np.multiply(th, th, out=b3)
+            sq *= n_col
+            ssd += sq
+            scale = np.multiply(sens, var_scale[a:z], out=b3)
+            dom = sens
+            dom *= nc
+            np.clip(ssd, 0.0, dom, out=ssd)
+            _laplace_0_to_from_uniform(ssd, scale, dom, v, b4, b5)
+            v /= nc
+            v += self.var_smoothing
+        return counts, theta, var
 
     def _predict_index(self, X, counts, theta, var) -> np.ndarray:
         """Index into ``classes`` of each model's prediction: int array (m, n_models); first maximum wins (argmax)."""
@@ -325,15 +479,94 @@ class VectorizedDPGaussianNB:
         """Predicted labels of every model on raw features X (m, d): int array (n_models, m) (sklearn's rule)."""
         return self.classes[self._predict_index(X, counts, theta, var)].T
 
+    def _validation(self, X, y) -> _Validation:
+        """The cached :class:`_Validation` of (X, y), rebuilt when X or y differ from the cached copies."""
+        X = np.asarray(X, dtype=float)
+        y = np.asarray(y)
+        if X.ndim != 2 or X.shape[1] != self.d or y.shape != (X.shape[0],):
+            raise ValueError(f"X_val must be (m, {self.d}) and y_val (m,). Found {X.shape} and {y.shape}.")
+        c = self._val_cache
+        if c is not None and c.X.shape == X.shape and np.array_equal(c.X, X) and np.array_equal(c.y, y):
+            return c
+        y_idx = np.searchsorted(self.classes, y)
+        signed = inv_weight = w_weight = None
+        if len(self.classes) == 2 and X.shape[0]:
+            Xc = X - self.center
+            xx = Xc**2
+            rows = y_idx < 2  # _predict_index's indices 0, 1 (searchsorted: a label above both matches neither)
+            sgn = np.where(y_idx[rows] == 1, 1.0, -1.0)[:, None]
+            signed = np.hstack([xx[rows], Xc[rows], np.ones((int(rows.sum()), 1))]) * sgn
+            inv_weight, w_weight = np.tile(0.5 * xx.max(axis=0), 2), np.tile(np.abs(Xc).max(axis=0), 2)
+        self._val_cache = _Validation(X.copy(), y.copy(), y_idx, signed, inv_weight, w_weight)
+        return self._val_cache
+
+    def _correct(self, val: _Validation, counts, theta, var) -> np.ndarray:
+        """Number of rows of the validation set each model predicts right: int array (n_models,); the predictions are
+        :meth:`_predict_index`'s, bit for bit (certified below, or computed by it).
+
+        For K = 2 the sign of jll_1 - jll_0 decides (strictly positive: class 1; the first maximum wins). It is
+        computed with one matrix product per block of models, s_i [Xc^2, Xc, 1] (2d + 1 columns) times
+        [-(1/var_1 - 1/var_0)/2, theta_1/var_1 - theta_0/var_0, const_1 - const_0], with the same const, 1/var and
+        theta/var as _predict_index. Rounding error analysis (any summation order, with or without FMA): that value
+        is within (3d + 7) u M of _predict_index's computed jll_1 - jll_0, u = 2^-53 and
+        M = sum_k |const_k| + sum_j (Xc_j^2/(2 var_kj) + |Xc_j theta_kj / var_kj|), so a value farther from 0 than
+        the bound tol (M bounded above with column maxima of the validation set, times 1.01, plus 1e-300 for
+        underflow) has the sign of _predict_index's difference. If any value of the batch is within tol of 0 (or not
+        finite), the batch is predicted by _predict_index itself (counted in ``self.fallbacks``).
+        """
+        nm, K, d = theta.shape
+        if val.signed is None:
+            idx = self._predict_index(val.X, counts, theta, var)
+            return np.count_nonzero(idx == val.y_idx[:, None], axis=0)
+        if not val.signed.shape[0]:
+            return np.zeros(nm, dtype=np.intp)
+        # const, 1/var and theta/var exactly as _predict_index computes them (same expressions, same shapes).
+        inv = 1.0 / var
+        const = np.log(counts / self.n_total) - 0.5 * np.sum(np.log(2.0 * np.pi * var) + theta**2 * inv, axis=2)
+        w = theta * inv
+        R = np.empty((nm, 2 * d + 1))
+        np.subtract(inv[:, 1], inv[:, 0], out=R[:, :d])
+        R[:, :d] *= -0.5
+        np.subtract(w[:, 1], w[:, 0], out=R[:, d : 2 * d])
+        np.subtract(const[:, 1], const[:, 0], out=R[:, 2 * d])
+        np.abs(w, out=w)
+        np.abs(const, out=const)
+        M = inv.reshape(nm, 2 * d) @ val.inv_weight + w.reshape(nm, 2 * d) @ val.w_weight + const[:, 0] + const[:, 1]
+        tol = (3 * d + 7) * 2.0**-53 * 1.01 * M + 1e-300
+        rows = val.signed.shape[0]
+        block = min(nm, _PREDICT_BLOCK)
+        positive = np.zeros((block, -(-rows // 8) * 8), dtype=bool)  # padded to whole 8-byte words
+        words = positive.view(np.uint64)
+        right = np.empty(nm, dtype=np.intp)
+        for start in range(0, nm, block):
+            stop = min(start + block, nm)
+            Z = R[start:stop] @ val.signed.T  # s_i (jll_1 - jll_0), (models, rows)
+            np.greater(Z, 0.0, out=positive[: stop - start, :rows])
+            right[start:stop] = np.bitwise_count(words[: stop - start]).sum(axis=1)  # ones per model
+            np.abs(Z, out=Z)
+            if not np.all(Z.min(axis=1) > tol[start:stop]):  # a near-tie (or NaN): not certified
+                self.fallbacks += 1
+                idx = self._predict_index(val.X, counts, theta, var)
+                return np.count_nonzero(idx == val.y_idx[:, None], axis=0)
+        return right
+
     def accuracies(self, n_models: int, X_val, y_val, rng: np.random.Generator, chunk: int = 4096) -> np.ndarray:
-        """Validation accuracy of ``n_models`` freshly trained DP models: float array (n_models,), in chunks."""
+        """Validation accuracy of ``n_models`` freshly trained DP models: float array (n_models,), in chunks.
+
+        Each chunk is one :meth:`sample_params` call (the random draws depend on ``chunk``); the accuracy of a model is
+        the fraction of the m rows of ``X_val`` (raw features, (m, d)) whose label ``y_val`` (m,) it predicts
+        (:meth:`predict`'s rule; computed by :meth:`_correct`).
+
+        Raises:
+            ValueError: if X_val is not (m, d) or y_val not (m,).
+        """
         rng = _validate.generator(rng)
-        out = np.empty(int(n_models))
-        y_idx = np.searchsorted(self.classes, np.asarray(y_val))
-        for start in range(0, int(n_models), chunk):
-            k = min(chunk, int(n_models) - start)
-            idx = self._predict_index(X_val, *self.sample_params(k, rng))
-            out[start : start + k] = np.mean(idx == y_idx[:, None], axis=0)
+        n_models = int(n_models)
+        out = np.empty(n_models)
+        val = self._validation(X_val, y_val)
+        for start in range(0, n_models, chunk):
+            k = min(chunk, n_models - start)
+            out[start : start + k] = self._correct(val, *self.sample_params(k, rng)) / val.X.shape[0]
         return out
 
 
