@@ -309,3 +309,35 @@ def test_horizons_beyond_reach_are_refused_naming_t_and_the_largest_t_within_rea
     with pytest.raises(ValueError, match=r"^T must be in \[1, (\d+)\]") as fine:
         certified_calibration(1.0, 0.05, 1.0, 1.5, 100_000, 0.1, 0.5, tol=1e-6)
     assert int(re.search(r"\[1, (\d+)\]", str(fine.value)).group(1)) < reach
+
+
+# --- the windows of the exact pass: special functions only where they can change a bit (the same numbers) ---
+
+WINDOW_CASES = [
+    *WHOLE_RUN_CASES,
+    (ExactTailCalibration(1.0, 0.05, 1.0, 1.5, budget_scale=51.5), 0.1, 0.5),  # c_1 = 2: k - sigma < 0 at t = 1
+    (ExactTailCalibration(1.0, 1e-9, 2.0, 1.25, budget_scale=1e3), 0.5, 0.3),  # steep steps (large eps_t)
+    (ExactTailCalibration(5.0, 0.2, 0.5, 2.0, budget_scale=10.0), 0.01, 0.05),
+]
+
+
+@pytest.mark.parametrize("T", [1, 40])
+@pytest.mark.parametrize("cal,eps_t,pstar", WINDOW_CASES)
+def test_windowed_pass_equals_the_plain_pass_bit_for_bit(cal, eps_t, pstar, T):
+    from privtest.calibration import _steps, _whole_run
+
+    steps = _steps(cal, T, eps_t, pstar)
+    err, per_th = _whole_run(steps, pstar)
+    plain_err, plain = _whole_run(steps, pstar, windowed=False)  # every special function at every node
+    assert err == plain_err and np.array_equal(per_th, plain)
+
+
+def test_the_windows_bounds_hold_for_scipy():
+    """The two facts about scipy the windows use: Q(s, x) is exactly 1.0 below the first window's threshold
+    (P(s, x) < e^-70 there), and P(k, b) > 1/2 for b >= k e^0.01 (the median of Gamma(k) is below k)."""
+    s = np.concatenate([np.linspace(1e-3, 3, 200), np.linspace(3, 60, 200), np.geomspace(60, 1e6, 300)])
+    thr = np.minimum(np.log((s + 1) / 2), (special.gammaln(s + 1) - np.log(2) - 70) / s)
+    x = np.exp(thr[:, None] - np.concatenate([np.linspace(0, 5, 100), np.geomspace(5, 800, 50)])[None, :])
+    assert np.all(special.gammaincc(np.broadcast_to(s[:, None], x.shape), x) == 1.0)
+    k = np.concatenate([np.arange(1.0, 200.0), np.geomspace(200, 1e7, 300)])
+    assert np.all(special.gammainc(k, k * np.exp(0.01)) > 0.5)
