@@ -341,3 +341,35 @@ def test_the_windows_bounds_hold_for_scipy():
     assert np.all(special.gammaincc(np.broadcast_to(s[:, None], x.shape), x) == 1.0)
     k = np.concatenate([np.arange(1.0, 200.0), np.geomspace(200, 1e7, 300)])
     assert np.all(special.gammainc(k, k * np.exp(0.01)) > 0.5)
+
+
+# --- certified_calibration searches kappa on the first PREFIX_T steps, then evaluates all T steps once ---
+
+
+@pytest.mark.parametrize("prefix_t", [1, 3, 100])
+@pytest.mark.parametrize("eps_t", [0.1, 0.2])
+def test_the_search_on_a_prefix_equals_the_search_on_all_steps(monkeypatch, prefix_t, eps_t):
+    """The kappa and error of the search on all T steps, whether the prefix's verdict holds over all T steps (one
+    search) or not (PREFIX_T = 1 at eps_t = 0.1: the search runs again over all T steps)."""
+    import privtest.calibration as calibration
+
+    args = (1.0, 0.05, 1.0, 1.5, 130, eps_t, 0.5)
+    monkeypatch.setattr(calibration, "PREFIX_T", 1000)  # >= T: every kappa over all T steps
+    cal, err = certified_calibration(*args)
+    searches, search = [], calibration._kappa_search
+    monkeypatch.setattr(calibration, "_kappa_search", lambda *a: searches.append(a) or search(*a))
+    monkeypatch.setattr(calibration, "PREFIX_T", prefix_t)
+    fast, fast_err = certified_calibration(*args)
+    assert (fast.budget_scale, fast_err) == (cal.budget_scale, err)
+    assert len(searches) == (2 if (prefix_t, eps_t) == (1, 0.1) else 1)
+
+
+def test_the_prefix_quadrature_agrees_with_that_of_all_steps_far_within_the_margin():
+    # A prefix error above beta (1 + 1e-9) is one of all T steps above beta: the first steps' errors on their own
+    # quadrature nodes (fewer: J grows with c_t) agree with those on the nodes of all T steps to ~1e-13.
+    from privtest.calibration import _PREFIX_MARGIN, _steps, _whole_run
+
+    for cal, eps_t, pstar in WINDOW_CASES[:6]:
+        full = _whole_run(_steps(cal, 600, eps_t, pstar), pstar)[1][:100]
+        prefix = _whole_run(_steps(cal, 100, eps_t, pstar), pstar)[1][:100]
+        np.testing.assert_allclose(prefix, full, rtol=_PREFIX_MARGIN / 100, atol=0)
