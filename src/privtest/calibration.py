@@ -46,7 +46,6 @@ from privtest._numerics import (
     log_p_series,
     log_upper_cf,
     log_upper_gamma_unchecked,
-    logsumexp_unchecked,
     panel_width_unchecked,
     x_nodes_unchecked,
 )
@@ -555,13 +554,17 @@ def _direct_factors(a, k, sigma, C, e, negligible: float, need_H: np.ndarray):
             for (r, _, j_q, *_), lb in zip(runs, log_b, strict=True)
         ],
     )
-    lG, lH = np.zeros((R, J)), np.full((R, J), -np.inf)
+    lG, lH = np.zeros((R, J)), np.empty((R, J))
     bigs = []
     for (r, full, j_q, j_m, j_g, j_h), lb, lp, lu in zip(runs, log_b, log_pareto, lug, strict=True):
         lp[:, :j_q] += lu
         lp[:, j_q:] += gl_ks[r]
         lp -= gk[r]
-        lh = np.minimum(lp, 0.0)
+        if full:
+            lh = np.minimum(lp, 0.0, out=lH[r])
+        else:
+            lH[r] = -np.inf
+            lh = np.minimum(lp, 0.0)
         lh[:, :j_h] = 0.0
         if j_m > j_h:
             n = r.stop - r.start
@@ -584,8 +587,6 @@ def _direct_factors(a, k, sigma, C, e, negligible: float, need_H: np.ndarray):
                 np.broadcast_to(sigma[r], big.shape)[big],
             )
         )
-        if full:
-            lH[r] = lh
     # the continuation branch where H > 1/2, one batch
     sizes = [len(bb) for _, _, bb, *_ in bigs]
     if sum(sizes):
@@ -631,6 +632,10 @@ def _log_factors(a: np.ndarray, q, eps, tau2, c, rho, s, negligible=None, need_H
     in :func:`_whole_run`, and the rows of direct steps where ``need_H`` (bool, shape (R,)) is False get no log_H
     (-inf)."""
     R, J = len(q), len(a)
+    if negligible is not None and bool(np.all((q > 0) & (s == 1) & (eps > 0))):  # all rows direct: no copies
+        k, C = (c + 1.0)[:, None], (np.array([math.log(r) for r in rho.tolist()]) + np.log(q))[:, None]
+        need = np.ones(R, dtype=bool) if need_H is None else need_H
+        return _direct_factors(a, k, 1.0 / (eps * tau2)[:, None], C, (s * eps)[:, None], negligible, need)
     log_G, log_H = np.zeros((R, J)), np.full((R, J), -np.inf)
     flipped = s == -1
     log_G[flipped], log_H[flipped] = -np.inf, 0.0  # q = 0: K = 0 surely (direct continues, flipped halts)
@@ -683,6 +688,15 @@ def _log_factors(a: np.ndarray, q, eps, tau2, c, rho, s, negligible=None, need_H
     return log_G, log_H
 
 
+def _logsumexp_rows(v: np.ndarray) -> np.ndarray:
+    """logsumexp_unchecked(v) along the last axis of a C-contiguous v, in place (v is overwritten): the same numbers."""
+    m = np.max(v, axis=-1, keepdims=True)
+    m = np.where(np.isfinite(m), m, 0.0)
+    v -= m
+    with np.errstate(divide="ignore"):
+        return m[:, 0] + np.log(np.sum(np.exp(v, out=v), axis=-1))
+
+
 def _whole_run(steps: _Steps, pstar: float, stop_above: float | None = None, windowed: bool = True):
     """(error, per_th) of :func:`whole_run_error` for the steps ``steps``; with ``stop_above``, (e, None) for some
     e > stop_above as soon as the worst stream through the steps computed so far errs with probability e (the
@@ -724,8 +738,8 @@ def _whole_run(steps: _Steps, pstar: float, stop_above: float | None = None, win
         before[0] = cum
         for r in range(1, n):
             np.add(before[r - 1], lG[r - 1], out=before[r])
-        log_halt_p[i] = logsumexp_unchecked(before + lH[:n])  # halt at t with p_t (Type I where low)
-        log_alt[i] = logsumexp_unchecked(before + lG[n:])  # continue at t with p* (Type II)
+        log_halt_p[i] = _logsumexp_rows(np.add(before, lH[:n], out=lH[:n]))  # halt at t with p_t (Type I where low)
+        log_alt[i] = _logsumexp_rows(np.add(before, lG[n:], out=lG[n:]))  # continue at t with p* (Type II)
         cum = before[-1] + lG[n - 1]
         if stop_above is not None:
             acc = np.logaddexp.accumulate(np.r_[typeI, np.where(low[i], log_halt_p[i], -np.inf)])
@@ -744,12 +758,16 @@ def _whole_run(steps: _Steps, pstar: float, stop_above: float | None = None, win
 # What an exact whole-run error costs, and the horizons within reach
 
 #: Most exact work :func:`whole_run_error` and :func:`certified_calibration` undertake, in step-node evaluations: the
-#: steps t <= T times the J nodes of the eta_1 quadrature (privtest.exact, about 1,000 to 10,000) times the number of
-#: budget scales kappa evaluated (1 for whole_run_error). Each costs 0.3 to 0.45 us on the reference machine (2 shared
-#: cores; a few incomplete gamma functions per node and input), so 10^8 is 30 to 45 s. Beyond it the call is refused
-#: naming T and the largest T within reach: the quadrature and its numbers are what the certificate is, so the work
-#: cannot shrink without changing them (T = 10^5 at eps_t/eps = 0.1 would take an hour of certification).
-MAX_CERTIFY_WORK = 10**8
+#: steps t <= T times the J nodes of the eta_1 quadrature (privtest.exact, about 1,000 to 10,000), once for
+#: whole_run_error; for certified_calibration its worst case (the search on the first PREFIX_T steps, one evaluation
+#: over all T steps and, should the first steps' verdict not hold there, the search over all T steps). Each costs 40
+#: to 80 ns of CPU on the reference machine (2 shared cores; both inputs of a step at a node, the incomplete gamma
+#: functions at a tenth of the nodes or fewer), so 10^9 is about a minute. Beyond it the call is refused naming T and
+#: the largest T within reach: the quadrature and its numbers are what the certificate is, so the work cannot shrink
+#: without changing them. At eps = 1, beta = 0.05, theta = 1, eps_t = 0.1, p* = 0.5 (tol = 0.02) whole_run_error
+#: reaches T = 179,083 (T = 10^5: about 40 s) and certified_calibration T = 11,359 (T = 10^4: 3 s, its prefix's verdict
+#: holding; T = 10^5 is refused).
+MAX_CERTIFY_WORK = 10**9
 #: Steps on which :func:`certified_calibration` searches kappa before one evaluation over all T steps.
 PREFIX_T = 100
 #: Relative margin over beta above which the error of the first PREFIX_T steps (on their own quadrature nodes, which
@@ -805,9 +823,9 @@ def _check_reach(cal, T: int, eps_t: float, pstar: float, evaluations: int, call
     raise ValueError(
         f"T must be {span} for {caller} at these parameters. Found {T}. Its exact whole-run error integrates each "
         f"step t <= T at J = {J} quadrature nodes of eta_1 (privtest.exact), {times} = {work:,} "
-        f"step-node evaluations exceed MAX_CERTIFY_WORK = {MAX_CERTIFY_WORK:,} (30 to 45 s "
-        "at 0.3 to 0.45 us each; the cost is linear in T, and the certificate is these very numbers, so it has no "
-        "cheaper form). " + ("Lower T, or raise tol." if evaluations > 1 else "Lower T.")
+        f"step-node evaluations exceed MAX_CERTIFY_WORK = {MAX_CERTIFY_WORK:,} (about a minute of CPU at 40 to 80 "
+        "ns each; the cost is linear in T, and the certificate is these very numbers, so it has no cheaper form). "
+        + ("Lower T, or raise tol." if evaluations > 1 else "Lower T.")
     )
 
 
@@ -837,12 +855,13 @@ def whole_run_error(cal, T: int, eps_t: float, pstar: float):
     :func:`privtest.exact.transcript_log_probs` element for element: the same numbers; in direct steps the incomplete
     gamma functions are evaluated only at the nodes where they can change a bit of the result, a tenth of them or
     fewer, and skipped where a bound shows they cannot, e.g. where Q(s, b) is 1.0 exactly). The work is T x J step-node
-    evaluations, 0.3 to 0.45 us each (2 s at T = 1,000 and 23 s at T = 10,000 with eps = 1, beta = 0.05, theta = 1,
-    eps_t = 0.1); beyond :data:`MAX_CERTIFY_WORK` the call is refused naming T.
+    evaluations, 40 to 80 ns of CPU each (0.4 s at T = 1,000, 3 s at T = 10,000 and about 40 s at T = 10^5 with eps = 1,
+    beta = 0.05, theta = 1, eps_t = 0.1, the reference machine); beyond :data:`MAX_CERTIFY_WORK` the call is refused
+    naming T.
 
     Args:
         cal: a calibration (``tau1``, ``mu1``, ``step(t, eps_t, pstar)``), e.g. :class:`ExactTailCalibration`.
-        T: number of steps, integer >= 1, with T x J <= :data:`MAX_CERTIFY_WORK` (T up to 19,113 at eps = 1,
+        T: number of steps, integer >= 1, with T x J <= :data:`MAX_CERTIFY_WORK` (T up to 179,083 at eps = 1,
             beta = 0.05, theta = 1, eps_t = 0.1, p* = 0.5).
         eps_t: input privacy, finite and >= 0; pstar: p* in (0, 1).
 
@@ -896,15 +915,16 @@ def certified_calibration(
     found is evaluated over all T steps. If it passes, so does every kappa the search passed, all of them below it
     (the error being non-decreasing in kappa, as the search assumes): the search over all T steps would have made the
     same comparisons, so its kappa and error are returned, at the cost of one evaluation over all T steps instead of
-    one per kappa. If it fails, the search runs again over all T steps (the prefix's failures kept). Cost: about
-    0.3 s at T = 100 and 0.7 s at T = 1,000 (eps = 1, beta = 0.05, eps_t = 0.1, p* = 0.5, CPU time on the reference
-    machine), linear in T; a horizon whose work exceeds :data:`MAX_CERTIFY_WORK` is refused before any of it (there
-    T > 1,152).
+    one per kappa. If it fails, the search runs again over all T steps (the prefix's failures kept). Cost (CPU time on
+    the reference machine, eps = 1, beta = 0.05, eps_t = 0.1, p* = 0.5): about 0.3 s at T = 100, 0.6 s at T = 1,000
+    and 3 s at T = 10^4, linear in T beyond the prefix; should the prefix's verdict not hold, one more evaluation
+    over all T steps per kappa searched. A horizon whose work, counted for that case, exceeds
+    :data:`MAX_CERTIFY_WORK` is refused before any of it (there T > 11,359: T = 10^5 is refused).
 
     Args:
         eps, beta, theta, gamma, variant: as :class:`~privtest.gtm.GlobalCalibration`.
         T: number of steps the guarantee covers, integer >= 1, with J x (T x (n + 1) + min(T, PREFIX_T) x n) <=
-            :data:`MAX_CERTIFY_WORK` (J: eta_1 quadrature nodes; n: kappas evaluated at most; T up to 1,152 at
+            :data:`MAX_CERTIFY_WORK` (J: eta_1 quadrature nodes; n: kappas evaluated at most; T up to 11,359 at
             eps = 1, beta = 0.05, theta = 1, eps_t = 0.1, p* = 0.5, tol = 0.02; the refusal gives the largest T for
             the parameters given).
         eps_t: input privacy of every step, finite and >= 0.
@@ -1000,7 +1020,7 @@ CHOICE_GAMMAS = (1.25, 1.5, 2.0)
 #: T = 2000; ten times that at T = 10^4).
 MAX_CHOICE_T = 2_000
 #: Largest T at which :func:`choose_calibration` certifies: beyond it the certified candidate is listed as not computed.
-#: :func:`certified_calibration` takes about 0.3 s at T = 100 and 0.7 s at T = 1,000 (CPU; refused beyond
+#: :func:`certified_calibration` takes about 0.3 s at T = 100 and 0.6 s at T = 1,000 (CPU; refused beyond
 #: :data:`MAX_CERTIFY_WORK`); the limit stays at 100 so that the choice for any T <= :data:`MAX_CHOICE_T` is unchanged.
 MAX_CERTIFY_T = 100
 
