@@ -17,9 +17,9 @@ smaller: the same rejection threshold pbar_t at fewer evaluations.
 Cost. :func:`whole_run_error` and :func:`certified_calibration` compute the steps 1..T and the exact transcript pass
 on arrays (element for element the arithmetic of :meth:`ExactTailCalibration.step` and of
 :func:`privtest.exact.transcript_log_probs`: the same numbers, tests/test_calibration.py; special functions only at
-the eta_1 nodes where they can change a bit); their work is linear in T
-(T x the eta_1 quadrature nodes x the budget scales evaluated), and a horizon beyond :data:`MAX_CERTIFY_WORK` is refused
-naming T and the largest T within reach.
+the eta_1 nodes where they can change a bit); their work is linear in T (T x the eta_1 quadrature nodes; the certified
+calibration searches its budget scale on the first :data:`PREFIX_T` steps and evaluates all T steps once), and a
+horizon beyond :data:`MAX_CERTIFY_WORK` is refused naming T and the largest T within reach.
 
 Choosing. :func:`choose_calibration` compares, for one (eps, eps_t, beta, p*, T), Theorem 21's calibration over a small
 grid of theta and gamma with the exact-tail and certified calibrations, and returns the one with the fewest expected
