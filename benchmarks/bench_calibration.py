@@ -3,12 +3,16 @@ range of (eps, beta, t), by a value or by a ValueError naming the parameter out 
 
 Grid: eps in {0.01, 1, 100}, beta from 0.5 down to 1e-300, t from 1 to 1e18, eps_t/eps in {0.01, 1}, p* in
 {0.01, 0.5, 0.99}; the certified calibration (an exact whole-run search) at T in {1, 10} on a smaller grid. A call
-that exceeds ``--limit`` seconds is reported (and makes the exit status 1); each call is cut off after 60 s.
+that exceeds ``--limit`` seconds of CPU time is reported (and makes the exit status 1); each call is cut off after 60 s
+of wall time.
 
-Horizons: ``certified_calibration(1, 0.05, 1, 1.5, T, 0.1, 0.5)`` (the issue's call, default tol) and
-``whole_run_error`` of its kappa = 1 calibration at T = 10^2, 10^3, 10^4, 10^5: each returns within ``--horizon-limit``
-seconds (default 60: no call runs for minutes), with a value or a ValueError naming T and the largest T within reach
-(privtest.calibration.MAX_CERTIFY_WORK); each call is cut off after 300 s.
+Horizons: ``certified_calibration(1, 0.05, 1, 1.5, T, 0.1, 0.5)`` (the issue's call, default tol: within 10 s of
+CPU time up to T = 10^4, and within 60 s or refused naming T at T = 10^5) and ``whole_run_error`` of its kappa = 1
+calibration at T = 10^2, 10^3, 10^4, 10^5: each returns within ``--horizon-limit`` seconds of CPU time (default 60:
+no call runs for minutes), with a value or a ValueError naming T and the largest T within reach
+(privtest.calibration.MAX_CERTIFY_WORK), reported as "refused"; each call is cut off after 300 s of wall time. Times
+are CPU seconds (time.process_time: on a shared machine wall time measures the other jobs too), with the wall time
+beside them.
 
 Usage: python benchmarks/bench_calibration.py [--limit SECONDS] [--horizon-limit SECONDS] [--horizons-only]
 """
@@ -43,19 +47,20 @@ signal.signal(signal.SIGALRM, expire)
 
 
 def timed(call, cutoff=60, detail=False):
-    """(seconds, outcome) with outcome "ok", "ValueError" or "timeout" (with ``detail``: the value or the message)."""
+    """(CPU seconds, outcome, wall seconds) with outcome "ok", "ValueError" or "timeout" (with ``detail``: the value,
+    or "refused: " and the start of the message)."""
     signal.alarm(cutoff)
-    start = time.perf_counter()
+    start, wall = time.process_time(), time.perf_counter()
     try:
         value = call()
         outcome = f"ok: {value}" if detail else "ok"
     except ValueError as err:
-        outcome = f"ValueError: {str(err)[:90]}..." if detail else "ValueError"
+        outcome = f"refused: ValueError: {str(err)[:90]}..." if detail else "ValueError"
     except TimeoutError:
         outcome = "timeout"
     finally:
         signal.alarm(0)
-    return time.perf_counter() - start, outcome
+    return time.process_time() - start, outcome, time.perf_counter() - wall
 
 
 def step_calls(make):
@@ -88,7 +93,7 @@ if not args.horizons_only:
         n = ok = refused = 0
         worst, worst_args, total = 0.0, None, 0.0
         for params, call in calls:
-            seconds, outcome = timed(call)
+            seconds, outcome, _ = timed(call)
             n, total = n + 1, total + seconds
             ok += outcome == "ok"
             refused += outcome == "ValueError"
@@ -98,6 +103,10 @@ if not args.horizons_only:
                 slow += 1
                 print(f"  SLOW {name}: {params} took {seconds:.2f} s ({outcome})")
         print(f"{name:34s} {n:6d} {ok:7d} {refused:8d} {worst:7.3f} {total:8.2f}  {worst_args}")
+
+
+#: CPU seconds certified_calibration may take at T <= 10^4 (the issue: T = 10^4 within 10 s).
+ISSUE_LIMIT = 10.0
 
 
 def certified(T):
@@ -110,12 +119,13 @@ def whole_run(T):
 
 
 print("\nhorizons (eps = 1, beta = 0.05, theta = 1, gamma = 1.5, eps_t = 0.1, p* = 0.5)", end="")
-print(f", limit {args.horizon_limit:g} s:")
+print(f", limit {args.horizon_limit:g} s of CPU:")
 for name, fn in (("certified_calibration", certified), ("whole_run_error", whole_run)):
     for T in (10**2, 10**3, 10**4, 10**5):
-        seconds, outcome = timed(lambda fn=fn, T=T: fn(T), cutoff=300, detail=True)
-        flag = "SLOW " if seconds > args.horizon_limit or outcome == "timeout" else ""
+        seconds, outcome, wall = timed(lambda fn=fn, T=T: fn(T), cutoff=300, detail=True)
+        limit = min(ISSUE_LIMIT, args.horizon_limit) if name == "certified_calibration" and T <= 10**4 else None
+        flag = "SLOW " if seconds > (limit or args.horizon_limit) or outcome == "timeout" else ""
         slow += bool(flag)
-        print(f"  {flag}{name:22s} T = {T:>6d}: {seconds:7.2f} s  {outcome}")
+        print(f"  {flag}{name:22s} T = {T:>6d}: {seconds:7.2f} s CPU ({wall:6.2f} s wall)  {outcome}")
 print(f"{slow} call(s) over the limits")
 sys.exit(1 if slow else 0)
