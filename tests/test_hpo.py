@@ -483,3 +483,12 @@ def test_three_classes_and_scale_table():
     table = hpo._var_scale_table(0.2 / 5, model.n_total)
     for c in range(1, model.n_total + 1):
         assert table[c] == hpo.bounded_laplace_scale(0.2 / 5, np.array([float(c)]))[0]
+
+
+@pytest.mark.parametrize("h", [1e-200, 1e160])
+def test_degenerate_bounds_are_refused_before_any_draw(h):
+    """Bounds whose squared span underflows or overflows would give the variances' noise a zero or infinite scale
+    (NaN variances and a constant prediction): the constructor refuses them, naming the span."""
+    X = np.array([[0.0], [h / 2], [-h / 2], [0.0]])
+    with pytest.raises(ValueError, match="upper - lower"):
+        hpo.VectorizedDPGaussianNB(X, np.array([0, 0, 1, 1]), np.array([-h]), np.array([h]), 1.0, np.array([0, 1]))

@@ -366,6 +366,14 @@ class VectorizedDPGaussianNB:
             raise ValueError(f"X must be (n, d), y (n,), lower/upper (d,). Found {X.shape}, {y.shape}, {lower.shape}.")
         if not np.all(upper > lower):
             raise ValueError("upper must be > lower for every feature.")
+        # The noise scales grow like (upper - lower)^2 * n: a span whose square underflows or overflows would give the
+        # variances' bounded Laplace a zero or infinite scale (NaN variances), so it is refused here, before any draw.
+        span2 = (upper - lower) ** 2
+        if not (np.all(span2 >= 1e-280) and np.all(np.isfinite(span2 * 4.0 * max(X.shape[0], 1)))):
+            raise ValueError(
+                "upper - lower must be in [1e-140, about 1e150 / sqrt(n)] for every feature (its square times n must "
+                f"be a finite normal double). Found spans in [{np.min(upper - lower)!r}, {np.max(upper - lower)!r}]."
+            )
         _validate.positive("epsilon", epsilon)
         _validate.nonnegative("var_smoothing", var_smoothing)
         self.classes = np.asarray(classes)
@@ -419,7 +427,8 @@ class VectorizedDPGaussianNB:
         nc_all = counts[:, :, None].astype(float)
         lo, hi = self.lower, self.upper
         local_mu, local_var = e_mu / d, e_var / d
-        # rng.laplace(0, b) with b = (hi - lo)/local_mu > 0, as numpy computes it: 0 -/+ b log(.) = b (0 -/+ log(.));
+        # rng.laplace(0, b) with b = (hi - lo)/local_mu > 0, as numpy computes it: 0 -/+ b log(.) = b (0 -/+ log(.))
+        # bit for bit, except the sign of a product that rounds to zero (b < ~1e-300: spans the constructor refuses);
         # then the doubles of the bounded sampler's uniforms (rng.uniform's, _sample_laplace_0_to): all draws first.
         theta = rng.laplace(0.0, 1.0, size=(n_models, K, d))
         var = rng.random((n_models, K, d))
