@@ -46,6 +46,7 @@ Example:
 from __future__ import annotations
 
 import math
+from collections import OrderedDict
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -247,11 +248,14 @@ def log_step_factors(a, q, eps, tau2, c, rho, s):
 
 def _log_step_factors(a, q, eps, tau2, c, rho, s):
     a, q = np.broadcast_arrays(np.asarray(a, dtype=float), np.asarray(q, dtype=float))
+    pos = q > 0
+    if pos.size and pos.all():  # every input can succeed (the usual call): the factors as computed, reshaped
+        lG, lH = _log_step_factors_pos(a.ravel(), q.ravel(), float(eps), float(tau2), int(c), float(rho), int(s))
+        return lG.reshape(a.shape), lH.reshape(a.shape)
     log_G, log_H = np.zeros(a.shape), np.full(a.shape, -np.inf)
     if s == -1:  # q = 0: K = 0 surely, so the direct variant continues and the flipped one halts
         log_G, log_H = log_H, log_G
-    pos = q > 0
-    if np.any(pos):
+    if pos.any():
         lG, lH = _log_step_factors_pos(a[pos], q[pos], float(eps), float(tau2), int(c), float(rho), int(s))
         log_G[pos], log_H[pos] = lG, lH
     return log_G, log_H
@@ -581,6 +585,39 @@ def logsumexp(v, axis=-1):
     return logsumexp_unchecked(np.asarray(arr, dtype=float), axis)
 
 
+class _FactorCache:
+    """The step factors (:func:`_log_step_factors`) of recent (nodes, q, step) arguments, least recently used dropped
+    first beyond ``max_elements`` cached floats. A search over input sequences (:mod:`privtest.privacy`) evaluates the
+    same step at the same input again and again (a Nelder-Mead move changes a few coordinates); a hit returns the
+    very arrays computed before (read-only), so results are bit-identical to recomputing them."""
+
+    def __init__(self, max_elements: int = 1 << 22):
+        self.max_elements = max_elements
+        self.entries: OrderedDict = OrderedDict()
+        self.elements = 0
+
+    def get(self, nodes: tuple, a: np.ndarray, q, args: tuple):
+        """``_log_step_factors(a, q, *args)`` for the nodes a computed from ``nodes`` (tau1, mu1, h, log_floor)."""
+        key = (
+            np.array([*nodes, *args], dtype=float).tobytes() + np.asarray(q, dtype=float).tobytes() + bytes(np.ndim(q))
+        )
+        hit = self.entries.get(key)
+        if hit is not None:
+            self.entries.move_to_end(key)
+            return hit
+        lG, lH = _log_step_factors(a, q, *args)
+        lG.flags.writeable = lH.flags.writeable = False
+        self.entries[key] = (lG, lH)
+        self.elements += lG.size + lH.size
+        while self.elements > self.max_elements and len(self.entries) > 1:
+            _, (g, hh) = self.entries.popitem(last=False)
+            self.elements -= g.size + hh.size
+        return lG, lH
+
+
+_STEP_FACTORS = _FactorCache()
+
+
 def transcript_log_probs(
     stream: Stream,
     *,
@@ -636,13 +673,14 @@ def transcript_log_probs(
     T = stream.T
     log_cont, log_halt, log_alt, log_halt_p = np.empty(T), np.empty(T), np.empty(T), np.empty(T)
     cum = log_f1.copy() if shared_eta1 else 0.0
+    nodes = (stream.tau1, stream.mu1, h, log_floor)  # a is a function of these
     for i in range(T):
         args = (stream.eps[i], stream.tau2[i], stream.c[i], stream.rho[i], stream.s[i])
         if q_halt is not q and q_halt[i] != q[i]:  # both inputs in one call (rows: p, p_halt)
-            lGs, lHs = _log_step_factors(a, np.array([[q[i]], [q_halt[i]]]), *args)
+            lGs, lHs = _STEP_FACTORS.get(nodes, a, np.array([[q[i]], [q_halt[i]]]), args)
             lG, lH_p, lG_alt, lH = lGs[0], lHs[0], lGs[1], lHs[1]
         else:
-            lG, lH = _log_step_factors(a, q[i], *args)
+            lG, lH = _STEP_FACTORS.get(nodes, a, q[i], args)
             lG_alt, lH_p = lG, lH
         if shared_eta1:
             log_halt[i] = logsumexp_unchecked(cum + lH)
