@@ -127,7 +127,7 @@ class SVTVariant:
 
         Returns:
             (answers, values): int8 array (n, m) with 1 (top), 0 (bottom), -1 (aborted), and float array (n, m) of the
-            released noisy answers (Alg. 3 only; NaN elsewhere).
+            released noisy answers (Alg. 3 only; NaN elsewhere, and then a read-only array).
 
         Raises:
             ValueError: naming queries, n or rng when invalid.
@@ -151,7 +151,7 @@ class SVTVariant:
         # Built query-major ((m, n), one contiguous row per query) and returned as (n, m) views: the same values as
         # filling the columns of an (n, m) array, without its strided masked writes.
         answers = np.empty((m, n), dtype=np.int8)
-        values = np.full((m, n), np.nan)
+        values = np.full((m, n), np.nan) if v == "alg3" else np.broadcast_to(np.float64(np.nan), (m, n))
         tops = np.zeros(n, dtype=np.int64)
         level = self.threshold + rho  # the noisy threshold, updated where alg2 redraws rho
         for i in range(m):
