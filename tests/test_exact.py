@@ -310,3 +310,76 @@ def test_search_keeps_the_flipped_and_purified_gtm_within_its_claim():
         res = search_worst_case(base, cc, ch, grid=grid, full_dim_T=2, nm_iters=3)
         for wc in res.values():
             assert wc.loss <= wc.claimed + 1e-9
+
+
+def _step_factors_reference(a, q, eps, tau2, c, rho, s):
+    """The step factors as privtest.exact computes them without its shortcuts: every term through the kernels of
+    privtest._numerics on the whole array (the arithmetic of the module docstring, operation for operation)."""
+    from scipy import special
+
+    from privtest import _numerics as N
+
+    q = np.full(a.shape, q)
+    k, sigma = c + 1.0, 1.0 / (eps * tau2)
+    log_b = math.log(rho) + np.log(q) + s * eps * a
+    b = np.exp(log_b)
+    if s == 1:
+        log_main = N.log_gammainc_unchecked(k, b)
+        log_pareto = sigma * log_b + N.log_upper_gamma_unchecked(k - sigma, b) - special.gammaln(k)
+    else:
+        log_main = N.log_gammaincc_unchecked(k, b)
+        log_pareto = (
+            -sigma * log_b + special.gammaln(k + sigma) - special.gammaln(k) + N.log_gammainc_unchecked(k + sigma, b)
+        )
+    log_H = np.minimum(np.logaddexp(log_main, log_pareto), 0.0)
+    log_G = N.log1mexp(log_H)
+    big = log_H > math.log(0.5)
+    if np.any(big):
+        bb, lp = b[big], log_pareto[big]
+        if s == 1:
+            lq = N.log_gammaincc_unchecked(k, bb)
+            vals = lq + N.log1mexp(np.minimum(lp - lq, 0.0))
+            deep = bb > 20.0 * (k + sigma)
+            if np.any(deep):
+                bd = bb[deep][:, None]
+                log1p_r = np.log1p(N.LAG_X[None, :] / bd)
+                integrand = -np.expm1(-sigma * log1p_r) * np.exp((k - 1.0) * log1p_r)
+                vals[deep] = -bd[:, 0] + (k - 1.0) * np.log(bd[:, 0]) - special.gammaln(k) + np.log(integrand @ N.LAG_W)
+        else:
+            lpk = N.log_gammainc_unchecked(k, bb)
+            vals = lpk + N.log1mexp(np.minimum(lp - lpk, 0.0))
+        log_G[big] = vals
+    return log_G, log_H
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_step_factor_shortcuts_change_no_bit(seed):
+    """The terms privtest.exact leaves out (a log-sum's term far below the other, Q(s, b) = 1 exactly) and its scalar
+    fast paths give the reference's floats exactly, in both directions, on GTM-like and random parameters."""
+    rng = np.random.default_rng(seed)
+    for _ in range(12):
+        mu1, tau1 = rng.uniform(1, 30), rng.uniform(0.5, 10)
+        a = mu1 - np.sort(rng.uniform(0, mu1 + 100 * tau1, int(rng.integers(50, 3000))))
+        eps, tau2 = float(rng.uniform(0.01, 1.0)), float(rng.uniform(0.5, 20))
+        c, rho, q = int(rng.integers(0, 2000)), float(np.exp(rng.uniform(-2, 9))), float(rng.uniform(1e-6, 1))
+        for s in (1, -1):
+            with np.errstate(all="ignore"):
+                got = log_step_factors(a, q, eps, tau2, c, rho, s)
+                want = _step_factors_reference(a, q, eps, tau2, c, rho, s)
+            for g, w in zip(got, want, strict=True):
+                assert g.tobytes() == w.tobytes(), (eps, tau2, c, rho, q, s)
+
+
+def test_upper_gamma_shortcut_premise_scipy_q_is_exactly_one():
+    """privtest.exact._log_upper_gamma's premise: where s >= 2, b <= (s + 1)/2 and 2 b^s e^-b / Gamma(s + 1) < 1e-17,
+    scipy's regularized Q(s, b) is exactly 1.0."""
+    from scipy import special
+
+    rng = np.random.default_rng(3)
+    for _ in range(200):
+        s = float(np.exp(rng.uniform(math.log(2.0), math.log(20000.0))))
+        log_b = rng.uniform(-800, math.log(s), 5000)
+        b = np.exp(log_b)
+        with np.errstate(divide="ignore"):
+            one = (b <= (s + 1) / 2) & (s * log_b - b - special.gammaln(s + 1) + math.log(2) < math.log(1e-17))
+        assert np.all(special.gammaincc(s, b[one]) == 1.0), s

@@ -62,7 +62,7 @@ def log_p_series(a, x):
         n += 1
         term = term * x / (a + n)
         total = total + term
-        if np.all(term <= 1e-16 * total) or n > 100000:
+        if (term <= 1e-16 * total).all() or n > 100000:
             break
     return a * np.log(x) - x - special.gammaln(a + 1.0) + np.log(total)
 
@@ -87,34 +87,45 @@ def log_upper_cf(s, x):
         d = 1.0 / d
         delta = d * c
         h = h * delta
-        if np.all(np.abs(delta - 1.0) < 1e-15):
+        if (np.abs(delta - 1.0) < 1e-15).all():
             break
     return -x + s * np.log(x) + np.log(h)
 
 
 def log_gammainc_unchecked(a, x):
     """log P(a, x): :func:`privtest.exact.log_gammainc` without its checks (a > 0, x >= 0, broadcast)."""
-    a, x = np.broadcast_arrays(np.asarray(a, dtype=float), np.asarray(x, dtype=float))
-    shape, a, x = a.shape, a.ravel(), x.ravel()
+    a, x = np.asarray(a, dtype=float), np.asarray(x, dtype=float)
+    if a.ndim == 0:  # one shape for every x (the usual call): no array of copies of it
+        shape, x = x.shape, x.ravel()
+        a_bad = a
+    else:
+        a, x = np.broadcast_arrays(a, x)
+        shape, a, x = a.shape, a.ravel(), x.ravel()
+        a_bad = None
     with np.errstate(divide="ignore"):
         v = special.gammainc(a, x)
         out = np.log(v)
     bad = (v < TINY) & (x > 0)
     if np.any(bad):
-        out[bad] = log_p_series(a[bad], x[bad])
+        out[bad] = log_p_series(a[bad] if a_bad is None else a_bad, x[bad])
     return out.reshape(shape)
 
 
 def log_gammaincc_unchecked(a, x):
     """log Q(a, x): :func:`privtest.exact.log_gammaincc` without its checks (a > 0, x >= 0, broadcast)."""
-    a, x = np.broadcast_arrays(np.asarray(a, dtype=float), np.asarray(x, dtype=float))
-    shape, a, x = a.shape, a.ravel(), x.ravel()
+    a, x = np.asarray(a, dtype=float), np.asarray(x, dtype=float)
+    if a.ndim == 0:  # one shape for every x (the usual call): no array of copies of it
+        shape, x = x.shape, x.ravel()
+    else:
+        a, x = np.broadcast_arrays(a, x)
+        shape, a, x = a.shape, a.ravel(), x.ravel()
     with np.errstate(divide="ignore"):
         v = special.gammaincc(a, x)
         out = np.log(v)
     bad = v < TINY
     if np.any(bad):
-        out[bad] = log_upper_cf(a[bad], x[bad]) - special.gammaln(a[bad])
+        a_bad = a if a.ndim == 0 else a[bad]
+        out[bad] = log_upper_cf(a_bad, x[bad]) - special.gammaln(a_bad)
     return out.reshape(shape)
 
 
@@ -159,7 +170,10 @@ def log_upper_gamma_small_x(s, x):
 
 def log_upper_gamma_unchecked(s, x):
     """log Gamma(s, x) for real s and x > 0: :func:`privtest.exact.log_upper_gamma` without its checks."""
-    s, x = np.broadcast_arrays(np.asarray(s, dtype=float), np.asarray(x, dtype=float))
+    s, x = np.asarray(s, dtype=float), np.asarray(x, dtype=float)
+    if s.ndim == 0 and s > 0:  # one positive shape for every x (the usual call): scipy throughout
+        return np.asarray(log_gammaincc_unchecked(s, x) + special.gammaln(s))
+    s, x = np.broadcast_arrays(s, x)
     out = np.empty(s.shape)
     pos = s > 0
     if np.any(pos):
@@ -200,6 +214,12 @@ def log1mexp(x):
 
 def logsumexp_unchecked(v, axis=-1):
     """log sum exp(v) along ``axis`` (all -inf gives -inf): :func:`privtest.exact.logsumexp` without its checks."""
+    if v.ndim == 1 and axis in (0, -1) and v.size:  # one sum (the usual call): the same operations on scalars
+        m = v.max()
+        if not np.isfinite(m):
+            m = np.float64(0.0)
+        with np.errstate(divide="ignore"):
+            return m + np.log(np.sum(np.exp(v - m)))
     m = np.max(v, axis=axis, keepdims=True)
     m = np.where(np.isfinite(m), m, 0.0)
     with np.errstate(divide="ignore"):

@@ -445,6 +445,23 @@ def runs_to_flag(k_a: int, k_b: int, n: int, claimed: float, alpha: float, delta
     return hi
 
 
+def _value_index(xa: np.ndarray, xb: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(values, index_a, index_b): the sorted distinct values of the int64 samples xa and xb together
+    (``np.union1d``) and each sample's position in them (``np.searchsorted``). Codes within a small range are
+    counted instead of sorted."""
+    if len(xa) == 0 or len(xb) == 0:
+        values = np.union1d(xa, xb)
+        return values, np.searchsorted(values, xa), np.searchsorted(values, xb)
+    lo = min(int(xa.min()), int(xb.min()))
+    width = max(int(xa.max()), int(xb.max())) - lo + 1
+    if width > 2 * (len(xa) + len(xb)) + 1024:
+        values = np.union1d(xa, xb)
+        return values, np.searchsorted(values, xa), np.searchsorted(values, xb)
+    seen = (np.bincount(xa - lo, minlength=width) + np.bincount(xb - lo, minlength=width)) > 0
+    rank = np.cumsum(seen) - 1  # position of each value among the observed ones
+    return np.flatnonzero(seen) + lo, rank[xa - lo], rank[xb - lo]
+
+
 def _search(xa: np.ndarray, xb: np.ndarray, delta: float, keep: int, choices) -> list[tuple[float, tuple, str]]:
     """The ``keep`` best events on pilot features xa, xb (m, d): (pilot score, conditions, direction), best first.
 
@@ -452,15 +469,18 @@ def _search(xa: np.ndarray, xb: np.ndarray, delta: float, keep: int, choices) ->
     "any") is scored by the bound it establishes on the pilot itself at level :data:`SELECT_ALPHA`.
     """
     m, d = xa.shape
-    values = [np.union1d(xa[:, j], xb[:, j]) for j in range(d)]
+    values, ia, ib = [], [], []
+    for j in range(d):  # the observed values of feature j (sorted) and each sample's index among them
+        v, i_a, i_b = _value_index(xa[:, j], xb[:, j])
+        values.append(v)
+        ia.append(i_a)
+        ib.append(i_b)
     shape = tuple(len(v) for v in values)
 
-    def hist(x):
-        h = np.zeros(shape)
-        np.add.at(h, tuple(np.searchsorted(values[j], x[:, j]) for j in range(d)), 1.0)
-        return h
+    def hist(idx):  # counts per cell, as floats
+        return np.bincount(np.ravel_multi_index(tuple(idx), shape), minlength=math.prod(shape)).reshape(shape) * 1.0
 
-    ha, hb = hist(xa), hist(xb)
+    ha, hb = hist(ia), hist(ib)
 
     def apply(h, ops):
         for axis, op in enumerate(ops):

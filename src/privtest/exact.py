@@ -46,6 +46,7 @@ Example:
 from __future__ import annotations
 
 import math
+from collections import OrderedDict
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -169,7 +170,8 @@ def log_upper_gamma(s, x):
 # ----------------------------------------------------------------------------------------------------------------
 def _check_signs(name: str, s) -> None:
     _validate.real(name, s, scalar=False)
-    if not np.all(np.isin(np.asarray(s), (-1, 1))):
+    arr = np.asarray(s)
+    if not ((arr == -1) | (arr == 1)).all():
         raise ValueError(f"{name} must be -1 or +1 (every element). Found {_validate.fmt(s)}.")
 
 
@@ -247,14 +249,78 @@ def log_step_factors(a, q, eps, tau2, c, rho, s):
 
 def _log_step_factors(a, q, eps, tau2, c, rho, s):
     a, q = np.broadcast_arrays(np.asarray(a, dtype=float), np.asarray(q, dtype=float))
+    pos = q > 0
+    if pos.size and pos.all():  # every input can succeed (the usual call): the factors as computed, reshaped
+        lG, lH = _log_step_factors_pos(a.ravel(), q.ravel(), float(eps), float(tau2), int(c), float(rho), int(s))
+        return lG.reshape(a.shape), lH.reshape(a.shape)
     log_G, log_H = np.zeros(a.shape), np.full(a.shape, -np.inf)
     if s == -1:  # q = 0: K = 0 surely, so the direct variant continues and the flipped one halts
         log_G, log_H = log_H, log_G
-    pos = q > 0
-    if np.any(pos):
+    if pos.any():
         lG, lH = _log_step_factors_pos(a[pos], q[pos], float(eps), float(tau2), int(c), float(rho), int(s))
         log_G[pos], log_H[pos] = lG, lH
     return log_G, log_H
+
+
+#: Nats by which an upper bound on log P(k, b) (log Q(k, b)) must lie below the Pareto term for :func:`_log_main` to
+#: leave the term out of their log-sum (:func:`_log_main`).
+_DOMINATED = 110.0
+_LOG2 = math.log(2.0)
+
+
+def _log_main(k: float, b: np.ndarray, log_b: np.ndarray, log_other: np.ndarray, upper: bool) -> np.ndarray:
+    """log P(k, b) (``upper``: log Q(k, b)) for ``np.logaddexp(result, log_other)`` only: what
+    ``log_gammainc_unchecked(k, b)`` (``log_gammaincc_unchecked``) returns, except -inf where the term cannot change
+    that sum. There (b finite) an upper bound on it (2 b^k e^-b / Gamma(k + 1) for b <= (k + 1)/2; 2 b^(k-1) e^-b /
+    Gamma(k) for b >= 2 (k - 1)) lies more than :data:`_DOMINATED` nats below log_other with |log_other| > 1e-20, so
+    numpy's logaddexp, log_other + log1p(exp(term - log_other)), adds less than e^-100 < 4e-44, below half an ulp of
+    log_other: the sum is log_other to the last bit with the term and with -inf (log1p(0) = 0). Where scipy
+    underflows (the series / continued-fraction entries) outside that set, the kernel runs on every entry as before,
+    so its series groups are unchanged."""
+    with np.errstate(divide="ignore", invalid="ignore"):
+        if upper:
+            bound = (k - 1.0) * log_b - b - special.gammaln(k) + _LOG2
+            dominated = (b >= 2.0 * max(k - 1.0, 0.0)) & (bound < log_other - _DOMINATED)
+        else:
+            bound = k * log_b - b - special.gammaln(k + 1.0) + _LOG2
+            dominated = (b <= (k + 1.0) / 2.0) & (bound < log_other - _DOMINATED)
+        dominated &= (np.abs(log_other) > 1e-20) & (b < np.inf)  # b = inf (overflow): the kernel's NaN stays
+    kernel = log_gammaincc_unchecked if upper else log_gammainc_unchecked
+    if not dominated.any():
+        return kernel(k, b)
+    rest = ~dominated
+    br = b[rest]
+    with np.errstate(divide="ignore"):
+        v = special.gammaincc(k, br) if upper else special.gammainc(k, br)
+        underflow = (v < _numerics.TINY) if upper else (v < _numerics.TINY) & (br > 0)
+        if underflow.any():  # the kernel's series / continued fraction over all its underflowing entries
+            return kernel(k, b)
+        out = np.full(b.shape, -np.inf)
+        out[rest] = np.log(v)
+    return out
+
+
+#: P(s, b) below this makes scipy's Q(s, b) = 1 - P(s, b) exactly 1.0 (it is below half an ulp of 1, 2^-54).
+_LOG_P_ONE = math.log(1e-17)
+
+
+def _log_upper_gamma(s: float, b: np.ndarray, log_b: np.ndarray) -> np.ndarray:
+    """``log_upper_gamma_unchecked(s, b)`` (b = e^log_b >= 0) without scipy where its value is known: for s >= 2 and
+    b <= (s + 1)/2 with P(s, b) <= 2 b^s e^-b / Gamma(s + 1) < 1e-17, scipy's Q(s, b) is 1 - P(s, b) by its series
+    (cephes igamc for b < s / 1.1), which rounds to exactly 1.0, so log Q + gammaln(s) = gammaln(s) to the last bit
+    (checked on 4e7 such pairs, tests/test_exact.py). Elsewhere the kernel, whose continued-fraction group (the
+    entries where Q underflows) has none of these entries."""
+    if not s >= 2.0:
+        return log_upper_gamma_unchecked(s, b)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        one = (b <= (s + 1.0) / 2.0) & (s * log_b - b - special.gammaln(s + 1.0) + _LOG2 < _LOG_P_ONE)
+    if not one.any():
+        return log_upper_gamma_unchecked(s, b)
+    out = np.empty(b.shape)
+    out[one] = 0.0 + special.gammaln(s)  # log(1.0) + gammaln(s)
+    rest = ~one
+    out[rest] = log_upper_gamma_unchecked(s, b[rest])
+    return out
 
 
 def _log_step_factors_pos(a, q, eps, tau2, c, rho, s):
@@ -267,13 +333,13 @@ def _log_step_factors_pos(a, q, eps, tau2, c, rho, s):
         return (lQ, lP) if s == 1 else (lP, lQ)
     sigma = 1.0 / (eps * tau2)
     if s == 1:
-        log_main = log_gammainc_unchecked(k, b)  # P(k, b): halting with no help from eta_2
-        log_pareto = sigma * log_b + log_upper_gamma_unchecked(k - sigma, b) - special.gammaln(k)
+        log_pareto = sigma * log_b + _log_upper_gamma(k - sigma, b, log_b) - special.gammaln(k)
+        log_main = _log_main(k, b, log_b, log_pareto, upper=False)  # P(k, b): halting with no help from eta_2
     else:
-        log_main = log_gammaincc_unchecked(k, b)  # Q(k, b)
         log_pareto = (
             -sigma * log_b + special.gammaln(k + sigma) - special.gammaln(k) + log_gammainc_unchecked(k + sigma, b)
         )
+        log_main = _log_main(k, b, log_b, log_pareto, upper=True)  # Q(k, b)
     log_H = np.minimum(np.logaddexp(log_main, log_pareto), 0.0)
     log_G = log1mexp(log_H)
     big = log_H > math.log(0.5)
@@ -434,19 +500,37 @@ class Stream:
         _validate.interval("p", p, 0.0, 1.0, lo_open=False, hi_open=False, scalar=False)
         if np.ndim(p) != 1 or len(p) > self.T:
             raise ValueError(f"p must be a 1-d array of at most T = {self.T} entries. Found shape {np.shape(p)}.")
-        p = np.asarray(p, dtype=float)
-        return Stream(
-            self.tau1,
-            self.mu1,
-            p,
-            self.eps[: len(p)],
-            self.tau2[: len(p)],
-            self.c[: len(p)],
-            self.rho[: len(p)],
-            self.s[: len(p)],
-            self.delta[: len(p)],
-            pc,
-        )
+        # The other fields are this stream's, already checked: only p and pc are new (what __post_init__ would
+        # check and convert for them, with its messages), the rest are the first T' entries of this stream's arrays.
+        n = len(p)
+        p = np.array(p, dtype=float)
+        if pc is None:
+            pc = 1.0 - p
+        else:
+            _validate.interval("pc", pc, 0.0, 1.0, lo_open=False, hi_open=False, scalar=False)
+            try:
+                pc = np.broadcast_to(np.asarray(pc, dtype=float), (n,)).copy()
+            except ValueError:
+                raise ValueError(
+                    f"pc must be a number or have one entry per step (T = {n}). Found shape {np.shape(pc)}."
+                ) from None
+        p.setflags(write=False)
+        pc.setflags(write=False)
+        out = object.__new__(Stream)
+        for name, value in (
+            ("tau1", self.tau1),
+            ("mu1", self.mu1),
+            ("p", p),
+            ("eps", self.eps[:n]),
+            ("tau2", self.tau2[:n]),
+            ("c", self.c[:n]),
+            ("rho", self.rho[:n]),
+            ("s", self.s[:n]),
+            ("delta", self.delta[:n]),
+            ("pc", pc),
+        ):
+            object.__setattr__(out, name, value)
+        return out
 
     def head(self, T: int) -> Stream:
         """The first T steps (T an integer in [1, self.T]).
@@ -581,6 +665,61 @@ def logsumexp(v, axis=-1):
     return logsumexp_unchecked(np.asarray(arr, dtype=float), axis)
 
 
+_NODES: OrderedDict = OrderedDict()
+
+
+def _nodes(tau1: float, mu1: float, h: float, log_floor: float):
+    """(log_f1, a, X) of :func:`transcript_log_probs`: log(Exp(tau1) density x weight) and a = mu1 - x at the eta_1
+    nodes x of :func:`x_nodes_unchecked`, and the truncation point X; the arrays of the last few (tau1, mu1, h,
+    log_floor), kept read-only (the same computation every time)."""
+    key = np.array([tau1, mu1, h, log_floor], dtype=float).tobytes()
+    hit = _NODES.get(key)
+    if hit is not None:
+        _NODES.move_to_end(key)
+        return hit
+    x, log_w, X = x_nodes_unchecked(tau1, mu1, h, log_floor)
+    log_f1 = -x / tau1 - math.log(tau1) + log_w
+    a = mu1 - x
+    log_f1.flags.writeable = a.flags.writeable = False
+    _NODES[key] = (log_f1, a, X)
+    if len(_NODES) > 16:
+        _NODES.popitem(last=False)
+    return log_f1, a, X
+
+
+class _FactorCache:
+    """The step factors (:func:`_log_step_factors`) of recent (nodes, q, step) arguments, least recently used dropped
+    first beyond ``max_elements`` cached floats. A search over input sequences (:mod:`privtest.privacy`) evaluates the
+    same step at the same input again and again (a Nelder-Mead move changes a few coordinates); a hit returns the
+    very arrays computed before (read-only), so results are bit-identical to recomputing them."""
+
+    def __init__(self, max_elements: int = 1 << 22):
+        self.max_elements = max_elements
+        self.entries: OrderedDict = OrderedDict()
+        self.elements = 0
+
+    def get(self, nodes: tuple, a: np.ndarray, q, args: tuple):
+        """``_log_step_factors(a, q, *args)`` for the nodes a computed from ``nodes`` (tau1, mu1, h, log_floor)."""
+        key = (
+            np.array([*nodes, *args], dtype=float).tobytes() + np.asarray(q, dtype=float).tobytes() + bytes(np.ndim(q))
+        )
+        hit = self.entries.get(key)
+        if hit is not None:
+            self.entries.move_to_end(key)
+            return hit
+        lG, lH = _log_step_factors(a, q, *args)
+        lG.flags.writeable = lH.flags.writeable = False
+        self.entries[key] = (lG, lH)
+        self.elements += lG.size + lH.size
+        while self.elements > self.max_elements and len(self.entries) > 1:
+            _, (g, hh) = self.entries.popitem(last=False)
+            self.elements -= g.size + hh.size
+        return lG, lH
+
+
+_STEP_FACTORS = _FactorCache()
+
+
 def transcript_log_probs(
     stream: Stream,
     *,
@@ -628,21 +767,20 @@ def transcript_log_probs(
     _validate.positive("refine", refine)
     _validate.boolean("shared_eta1", shared_eta1)
     h = panel_width_unchecked(stream.tau1, stream.tau2, stream.eps, stream.c) / float(refine)
-    x, log_w, X = x_nodes_unchecked(stream.tau1, stream.mu1, h, log_floor)
-    log_f1 = -x / stream.tau1 - math.log(stream.tau1) + log_w
-    a = stream.mu1 - x
+    log_f1, a, X = _nodes(stream.tau1, stream.mu1, h, log_floor)
     q = stream.q()
     q_halt = q if p_halt is None else _counted_success(p_halt, stream.s, stream.delta, stream.eps, pc_halt)
     T = stream.T
     log_cont, log_halt, log_alt, log_halt_p = np.empty(T), np.empty(T), np.empty(T), np.empty(T)
     cum = log_f1.copy() if shared_eta1 else 0.0
+    nodes = (stream.tau1, stream.mu1, h, log_floor)  # a is a function of these
     for i in range(T):
         args = (stream.eps[i], stream.tau2[i], stream.c[i], stream.rho[i], stream.s[i])
         if q_halt is not q and q_halt[i] != q[i]:  # both inputs in one call (rows: p, p_halt)
-            lGs, lHs = _log_step_factors(a, np.array([[q[i]], [q_halt[i]]]), *args)
+            lGs, lHs = _STEP_FACTORS.get(nodes, a, np.array([[q[i]], [q_halt[i]]]), args)
             lG, lH_p, lG_alt, lH = lGs[0], lHs[0], lGs[1], lHs[1]
         else:
-            lG, lH = _log_step_factors(a, q[i], *args)
+            lG, lH = _STEP_FACTORS.get(nodes, a, q[i], args)
             lG_alt, lH_p = lG, lH
         if shared_eta1:
             log_halt[i] = logsumexp_unchecked(cum + lH)

@@ -109,6 +109,44 @@ def _flag(name: str, value) -> bool:
     return bool(value)
 
 
+_PLAIN_FLOATS = (float, np.float64)
+
+
+def _plain_step_fields(st) -> bool:
+    """Whether every field of the StepParams ``st`` is a plain Python/numpy scalar inside its range (what a calibration
+    builds): then each check of :meth:`StepParams._check_fields` passes, and this one test replaces them. False
+    means "not shown here", not "invalid": the field-by-field checks decide then."""
+    f = _PLAIN_FLOATS
+    return (
+        type(st.t) is int
+        and 1 <= st.t < 2**62
+        and type(st.c) is int
+        and 0 <= st.c < 2**62
+        and type(st.s) is int
+        and (st.s == 1 or st.s == -1)
+        and type(st.eps_t) in f
+        and 0.0 <= st.eps_t < math.inf
+        and type(st.pstar) in f
+        and 0.0 < st.pstar < 1.0
+        and type(st.tau1) in f
+        and 0.0 < st.tau1 < math.inf
+        and type(st.mu1) in f
+        and 0.0 < st.mu1 < math.inf
+        and type(st.tau2) in f
+        and 0.0 < st.tau2 < math.inf
+        and type(st.rho) in f
+        and 0.0 < st.rho < math.inf
+        and type(st.log_Lambda) in f
+        and 0.0 <= st.log_Lambda < math.inf
+        and type(st.pbar) in f
+        and -math.inf < st.pbar <= st.pstar
+        and type(st.beta_I) in f
+        and 0.0 < st.beta_I < 1.0
+        and type(st.beta_II) in f
+        and 0.0 < st.beta_II < 1.0
+    )
+
+
 @dataclass(frozen=True)
 class StepParams:
     """Per-step parameters of Algorithm 1 chosen by a calibration, with the guarantees they imply.
@@ -156,6 +194,12 @@ class StepParams:
     continue_loss: float = field(init=False)
 
     def __post_init__(self):
+        if not _plain_step_fields(self):  # the checks below, field by field (and their messages)
+            self._check_fields()
+        object.__setattr__(self, "continue_loss", 1.0 / self.tau1)
+        object.__setattr__(self, "halt_loss", 1.0 / self.tau1 + 2.0 / self.tau2)
+
+    def _check_fields(self):
         _validate.step_index(self.t)
         _validate.nonnegative("eps_t", self.eps_t)
         _validate.open_unit("pstar", self.pstar)
@@ -169,8 +213,6 @@ class StepParams:
             raise ValueError(f"pbar must be <= pstar = {self.pstar!r}. Found {self.pbar!r}.")
         _validate.open_unit("beta_I", self.beta_I)
         _validate.open_unit("beta_II", self.beta_II)
-        object.__setattr__(self, "continue_loss", 1.0 / self.tau1)
-        object.__setattr__(self, "halt_loss", 1.0 / self.tau1 + 2.0 / self.tau2)
 
     @property
     def Lambda(self) -> float:

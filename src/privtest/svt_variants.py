@@ -127,7 +127,7 @@ class SVTVariant:
 
         Returns:
             (answers, values): int8 array (n, m) with 1 (top), 0 (bottom), -1 (aborted), and float array (n, m) of the
-            released noisy answers (Alg. 3 only; NaN elsewhere).
+            released noisy answers (Alg. 3 only; NaN elsewhere, and then a read-only array).
 
         Raises:
             ValueError: naming queries, n or rng when invalid.
@@ -148,27 +148,42 @@ class SVTVariant:
         )
         cutoff = v not in ("alg5", "alg6")
         rho = rng.laplace(0.0, rho_scale, n)
-        answers = np.full((n, m), -1, dtype=np.int8)
-        values = np.full((n, m), np.nan)
+        # Built query-major ((m, n), one contiguous row per query) and returned as (n, m) views: the same values as
+        # filling the columns of an (n, m) array, without its strided masked writes.
+        answers = np.empty((m, n), dtype=np.int8)
+        values = np.full((m, n), np.nan) if v == "alg3" else np.broadcast_to(np.float64(np.nan), (m, n))
         tops = np.zeros(n, dtype=np.int64)
+        level = self.threshold + rho  # the noisy threshold, updated where alg2 redraws rho
         for i in range(m):
-            active = tops < c if cutoff else np.ones(n, dtype=bool)
             nu = rng.laplace(0.0, nu_scale, n) if nu_scale > 0 else np.zeros(n)
-            top = q[i] + nu >= self.threshold + rho
-            answers[active, i] = top[active].astype(np.int8)
-            hit = active & top
+            top = q[i] + nu >= level
+            if cutoff:
+                active = tops < c
+                hit = active & top
+                # 1 / 0 while active, -1 once aborted: hit + active - 1
+                np.add(hit.view(np.int8), active.view(np.int8), out=answers[i])
+                answers[i] -= 1
+            else:
+                hit = top
+                answers[i] = top
             if v == "alg3":
-                values[hit, i] = q[i] + nu[hit]
+                values[i, hit] = q[i] + nu[hit]
             if v == "alg2":  # Dwork-Roth: a fresh threshold noise after every top
                 rho[hit] = rng.laplace(0.0, c * D / eps2, int(np.count_nonzero(hit)))
+                level[hit] = self.threshold + rho[hit]
             tops += hit
-        return answers, values
+        return answers.T, values.T
+
+
+def _in_range(a: np.ndarray) -> bool:
+    """Whether every element of the integer (or bool) array ``a`` is -1, 0 or 1 (np.isin without its sort)."""
+    return a.size == 0 or (int(a.min()) >= -1 and int(a.max()) <= 1)
 
 
 def _check_answers(answers) -> np.ndarray:
     _validate.real("answers", answers, scalar=False)
     a = np.asarray(answers)
-    if a.ndim != 2 or not np.all(np.isin(a, (-1, 0, 1))):
+    if a.ndim != 2 or not (_in_range(a) if a.dtype.kind in "iub" else np.all(np.isin(a, (-1, 0, 1)))):
         raise ValueError(f"answers must be an (n, m) array of 1 (top), 0 (bottom), -1 (aborted). Found {a!r}.")
     return a
 
@@ -269,8 +284,11 @@ def _tops(out) -> np.ndarray:
 def _bottoms_and_min_value(out) -> np.ndarray:
     """(bottoms, floor of the smallest released value clipped to [-20, 20]; 21 when nothing is released)."""
     answers, values = np.asarray(out[0]), np.asarray(out[1], dtype=float)
-    released = np.where(np.isfinite(values), values, np.inf).min(axis=1)
-    low = np.where(np.isfinite(released), np.clip(np.floor(released), -20, 20), 21).astype(np.int64)
+    if np.isnan(values).all():  # nothing released (every variant but alg3)
+        low = np.full(len(values), 21, dtype=np.int64)
+    else:
+        released = np.where(np.isfinite(values), values, np.inf).min(axis=1)
+        low = np.where(np.isfinite(released), np.clip(np.floor(released), -20, 20), 21).astype(np.int64)
     return np.stack([np.count_nonzero(answers == 0, axis=1), low], axis=1)
 
 

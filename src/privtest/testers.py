@@ -36,7 +36,6 @@ from privtest.gtm import (
     VacuousConfigurationError,
     check_admissible,
     checked_exp,
-    log_lambda,
     sample_bound,
     sample_budget,
 )
@@ -497,11 +496,13 @@ class GTMTester(Tester):
             i = slice(t0 - 1, t1 - 1)
             ci, si, direct = c[i, None], s[i, None], s[i, None] == 1
             eta2 = rng.exponential(1.0, (t1 - t0, runs)) * tau2[i, None]
-            N = rng.poisson(checked_exp(log_lambda(log_rho[i, None], eps1, si, cal.mu1, eta1[None, :], eta2)))
+            # log_lambda's arithmetic; its argument checks hold here (eta_1, eta_2 >= 0 drawn above, s = +-1)
+            N = rng.poisson(checked_exp(log_rho[i, None] + eps1 * (si * (cal.mu1 - eta1[None, :] + eta2))))
             n_sum += N.sum(axis=0)
-            valid = np.where(direct, N >= ci + 1, N > ci)
-            a = np.where(direct, ci + 1, N - ci)
-            b = np.where(direct, N - ci, ci + 1)
+            valid = N > ci  # N >= c + 1 (direct) and N > c (flipped) are the same test for integers
+            rest = N - ci
+            a = np.where(direct, ci + 1, rest)
+            b = np.where(direct, rest, ci + 1)
             draw = rng.beta(np.where(valid, a, 1.0), np.where(valid, b, 1.0))
             p_t = np.where(valid, draw, np.where(direct, np.inf, 0.0))
             np.minimum(p_crit, p_t.min(axis=0), out=p_crit)

@@ -36,6 +36,7 @@ from privtest.bounds import (
     sigma_LT,
 )
 from privtest.measure import CriticalP, blocks
+from privtest.mechanisms import _checked_counts
 from privtest.testers import StationaryTester
 
 __all__ = ["MAX_EVALUATIONS", "LiuTalwarTester", "liu_talwar_tester", "optimal_eps0"]
@@ -234,6 +235,7 @@ class LiuTalwarTester(StationaryTester):
         if any(m.delta > 0 for m in mechanisms):  # Theorem 46 needs pure eps_1-DP inputs (no purification here)
             raise ValueError("Liu-Talwar requires pure eps_1-DP input mechanisms (delta = 0).")
         nu = rng.laplace(0.0, self.b_nu, runs)
+        log_phi_pstar = self._log_phi(self.pstar)  # the same at every step
         halt_step = np.zeros(runs, dtype=np.int64)
         samples = np.zeros((runs, len(mechanisms)), dtype=np.int64)
         for t, m in enumerate(mechanisms, start=1):
@@ -241,9 +243,9 @@ class LiuTalwarTester(StationaryTester):
             if active.size == 0:
                 break
             n_t = np.full(active.size, n_eval, dtype=np.int64)
-            K = _validate.counts(m.count_plus(n_t, rng), n_t, t)
+            K = _checked_counts(m.count_plus(n_t, rng), n_t, t)
             xi = rng.laplace(0.0, self.b_xi, active.size)
-            halted = xi + self._log_phi(K / self.N) >= nu[active] + self._log_phi(self.pstar)
+            halted = xi + self._log_phi(K / self.N) >= nu[active] + log_phi_pstar
             samples[active, t - 1] = n_eval
             halt_step[active[halted]] = t
         return halt_step, samples

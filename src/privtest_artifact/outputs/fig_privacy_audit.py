@@ -212,10 +212,10 @@ def simulate(cfg: dict, rng: np.random.Generator, inputs: dict[str, str]) -> pd.
 
 def _halt_to_answers(halt_step, m):
     """Top/bottom answers of a c = 1 threshold test from its halting step (aborted after the top)."""
-    idx = np.arange(1, m + 1)[None, :]
-    h = np.asarray(halt_step)[:, None]
-    ans = np.where((h == 0) | (idx < h), 0, np.where(idx == h, 1, -1)).astype(np.int8)
-    return ans
+    idx = np.arange(1, m + 1)[:, None]
+    h = np.asarray(halt_step)[None, :]
+    one, zero, minus = np.int8(1), np.int8(0), np.int8(-1)
+    return np.where((h == 0) | (idx < h), zero, np.where(idx == h, one, minus)).T  # built step-major, (n, m)
 
 
 #: The columns of ``summary`` before the pass-level ones (the figure data, ``figures/data/fig_privacy_audit.csv``).
