@@ -105,11 +105,35 @@ def noisy_degree_topk(deg: np.ndarray, k: int, eps: float, size: int, rng: np.ra
     _validate.positive("eps", eps)
     _validate.integer("size", size, 0)
     deg = np.asarray(deg)
+    k = _check_k(k, deg.size)
+    return _noisy_degree_topk(deg, k, eps, int(size), rng)
+
+
+#: Largest k for which :func:`_noisy_degree_topk` picks the top k by k row-wise argmax passes (each a fast SIMD
+#: scan) rather than one argpartition.
+_ARGMAX_K = 16
+
+
+def _noisy_degree_topk(deg: np.ndarray, k: int, eps: float, size: int, rng: np.random.Generator) -> np.ndarray:
+    """:func:`noisy_degree_topk` without the checks (deg a finite float (n,) array, 1 <= k <= n, eps > 0, size >= 0,
+    rng a Generator): the same draws. The k largest noisy degrees of a row are found by k argmax passes (each
+    masking the maximum found) for small k, else by argpartition: the same set (the noisy degrees are continuous,
+    ties have probability 0)."""
     n = deg.size
-    k = _check_k(k, n)
-    noisy = deg[None, :] + rng.laplace(0.0, 2.0 / eps, (size, n))
-    top = np.argpartition(-noisy, k - 1, axis=1)[:, :k] if k < n else np.tile(np.arange(n), (size, 1))
-    return np.sort(top, axis=1)
+    noisy = rng.laplace(0.0, 2.0 / eps, (size, n))
+    noisy += deg  # deg + Lap, elementwise (the same floats as deg[None, :] + Lap)
+    if k == n:
+        return np.tile(np.arange(n), (size, 1))
+    if k > _ARGMAX_K:
+        return np.sort(np.argpartition(-noisy, k - 1, axis=1)[:, :k], axis=1)
+    top = np.empty((size, k), dtype=np.intp)
+    rows = np.arange(size)
+    for j in range(k):
+        i = noisy.argmax(axis=1)
+        top[:, j] = i
+        noisy[rows, i] = -np.inf
+    top.sort(axis=1)
+    return top
 
 
 def capped_degree_bound(n: int, pairs: np.ndarray, w: np.ndarray, k: int) -> float:
@@ -296,9 +320,9 @@ class DensestKSubgraph(COProblem):
     def sample(self, t: int, eps: float, delta: float, size: int, rng: np.random.Generator) -> np.ndarray:
         """``size`` draws of the noisy-degree top-k A(X_t, eps) (``delta`` ignored): int (size, k), sorted."""
         rng = _validate.generator(rng)
-        _, deg = self._graph(t)
+        deg = self._state.at(t).deg
         out = np.empty((size, self.k), dtype=np.int64)
         for a in range(0, size, 512):  # memory control: (512, n) noise at a time
             b = min(size, a + 512)
-            out[a:b] = noisy_degree_topk(deg, self.k, eps, b - a, rng)
+            out[a:b] = _noisy_degree_topk(deg, self.k, float(eps), b - a, rng)  # arguments checked on entry
         return out
