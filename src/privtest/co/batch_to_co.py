@@ -638,26 +638,38 @@ def _open_halts(problem, t, e, d, h, lo, hi, m, rest, key, rng) -> tuple[np.ndar
     eps_t ``e``, delta_t ``d`` (None: 0), threshold ``h``, l = ``lo``, u = ``hi`` (l < u wherever m > 0), ``m``,
     ``rest`` (1 <= rest <= m) and ``key`` (equal keys: equal e, d, h).
 
-    Per key: where A's score law is known, one binomial per run (p = E g(Y) = sum_v Pr[f = v] g(v)); else the open
-    evaluations are drawn in order, for all the key's undecided runs at once, until each run is decided (``rest``
-    +1s reached, or too few evaluations left): at least the draws that cannot decide it, a first round of
-    :data:`_OPEN_CHUNK` and doubling rounds after. The evaluations are i.i.d., so stopping once the outcome is known
-    leaves its law unchanged."""
+    Per key, in increasing key order: where A's score law is known, one binomial per run (p = E g(Y) =
+    sum_v Pr[f = v] g(v)); else the open evaluations are drawn in order, for all the key's undecided runs at once,
+    until each run is decided (``rest`` +1s reached, or too few evaluations left): at least the draws that cannot
+    decide it, a first round of :data:`_OPEN_CHUNK` and doubling rounds after. The evaluations are i.i.d., so stopping
+    once the outcome is known leaves its law unchanged. When every key's law is known, the binomials of all keys are
+    drawn in one call, in that same order (the same draws)."""
     hit = np.zeros(e.size, dtype=bool)
     drawn = 0
-    for kk in np.unique(key).tolist() if key.size > 1 else key.tolist():
-        idx = np.flatnonzero(key == kk) if key.size > 1 else np.zeros(1, dtype=np.int64)
-        j = int(idx[0])
+    if key.size > 1:
+        uniq, first, inv = np.unique(key, return_index=True, return_inverse=True)
+        firsts = first.tolist()
+    else:
+        firsts, inv = [0], np.zeros(key.size, dtype=np.int64)
+    a_eps = [0.5 * float(e[j]) for j in firsts]
+    a_delta = [0.0 if d is None else float(d[j]) for j in firsts]
+    if hasattr(problem, "_score_laws"):  # a COProblem (else an object with its interface)
+        laws = problem._score_laws(t, a_eps, a_delta)
+    else:
+        laws = [problem.score_distribution(t, x, y) for x, y in zip(a_eps, a_delta, strict=True)]
+    if all(law is not None for law in laws):
+        q = _open_probabilities(laws, h[firsts], e[firsts], lo[firsts], hi[firsts])
+        order = np.argsort(inv, kind="stable") if len(firsts) > 1 else np.arange(key.size)
+        hit[order] = rng.binomial(m[order], q[inv[order]]) >= rest[order]
+        return hit, 0
+    for g, j in enumerate(firsts):
+        idx = np.flatnonzero(inv == g) if len(firsts) > 1 else np.arange(key.size)
         e_j, d_j, l_j = float(e[j]), 0.0 if d is None else float(d[j]), float(lo[j])
-        band = float(hi[j]) - l_j if hi[j] > lo[j] else 1.0
-        law = problem.score_distribution(t, 0.5 * e_j, d_j)
-        if law is not None:
-            values, probs = law
-            p = min(
-                max(float(np.dot(probs, laplace_tail_unchecked(h[j], np.asarray(values, dtype=float), e_j))), 0.0), 1.0
-            )
-            hit[idx] = rng.binomial(m[idx], min(max((p - l_j) / band, 0.0), 1.0)) >= rest[idx]
+        if laws[g] is not None:
+            q = _open_probability(*laws[g], float(h[j]), e_j, l_j, float(hi[j]))
+            hit[idx] = rng.binomial(m[idx], q) >= rest[idx]
             continue
+        band = float(hi[j]) - l_j if hi[j] > lo[j] else 1.0
         plus, left, todo = np.zeros(idx.size, dtype=np.int64), m[idx].copy(), rest[idx].copy()
         live, chunk = np.arange(idx.size), _OPEN_CHUNK
         while live.size:
@@ -674,6 +686,40 @@ def _open_halts(problem, t, e, d, h, lo, hi, m, rest, key, rng) -> tuple[np.ndar
             chunk *= 2
         hit[idx] = plus >= todo
     return hit, drawn
+
+
+def _open_probability(values, probs, h: float, e: float, lo: float, hi: float) -> float:
+    """(p - l)/(u - l) clipped to [0, 1], p = E g(Y) = sum_v Pr[f = v] g(v) from A's score law (``values``,
+    ``probs``): the +1 probability of one open evaluation (u - l taken as 1 when u <= l)."""
+    return _clipped_open(float(np.dot(probs, laplace_tail_unchecked(h, np.asarray(values, dtype=float), e))), lo, hi)
+
+
+def _clipped_open(p: float, lo: float, hi: float) -> float:
+    p = min(max(p, 0.0), 1.0)
+    band = hi - lo if hi > lo else 1.0
+    return min(max((p - lo) / band, 0.0), 1.0)
+
+
+def _open_probabilities(laws: list, h, e, lo, hi) -> np.ndarray:
+    """:func:`_open_probability` of each key's law (``laws``: (values, probs) per key; h, e, lo, hi: float (K,)):
+    float (K,). Laws sharing one array of values (as :meth:`privtest.co.graphs.DensestPair._score_laws` returns
+    them) have their tails g(v) computed as one (K, V) array: the same floats, and the same dot product per key."""
+    values = laws[0][0]
+    if len(laws) > 1 and all(law[0] is values for law in laws):
+        v = np.asarray(values, dtype=float)
+        tails = laplace_tail_unchecked(h[:, None], v[None, :], e[:, None])
+        return np.array(
+            [
+                _clipped_open(float(np.dot(law[1], g)), x, y)
+                for law, g, x, y in zip(laws, tails, lo.tolist(), hi.tolist(), strict=True)
+            ]
+        )
+    return np.array(
+        [
+            _open_probability(law[0], law[1], float(a), float(b), float(x), float(y))
+            for law, a, b, x, y in zip(laws, h, e, lo, hi, strict=True)
+        ]
+    )
 
 
 #: First round of draws of A per undecided run in :func:`_open_halts` (then doubling).

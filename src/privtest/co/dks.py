@@ -299,7 +299,7 @@ class DensestKSubgraph(COProblem):
         self._state = StreamState(stream)
 
     def _graph(self, t: int):
-        st = self._state.at(t)
+        st = self._state._at(int(t))  # t checked on entry (COProblem)
         return st.w[self._order], st.deg
 
     def value(self, t: int, Y: np.ndarray) -> np.ndarray:
@@ -320,7 +320,7 @@ class DensestKSubgraph(COProblem):
     def sample(self, t: int, eps: float, delta: float, size: int, rng: np.random.Generator) -> np.ndarray:
         """``size`` draws of the noisy-degree top-k A(X_t, eps) (``delta`` ignored): int (size, k), sorted."""
         rng = _validate.generator(rng)
-        deg = self._state.at(t).deg
+        deg = self._state._at(int(t)).deg  # t checked on entry (COProblem)
         out = np.empty((size, self.k), dtype=np.int64)
         for a in range(0, size, 512):  # memory control: (512, n) noise at a time
             b = min(size, a + 512)
