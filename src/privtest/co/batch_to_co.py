@@ -152,6 +152,24 @@ class _InstanceSteps:
         self.log4 = np.concatenate([self.log4, log4_over_beta_t(s, self.cal.beta)])
 
 
+#: The per-step tables of the instances that ran, kept across calls of :func:`batch_to_co` (they depend on the
+#: constants and i only: the runs of every eps, the checkpoint-only runs and every stream share them).
+_STEP_TABLES: dict = {}
+_STEP_TABLES_MAX = 4096
+
+
+def _instance_steps(base: BatchToCOParams, i: int) -> _InstanceSteps:
+    """The :class:`_InstanceSteps` of GTM_i under the constants ``base`` (eps = 1), from :data:`_STEP_TABLES` (the
+    same tables as a fresh one: extending it on demand computes the same entries)."""
+    key = (base, int(i))
+    tab = _STEP_TABLES.get(key)
+    if tab is None:
+        if len(_STEP_TABLES) >= _STEP_TABLES_MAX:
+            _STEP_TABLES.clear()
+        tab = _STEP_TABLES[key] = _InstanceSteps(base, i)
+    return tab
+
+
 def _monotone_fill(f, n: int) -> np.ndarray:
     """[f(0), ..., f(n-1)] for an integer-valued f that is non-decreasing in k, evaluating f only where it changes
     (bisection: if f(lo) == f(hi), f is constant on [lo, hi]). Here f(k) = c_{s_0+k}: c_s grows with s because
@@ -213,7 +231,7 @@ class _Instances:
             for i in np.unique(ell[short]).tolist():
                 tab = self.tabs.get(i)
                 if tab is None:
-                    tab = self.tabs[i] = _InstanceSteps(self.base, i)
+                    tab = self.tabs[i] = _instance_steps(self.base, i)
                 tab.ensure(int(s[ell == i].max()) + nb)
             keys = sorted(self.tabs)
             sizes = np.array([self.tabs[i].c.size for i in keys], dtype=np.int64)
