@@ -109,6 +109,10 @@ def noisy_degree_topk(deg: np.ndarray, k: int, eps: float, size: int, rng: np.ra
     return _noisy_degree_topk(deg, k, eps, int(size), rng)
 
 
+#: Largest number of nodes for which :class:`DensestKSubgraph` keeps a dense (n, n) table of the weights after the
+#: step last asked (:meth:`DensestKSubgraph.value` then reads each set's pairs from it: no search).
+_DENSE_NODES = 1024
+
 #: Largest k for which :func:`_noisy_degree_topk` picks the top k by k row-wise argmax passes (each a fast SIMD
 #: scan) rather than one argpartition.
 _ARGMAX_K = 16
@@ -297,6 +301,8 @@ class DensestKSubgraph(COProblem):
         iu, ju = np.triu_indices(self.k, 1)
         self._iu, self._ju = iu, ju
         self._state = StreamState(stream)
+        # Small graphs: the weights after step t as a dense (n, n) table (pairs u < v; every other entry stays 0).
+        self._dense = (-1, np.zeros((self.n, self.n)) if self.n <= _DENSE_NODES else None)
 
     def _graph(self, t: int):
         st = self._state._at(int(t))  # t checked on entry (COProblem)
@@ -311,16 +317,36 @@ class DensestKSubgraph(COProblem):
         _validate.integer("Y", Y, 0, scalar=False, maximum=self.n - 1)
         if np.ndim(Y) != 2 or np.shape(Y)[1] != self.k:
             raise ValueError(f"Y must be a (B, k={self.k}) array of node ids. Found shape {np.shape(Y)}.")
-        w_sorted, _ = self._graph(t)
+        return self._value(t, Y)
+
+    def _value(self, t: int, Y) -> np.ndarray:
+        """:meth:`value` without the checks (t an integer in [1, T], Y a (B, k) array of node ids): the weight of
+        each of a set's C(k, 2) pairs u < v (0 for a pair never inserted), summed per set in the pairs' order; read
+        from the dense table of the weights after step t on small graphs, else found among the sorted pair keys."""
         Y = np.sort(np.asarray(Y, dtype=np.int64), axis=1)
+        t, dense = int(t), self._dense[1]
+        if dense is not None:
+            if self._dense[0] != t:
+                dense[self.stream.pairs[:, 0], self.stream.pairs[:, 1]] = self._state._at(t).w
+                self._dense = (t, dense)
+            return dense[Y[:, self._iu], Y[:, self._ju]].sum(axis=1)
+        w_sorted, _ = self._graph(t)
         q = Y[:, self._iu] * self.n + Y[:, self._ju]  # all C(k,2) pairs u < v of each set
         idx = np.minimum(np.searchsorted(self._keys, q), self._keys.size - 1)
         return np.where(self._keys[idx] == q, w_sorted[idx], 0.0).sum(axis=1)
 
+    def scores(self, t: int, eps: float, delta: float, size: int, rng: np.random.Generator) -> np.ndarray:
+        """Overrides the base: ``value(t, sample(...))`` without re-checking the drawn sets (the same values)."""
+        rng = _validate.generator(rng)
+        return self._value(t, self._sample(t, eps, size, rng))
+
     def sample(self, t: int, eps: float, delta: float, size: int, rng: np.random.Generator) -> np.ndarray:
         """``size`` draws of the noisy-degree top-k A(X_t, eps) (``delta`` ignored): int (size, k), sorted."""
-        rng = _validate.generator(rng)
-        deg = self._state._at(int(t)).deg  # t checked on entry (COProblem)
+        return self._sample(t, eps, size, _validate.generator(rng))
+
+    def _sample(self, t: int, eps: float, size: int, rng: np.random.Generator) -> np.ndarray:
+        """:meth:`sample` without the checks (arguments checked on entry)."""
+        deg = self._state._at(int(t)).deg
         out = np.empty((size, self.k), dtype=np.int64)
         for a in range(0, size, 512):  # memory control: (512, n) noise at a time
             b = min(size, a + 512)
