@@ -29,7 +29,7 @@ import numpy as np
 from scipy import sparse
 
 from privtest import _validate
-from privtest.co.graphs import EdgeStream, StreamState
+from privtest.co.graphs import EdgeStream, StreamState, _laplace
 from privtest.co.mechanisms import COProblem
 
 __all__ = [
@@ -85,7 +85,8 @@ def noisy_degree_topk(deg: np.ndarray, k: int, eps: float, size: int, rng: np.ra
         deg: float (n,), weighted degrees d_t(v).
         k: subset size, 1 <= k <= n.
         eps: privacy eps > 0 (pure eps-edge-DP; Laplace scale 2/eps for L1 sensitivity 2).
-        size: number of independent draws, an integer >= 0 (one (size, n) Laplace draw: vectorized).
+        size: number of independent draws, an integer >= 0 (one (size, n) array of Laplace noise, each by inversion of
+            one uniform: vectorized).
         rng: anything :func:`numpy.random.default_rng` accepts.
 
     Returns:
@@ -124,8 +125,8 @@ def _noisy_degree_topk(deg: np.ndarray, k: int, eps: float, size: int, rng: np.r
     masking the maximum found) for small k, else by argpartition: the same set (the noisy degrees are continuous,
     ties have probability 0)."""
     n = deg.size
-    noisy = rng.laplace(0.0, 2.0 / eps, (size, n))
-    noisy += deg  # deg + Lap, elementwise (the same floats as deg[None, :] + Lap)
+    noisy = _laplace(rng, 2.0 / eps, (size, n))  # by inversion of one uniform each (privtest.co.graphs)
+    noisy += deg
     if k == n:
         return np.tile(np.arange(n), (size, 1))
     if k > _ARGMAX_K:
