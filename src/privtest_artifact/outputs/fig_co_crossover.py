@@ -128,7 +128,7 @@ def simulate(cfg: dict, rng: np.random.Generator, inputs: dict[str, str]) -> pd.
 def _runs(prob, name, rec, exact, cfg, rng) -> pd.DataFrame:
     R, K = cfg["runs"], rec.size
     plist = [_co.co_params(cfg, e) for e in cfg["eps"]]
-    res = batch_to_co(prob, plist, R, rng, record=rec, calls=False)  # N_t at the recorded steps only
+    res = batch_to_co(prob, plist, R, rng, record=rec)
     U = np.asarray(prob.opt, dtype=float)
     frames = []
     for j, (eps, params) in enumerate(zip(cfg["eps"], plist, strict=True)):
@@ -178,9 +178,7 @@ def _runs(prob, name, rec, exact, cfg, rng) -> pd.DataFrame:
         for method, vals in baselines(prob, eps, R, rng, cfg["kappa"], cfg["delta_adv"], record=rec).items():
             frames.append(pd.DataFrame({**base, "method": method, "value": vals.ravel()}))
     if cfg["checkpoint_runs"] > 0:
-        frames.append(
-            _co.checkpoint_rows(prob, plist, cfg, name, rng, calls=False, opt_kind="upper bound", source="run")
-        )
+        frames.append(_co.checkpoint_rows(prob, plist, cfg, name, rng, opt_kind="upper bound", source="run"))
     return _co.add_va_guarantees(pd.concat(frames, ignore_index=True), prob, cfg, rng)
 
 
