@@ -195,13 +195,14 @@ def greedy_peel(n: int, pairs: np.ndarray, w: np.ndarray, k: int, candidates: in
     keep = np.sort(np.argsort(-deg, kind="stable")[: max(k, min(candidates, n))])
     M = sparse.coo_matrix((w, (pairs[:, 0], pairs[:, 1])), shape=(n, n)).tocsr()
     M = M + M.T
-    A = M[keep][:, keep].toarray()
+    A = M[keep][:, keep].toarray()  # symmetric: row v is column v
     alive = np.ones(keep.size, dtype=bool)
     d = A.sum(axis=1)
     for _ in range(keep.size - k):
-        v = int(np.argmin(np.where(alive, d, np.inf)))
+        v = int(np.argmin(d))  # removed nodes have d = inf (and stay at inf)
         alive[v] = False
-        d -= A[:, v]
+        d[v] = np.inf
+        d -= A[v]
     return keep[alive]
 
 

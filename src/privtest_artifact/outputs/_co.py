@@ -75,8 +75,12 @@ def expected_calls(params: BatchToCOParams, ell: np.ndarray, s: np.ndarray, t: n
     """E[N_t] of each GTM_ell step (instance ell, step index s, time t), float (n,): the step's
     :attr:`privtest.gtm.StepParams.expected_samples` (finite here: eps_t tau2 = 2/(C_H ln(4/beta_s)) < 1)."""
     out = np.zeros(len(ell))
-    for k, (i, si, ti) in enumerate(zip(ell, s, t, strict=True)):
-        out[k] = params.calibration(int(i)).step(int(si), params.eps_it(int(i), int(ti)), params.pstar).expected_samples
+    eps_t: dict = {}  # eps(i, t) per (i, t): runs with the same instance share it at a step
+    for k, (i, si, ti) in enumerate(zip(*(np.asarray(x).tolist() for x in (ell, s, t)), strict=True)):
+        e = eps_t.get((i, ti))
+        if e is None:
+            e = eps_t[i, ti] = params.eps_it(i, ti)
+        out[k] = params.calibration(i).step(si, e, params.pstar).expected_samples
     return out
 
 
