@@ -10,8 +10,8 @@ import math
 
 import numpy as np
 import pytest
-from conftest import ALPHA, mean_interval
-from scipy import stats
+from conftest import ALPHA, binom_interval, mean_interval
+from scipy import integrate, stats
 
 from privtest import _validate
 from privtest.co.mechanisms import (
@@ -148,6 +148,55 @@ def test_first_halt_of_a_block(law):
     assert outcome[: tt.size].sum(axis=1).min() > 50  # every step is sometimes the first halt
 
 
+@pytest.mark.parametrize("direct, c", [(False, 15.0), (False, 24.0), (True, 15.0)])
+def test_lazy_decisions_have_the_law_of_direct_draws(direct, c, monkeypatch):
+    """The lazy decision (calls=False, module docstring) at a step with lambda_t u~ = c e^{w E}, E ~ Exp(1): the
+    candidate event k_hi >= n and k_hi given it have the law of k_hi ~ Po(c e^{w E}), Pr[k_hi = j] = int_0^inf e^-E
+    Po(j; c e^{w E}) dE (quadrature; chi-square, alpha 1e-6), drawn lazily (a uniform per step, a Gamma(n - 1/w) per
+    proposal: qbar = 0.089 at c = 15, as the engine uses it; 0.58 at c = 24, allowed here, where the rejection of
+    proposals matters) or directly (a recorded step, where k_hi is drawn at every value)."""
+    prob = Toy(5, scale=0.5)
+    R, t, e, h, n, w = 1_000_000, 4, 0.8, 1.2, 30, 0.25
+    alpha = 1.0 / w
+    u = float(laplace_tail(h, prob.upper(t), e))
+    log_rho = math.log(c / u)
+    lazy = alpha * log_rho + math.lgamma(n - alpha) - math.lgamma(n)
+    assert alpha * math.log(u) + lazy < (math.log(engine._LAZY_QMAX) if c < 20 else math.log(0.6))
+    monkeypatch.setattr(engine, "_LOG_LAZY_QMAX", math.log(0.95))
+    spy = []
+    orig = engine._lazy_candidates
+
+    def counted(*args):
+        spy.append(args[0].size)
+        return orig(*args)
+
+    monkeypatch.setattr(engine, "_lazy_candidates", counted)
+    full = lambda x: np.full((R, 1), x)  # noqa: E731
+    at = lambda r, b: (np.full(r.size, n), np.full(r.size, log_rho), np.full(r.size, w))  # noqa: E731
+    halted, k_hi, hip, lam, _ = engine._decide_lazy(
+        prob, np.array([t]), full(e), np.full(R, h), (full(alpha), full(lazy), np.zeros((R, 1)), at),
+        np.array([direct]), np.arange(R) % 3, np.array([prob.upper(t)]), np.random.default_rng(5),
+    )  # fmt: skip
+    assert (sum(spy) == 0) == direct  # the lazy path was taken unless the step is recorded
+    assert np.allclose(hip[k_hi[:, 0] >= n, 0], u)
+    j = np.arange(n + 40)
+    pmf = np.array(
+        [integrate.quad(lambda E, j=j: math.exp(-E) * stats.poisson.pmf(j, c * math.exp(w * E)), 0, 60)[0] for j in j]
+    )
+    k = k_hi[:, 0]
+    if direct:
+        obs, exp = np.bincount(np.minimum(k, j[-1]), minlength=j.size), R * np.append(pmf[:-1], 1 - pmf[:-1].sum())
+    else:  # lazily, only candidates get their k_hi (0 otherwise)
+        assert np.all((k == 0) | (k >= n))
+        obs = np.append((k < n).sum(), np.bincount(np.minimum(k[k >= n], j[-1]) - n, minlength=j.size - n))
+        exp = R * np.concatenate([[pmf[:n].sum()], pmf[n:-1], [1 - pmf[:-1].sum()]])
+    assert pooled_chisquare(obs, exp) > ALPHA
+    lo, hi = binom_interval(int((k >= n).sum()), R)  # the candidate probability alone, a sharper test
+    assert lo <= 1.0 - pmf[:n].sum() <= hi
+    assert 0.02 < (k >= n).mean() < 0.8  # candidates are neither rare nor the rule: the test has power
+    assert np.isnan(lam[k < n, 0]).all() != direct
+
+
 def test_grouped_threshold_select_runs():
     """Runs of ThresholdSelect drawn together (:func:`threshold_select_runs`, any first batch) have Algorithm 2's
     law: per draw, success w.p. q, else stop w.p. xi, and at most T draws (chi-square on (draws, outcome),
@@ -206,6 +255,20 @@ def test_instance_tables_match_the_calibration():
                 assert math.exp(log_rho[r, b]) == pytest.approx(st.rho, rel=1e-12)
                 assert w[r, b] / e_t == pytest.approx(st.tau2, rel=1e-12)
                 assert inst.offset[i] + float(engine.log_inv_omega(t)) == pytest.approx(P.log4_over(i, t), rel=1e-14)
+        # the lazy decisions' tables: alpha = 1/w_s and alpha ln rho_s + ln(Gamma(n - alpha)/Gamma(n)), n = c_s + 1
+        alpha, lazy = inst.steps(ell, s, 9, lazy=True)
+        assert np.allclose(alpha * w, 1.0, rtol=1e-14, atol=0)
+        n = need.astype(float)
+        assert np.all(n > alpha + 1)  # the lazy path is open at these steps
+        ref = alpha * log_rho + np.array(
+            [
+                [math.lgamma(x - a) - math.lgamma(x) for x, a in zip(*row, strict=True)]
+                for row in zip(n, alpha, strict=True)
+            ]
+        )
+        assert np.allclose(lazy, ref, rtol=1e-12, atol=1e-9)
+        r, b = np.array([0, 3, 4]), np.array([8, 0, 5])
+        assert all(np.array_equal(x, y[r, b]) for x, y in zip(inst.at(ell, s, r, b), (need, log_rho, w), strict=True))
 
 
 def test_engine_records_are_consistent():
@@ -252,6 +315,10 @@ def test_calls_at_a_step_and_summed_have_the_expected_mean():
     summed = engine.batch_to_co(Toy(3), P, R, np.random.default_rng(9), record=[3], select=False)
     lo, hi = mean_interval((summed.calls_total - summed.gtm_calls[:, 0]).astype(float))
     assert lo <= expected <= hi
+    # calls=False: the recorded steps still draw their N_t (the others decide lazily); calls_total is not counted
+    lazy = engine.batch_to_co(Toy(3), P, R, np.random.default_rng(10), record=[2], select=False, calls=False)
+    lo, hi = mean_interval(lazy.gtm_calls[:, 0].astype(float))
+    assert lo <= expected <= hi and np.all(lazy.calls_total == -1)
 
 
 def test_upper_bounds_and_checkpoint_table():

@@ -239,15 +239,29 @@ def _chi2_same(a, b):
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("exact", [True, False])
-def test_engine_matches_step_by_step_algorithm_3(exact):
+@pytest.mark.parametrize("exact, calls", [(True, True), (False, True), (True, False), (False, False)])
+def test_engine_matches_step_by_step_algorithm_3(exact, calls):
     """The vectorized engine (blocks, halting decided exactly without evaluating A N_t times, two eps at once) has the
     law of Algorithm 3 run step by step: same distribution of the checkpoint count at T, of the first checkpoint's
     time and of the final value (chi-square two-sample tests, alpha 1e-6), with A's exact law (binomial counts) and
-    with the lazy band decisions (``exact=False``)."""
+    with the lazy band decisions (``exact=False``), every step drawn directly (``calls``, every step recorded) or
+    lazily (only T recorded)."""
     T, R = 30, 1000
     Ps = [params(eps=20.0), params(eps=45.0)]
-    res = engine.batch_to_co(ExactToy(T, exact), Ps, R, np.random.default_rng(1))
+    spy = []
+    orig = engine._lazy_candidates
+
+    def counted(*args):
+        spy.append(args[0].size)
+        return orig(*args)
+
+    engine._lazy_candidates = counted
+    try:
+        record = None if calls else [T]
+        res = engine.batch_to_co(ExactToy(T, exact), Ps, R, np.random.default_rng(1), record=record, calls=calls)
+    finally:
+        engine._lazy_candidates = orig
+    assert (sum(spy) > 0) != calls  # the lazy decisions were used (and only with calls=False)
     rng = np.random.default_rng(2)
     for j, P in enumerate(Ps):
         ref = [reference_run(ExactToy(T, True), P, rng) for _ in range(R)]
@@ -262,6 +276,8 @@ def test_engine_matches_step_by_step_algorithm_3(exact):
             assert _chi2_same(a, b) > ALPHA
         # the compared laws are not degenerate: the test has power
         assert np.unique(last_ref).size > 3 and np.unique(val_ref).size >= 3
+        if not calls:
+            continue
         # eps_t recorded is eps(i, t) of the stepping instance (the figure of the checkpoints checks it the same way)
         stepped = res.gtm_ell[rows, 1:]
         assert np.allclose(res.eps_t[rows, 1:], P.eps_it(stepped, np.arange(2, T + 1)[None, :]))

@@ -23,6 +23,18 @@ small fraction of N. A halting run calls ThresholdSelect(Q_t, h_ell, xi_ell, min
 if that returns -1, and opens GTM_{ell+1}; runs halting at one step with the same instance and eps share Q_t's
 draws (independent runs of Algorithm 2 on one batch).
 
+Lazy decisions (``calls=False``: the evaluations N_t are not counted, only recorded steps draw theirs). A step
+that is not recorded needs only whether it is a candidate, k_hi >= n = c_s + 1, and then k_hi. With
+c = u~ rho_s e^{eps_t (mu1 - eta1)} and alpha = 1/w_s, k_hi ~ Po(c e^{E/alpha}) with E ~ Exp(1) (eps_t eta2 = w_s E),
+and k_hi >= n iff G <= c e^{E/alpha} for G ~ Gamma(n, 1), the n-th arrival of the Poisson process k_hi counts; so
+Pr[candidate | G] = min(1, (c/G)^alpha) and Pr[candidate] <= qbar = c^alpha E[G^-alpha] = c^alpha Gamma(n - alpha)/
+Gamma(n) (n > alpha). A step is proposed w.p. qbar (one uniform); a proposal draws G from the law of G tilted by
+G^-alpha, Gamma(n - alpha), and is kept w.p. min(1, (G/c)^alpha), so that a kept proposal has exactly the law of
+(candidate, G) (rejection sampling); then E = max(0, alpha ln(G/c)) + Exp(1) (E given G and the candidate event)
+and k_hi = n + Po(c e^{E/alpha} - G) (the arrivals after the n-th). Steps with qbar > 1/10 or n <= alpha + 1 are
+drawn directly. The decisions have the same joint law, at the cost of a uniform per step instead of an exponential
+and a Poisson draw with mean lambda_t u~ (hundreds on the long streams).
+
 The per-step constants of GTM_i's step s (Theorem 23, direct variant, budgets beta_s/6 with beta_s = omega_s beta_i:
 c_s = count_threshold(beta_s/6, beta_s/6, gamma) and rho_s = lambda^l(c_s, beta_s/6)/p*, eq. (3), Lemma 20(1)) are
 tabulated per instance (:class:`_InstanceSteps`, with ln(4/beta_s) for tau_{2,s}) and read per block as one slice per
@@ -46,11 +58,13 @@ Example:
 from __future__ import annotations
 
 import dataclasses
+import functools
 import math
 from dataclasses import dataclass
 
 import numpy as np
 from numpy.lib.stride_tricks import as_strided
+from scipy.special import gammaln
 
 from privtest import _validate
 from privtest.co.composition import advanced_composition_eps
@@ -84,7 +98,7 @@ class CORun:
         ts_calls: draws of Q_t by ThresholdSelect at t (0 unless t is a checkpoint) (int, (R, K)).
         ts_failed: ThresholdSelect returned -1 at t (bool, (R, K)).
         checkpoints: int (R, L): t(2), t(3), ... of each run (padded with 0): every checkpoint, recorded or not.
-        calls_total: int (R,), sum of N_t over all steps 2..T.
+        calls_total: int (R,), sum of N_t over all steps 2..T (-1 when not counted: ``calls=False``).
         simulated: int, draws of A the exact lazy decision actually simulated (all runs, all steps).
         halt_loss: realised ex-post privacy of each run: eps(1,1) + sum over opened instances of their transcript
             loss (Theorem 23) + ThresholdSelect's 2 eps_t + eps_0 at each checkpoint (float, (R,)).
@@ -128,15 +142,20 @@ class _InstanceSteps:
     beta_s = omega_s beta_i): what :meth:`ExPostCalibration.step` computes, for many s at once
     (``tests/test_co_long.py`` and ``tests/test_co_engine.py`` check equality); also ``log_rho`` = ln rho_s and
     ``log4`` = ln(4/beta_s), so that tau_{2,s} = 2/(C_H eps_t ln(4/beta_s)) = ``cal.tau2_at(s, eps_t)`` for any
-    eps_t. Independent of eps; ``cal`` (eps = 1) gives mu1 = ``cal.mu1``/eps."""
+    eps_t, and for the lazy decisions (module docstring) ``alpha`` = C_H ln(4/beta_s)/2 = 1/(eps_t tau_{2,s}) and
+    ``lazy`` = alpha ln rho_s + ln(Gamma(c_s + 1 - alpha)/Gamma(c_s + 1)) (+inf where c_s <= alpha). Independent of
+    eps; ``cal`` (eps = 1) gives mu1 = ``cal.mu1``/eps."""
 
     def __init__(self, params: BatchToCOParams, i: int):
         self.cal = params.calibration(i)
         self.gamma, self.pstar = params.gamma, params.pstar
+        self.C_H = params.C_H
         self.c = np.zeros(0, dtype=np.int64)
         self.rho = np.zeros(0)
         self.log_rho = np.zeros(0)
         self.log4 = np.zeros(0)
+        self.alpha = np.zeros(0)
+        self.lazy = np.zeros(0)
 
     def ensure(self, s_max: int) -> None:
         n = self.c.size
@@ -149,7 +168,38 @@ class _InstanceSteps:
         self.c = np.concatenate([self.c, c])
         self.rho = np.concatenate([self.rho, rho])
         self.log_rho = np.concatenate([self.log_rho, np.log(rho)])
-        self.log4 = np.concatenate([self.log4, log4_over_beta_t(s, self.cal.beta)])
+        log4 = log4_over_beta_t(s, self.cal.beta)
+        self.log4 = np.concatenate([self.log4, log4])
+        alpha = 0.5 * self.C_H * log4  # 1/w_s
+        self.alpha = np.concatenate([self.alpha, alpha])
+        self.lazy = np.concatenate([self.lazy, alpha * np.log(rho) + _log_gamma_ratio(c + 1, alpha)])
+
+
+def _log_gamma_ratio(n: np.ndarray, alpha: np.ndarray) -> np.ndarray:
+    """ln(Gamma(n - alpha)/Gamma(n)) = ln E[G^-alpha] for G ~ Gamma(n, 1), where n > alpha + 1; +inf elsewhere (the
+    lazy decision of :func:`_decide_lazy` is not used there)."""
+    ok = n > alpha + 1.0
+    out = np.full(n.shape, np.inf)
+    out[ok] = gammaln(n[ok] - alpha[ok]) - gammaln(n[ok].astype(float))
+    return out
+
+
+#: The per-step tables of the instances that ran, kept across calls of :func:`batch_to_co` (they depend on the
+#: constants and i only: the runs of every eps, the checkpoint-only runs and every stream share them).
+_STEP_TABLES: dict = {}
+_STEP_TABLES_MAX = 4096
+
+
+def _instance_steps(base: BatchToCOParams, i: int) -> _InstanceSteps:
+    """The :class:`_InstanceSteps` of GTM_i under the constants ``base`` (eps = 1), from :data:`_STEP_TABLES` (the
+    same tables as a fresh one: extending it on demand computes the same entries)."""
+    key = (base, int(i))
+    tab = _STEP_TABLES.get(key)
+    if tab is None:
+        if len(_STEP_TABLES) >= _STEP_TABLES_MAX:
+            _STEP_TABLES.clear()
+        tab = _STEP_TABLES[key] = _InstanceSteps(base, i)
+    return tab
 
 
 def _monotone_fill(f, n: int) -> np.ndarray:
@@ -185,6 +235,7 @@ class _Instances:
         self.start = np.zeros(1, dtype=np.int64)
         self.size = np.zeros(1, dtype=np.int64)
         self.need, self.log_rho, self.w = np.zeros(0, dtype=np.int64), np.zeros(0), np.zeros(0)
+        self.alpha, self.lazy = np.zeros(0), np.zeros(0)
         self.reserve(64)
 
     def reserve(self, top: int) -> None:
@@ -205,15 +256,18 @@ class _Instances:
         self.size = np.concatenate([self.size, np.zeros(n - self.n, dtype=np.int64)])
         self.n = n
 
-    def steps(self, ell: np.ndarray, s: np.ndarray, nb: int):
+    def steps(self, ell: np.ndarray, s: np.ndarray, nb: int, lazy: bool = False):
         """Steps s + 1, ..., s + nb of each run's instance (``ell``, ``s``: int (R,)): three (R, nb) arrays, c_s + 1
-        (the halting count), ln rho_s and w_s = 2/(C_H ln(4/beta_s)) = eps_t tau_{2,s} (Theorem 23; any eps_t)."""
+        (the halting count), ln rho_s and w_s = 2/(C_H ln(4/beta_s)) = eps_t tau_{2,s} (Theorem 23; any eps_t). With
+        ``lazy``, two arrays instead (:func:`_decide_lazy`): alpha_s = 1/w_s and alpha_s ln rho_s +
+        ln(Gamma(n - alpha_s)/Gamma(n)), n = c_s + 1 (+inf where n <= alpha_s + 1); :meth:`at` reads the three
+        tables at single (run, step) pairs."""
         short = s + nb > self.size[ell]
         if short.any():
             for i in np.unique(ell[short]).tolist():
                 tab = self.tabs.get(i)
                 if tab is None:
-                    tab = self.tabs[i] = _InstanceSteps(self.base, i)
+                    tab = self.tabs[i] = _instance_steps(self.base, i)
                 tab.ensure(int(s[ell == i].max()) + nb)
             keys = sorted(self.tabs)
             sizes = np.array([self.tabs[i].c.size for i in keys], dtype=np.int64)
@@ -222,8 +276,17 @@ class _Instances:
             self.need = np.concatenate([self.tabs[i].c for i in keys]) + 1
             self.log_rho = np.concatenate([self.tabs[i].log_rho for i in keys])
             self.w = 2.0 / (self.base.C_H * np.concatenate([self.tabs[i].log4 for i in keys]))
+            self.alpha = np.concatenate([self.tabs[i].alpha for i in keys])
+            self.lazy = np.concatenate([self.tabs[i].lazy for i in keys])
         at = self.start[ell] + s  # each run's step s + 1
-        return tuple(_windows(x, nb)[at] for x in (self.need, self.log_rho, self.w))
+        tables = (self.alpha, self.lazy) if lazy else (self.need, self.log_rho, self.w)
+        return tuple(_windows(x, nb)[at] for x in tables)
+
+    def at(self, ell: np.ndarray, s: np.ndarray, r: np.ndarray, b: np.ndarray):
+        """c_s + 1, ln rho_s and w_s (as :meth:`steps`) of run r's step s[r] + 1 + b, for the pairs (r, b) (int (m,)
+        each; within the block :meth:`steps` last read)."""
+        at = self.start[ell[r]] + s[r] + b
+        return self.need[at], self.log_rho[at], self.w[at]
 
 
 def _windows(x: np.ndarray, n: int) -> np.ndarray:
@@ -251,6 +314,7 @@ def batch_to_co(
     record=None,
     block: int = 512,
     select: bool = True,
+    calls: bool = True,
 ) -> CORun:
     """Run Algorithm 3 ``runs`` times per parameter set on ``problem``'s stream (t = 1..problem.T).
 
@@ -276,6 +340,9 @@ def batch_to_co(
             (``value`` is NaN) but the checkpoint process is the same in law: GTM_ell's inputs M_t^{h_ell}(X_t)
             depend on the data, eps_t and h_ell only, never on the released solutions. Cheap runs for Lemma 40's
             checkpoint count (``checkpoints``, ``ell``); ThresholdSelect's privacy cost is still accounted.
+        calls: count the GTM's evaluations N_t at every step into ``calls_total`` (default). With False,
+            ``calls_total`` is -1 and only the recorded steps' N_t are drawn (``gtm_calls``): the other steps draw
+            their halting decisions lazily (module docstring), the same law at a fraction of the cost.
 
     Returns:
         :class:`CORun` (runs ordered by parameter set, then run).
@@ -290,8 +357,8 @@ def batch_to_co(
 
     Raises:
         TypeError: if ``problem`` is not a COProblem or ``params`` not BatchToCOParams.
-        ValueError: on runs < 1, record steps that are not increasing integers in [1, T], block < 8, select not a
-            bool, or parameter sets differing in more than eps (naming the parameter).
+        ValueError: on runs < 1, record steps that are not increasing integers in [1, T], block < 8, select or calls
+            not a bool, or parameter sets differing in more than eps (naming the parameter).
     """
     rng = _validate.generator(rng)
     _check_problem(problem)
@@ -300,6 +367,7 @@ def batch_to_co(
     runs = _validate.step_index(runs, "runs")
     block = _validate.integer("block", block, 8)
     _validate.boolean("select", select)
+    _validate.boolean("calls", calls)
     T = int(problem.T)
     steps = _record_steps(record, T)
     R = len(plist) * int(runs)
@@ -343,7 +411,10 @@ def batch_to_co(
     while t0 <= T:
         tt = np.arange(t0, min(T, t0 + B - 1) + 1)
         nb = tt.size
-        need, log_rho, w = inst.steps(ell, s, nb)
+        if calls:
+            need, log_rho, w = inst.steps(ell, s, nb)
+        else:
+            alpha, lazy = inst.steps(ell, s, nb, lazy=True)
         # eps(i, t) = eps(i)/(C_1 ln(4/(omega_t b_i))) (Algorithm 3), eps(i) proportional to eps
         log4_t = inst.offset[ell][:, None] + log_inv_om[tt - 1]  # ln(4/(omega_t b_ell)), :meth:`log4_over`
         eps_t = np.divide((eps * inst.eps_i[ell] / base.C_1)[:, None], log4_t, out=log4_t)
@@ -352,10 +423,17 @@ def batch_to_co(
         phi = phi_array_unchecked(eps_t, delta_t) if base.delta > 0 else None
         # Algorithm 1 (s_t = +1): ln lambda_t = ln rho_s + eps_t (mu1 - eta1 + eta2) with mu1 = ln(4/beta_ell)/eps(ell)
         # and eta2 ~ Exp(tau_{2,s}), i.e. eps_t eta2 = w_s E with E ~ Exp(1) (tau_{2,s} = w_s/eps_t)
-        lam = _poisson_mean(log_rho, eps_t, (inst.mu1[ell] / eps - eta1)[:, None], w, rng.standard_exponential((R, nb)))
+        rise = (inst.mu1[ell] / eps - eta1)[:, None]
         h = kappa1 ** ell.astype(float)
         key = which * (int(ell.max()) + 1) + ell  # runs with equal key share M_t^{h}
-        halted, k_hi, hip, drawn = _decide(problem, tt, eps_t, h, lam, need, key, upper[tt - 1], rng, delta_t, phi)
+        if calls:
+            lam = _poisson_mean(log_rho, eps_t, rise, w, rng.standard_exponential((R, nb)))
+            halted, k_hi, hip, drawn = _decide(problem, tt, eps_t, h, lam, need, key, upper[tt - 1], rng, delta_t, phi)
+        else:  # the recorded steps drawn directly (their N_t is recorded), the others lazily
+            tables = (alpha, lazy, rise, functools.partial(inst.at, ell, s))  # this block's ell, s
+            halted, k_hi, hip, lam, drawn = _decide_lazy(
+                problem, tt, eps_t, h, tables, slot[tt] >= 0, key, upper[tt - 1], rng, delta_t, phi
+            )
         simulated += drawn
         hit = halted.any(axis=0)
         b_star = int(np.argmax(hit)) if hit.any() else nb - 1  # last accepted index
@@ -363,11 +441,14 @@ def batch_to_co(
         # N_t = k_hi + (evaluations with V >= u~ ~ Po(lam (1 - u~)), independent): individually at the recorded
         # steps, summed (one Poisson draw per run) over the others; never for the discarded steps.
         nacc = b_star + 1
-        miss = lam[:, :nacc] * np.maximum(1.0 - hip[:, :nacc], 0.0)
         cols = np.flatnonzero(slot[tt[:nacc]] >= 0)
-        N_rec = k_hi[:, cols] + rng.poisson(miss[:, cols])
-        miss[:, cols] = 0.0
-        calls_total += k_hi[:, :nacc].sum(axis=1) + (N_rec - k_hi[:, cols]).sum(axis=1) + _poisson_sum(miss, rng)
+        if calls:
+            miss = lam[:, :nacc] * np.maximum(1.0 - hip[:, :nacc], 0.0)
+            N_rec = k_hi[:, cols] + rng.poisson(miss[:, cols])
+            miss[:, cols] = 0.0
+            calls_total += k_hi[:, :nacc].sum(axis=1) + (N_rec - k_hi[:, cols]).sum(axis=1) + _poisson_sum(miss, rng)
+        else:
+            N_rec = k_hi[:, cols] + rng.poisson(lam[:, cols] * np.maximum(1.0 - hip[:, cols], 0.0))
         if cols.size:
             ks = slot[tt[cols]]
             rec["gtm_ell"][:, ks], rec["gtm_s"][:, ks] = ell[:, None], s[:, None] + (cols + 1)
@@ -389,7 +470,8 @@ def batch_to_co(
             eps0 = np.minimum(e_t, 1.0)
             xi = inst.xi[ell[hr]]
             # Theorem 23: halting costs 1/tau1 + 2/tau2 = eps(ell) + 2 eps_t/w_s
-            loss[hr] += eps[hr] * inst.eps_i[ell[hr]] + 2.0 * e_t / w[hr, b_star]
+            w_t = w[hr, b_star] if calls else inst.at(ell, s - nacc, hr, np.full(hr.size, b_star))[2]
+            loss[hr] += eps[hr] * inst.eps_i[ell[hr]] + 2.0 * e_t / w_t
             loss[hr] += 2.0 * e_t + eps0
             # Lemma 34(1): ThresholdSelect's delta 3 e^{2 eps_t + eps_0} delta_t / xi_ell (Lemma 38's ledger)
             delta_loss[hr] += 3.0 * np.exp(2.0 * e_t + eps0) * d_t / xi
@@ -412,7 +494,7 @@ def batch_to_co(
     return CORun(
         steps=steps,
         checkpoints=_checkpoint_table(events, R),
-        calls_total=calls_total,
+        calls_total=calls_total if calls else np.full(R, -1, dtype=np.int64),
         simulated=simulated,
         halt_loss=loss,
         delta_loss=delta_loss,
@@ -473,6 +555,34 @@ def _tail(h: np.ndarray, value: np.ndarray, eps_t: np.ndarray) -> np.ndarray:
     np.exp(half, out=half)
     half *= 0.5  # Pr[Lap >= |d|]
     return np.subtract(1.0, half, out=half, where=d >= 0)
+
+
+def _tail_at(h: np.ndarray, value: np.ndarray, eps_t: np.ndarray, r: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """:func:`_tail` at the (run, step) pairs (r, b) only (int (m,) each): float (m,), the same floats."""
+    d = value[b] - h[r]
+    half = np.abs(d)
+    half *= eps_t[r, b]
+    half *= -0.5
+    np.exp(half, out=half)
+    half *= 0.5
+    return np.subtract(1.0, half, out=half, where=d >= 0)
+
+
+def _log_tail(h: np.ndarray, value: np.ndarray, eps_t: np.ndarray) -> np.ndarray:
+    """ln :func:`_tail`: ln g = ln(1/2) - eps_t |d|/2 for d = value - h < 0, ln(1 - e^{-eps_t d/2}/2) for d >= 0
+    (float (R, nb), computed in place; no exp where d < 0)."""
+    d = value[None, :] - h[:, None]
+    up = np.flatnonzero(d >= 0)
+    out = np.abs(d)
+    out *= eps_t
+    out *= -0.5
+    at_up = out.ravel()[up]
+    out += _LOG_HALF
+    out.ravel()[up] = np.log1p(-0.5 * np.exp(at_up))
+    return out
+
+
+_LOG_HALF = math.log(0.5)
 
 
 def _poisson_sum(means: np.ndarray, rng: np.random.Generator) -> np.ndarray:
@@ -564,6 +674,99 @@ def _decide(problem, tt, eps_t, h, lam, need, key, upper, rng, delta_t=None, phi
     return halted, k_hi, hip, drawn
 
 
+def _decide_lazy(problem, tt, eps_t, h, tables, direct_cols, key, upper, rng, delta_t=None, phi=None):
+    """:func:`_decide` without N_t where it is not needed (module docstring, "Lazy decisions"): the steps of
+    ``direct_cols`` (bool (nb,)), and those whose bound qbar on Pr[k_hi >= need] exceeds :data:`_LAZY_QMAX` or whose
+    count need is <= 1/w_s + 1, draw E and k_hi ~ Po(lambda_t u~) as :func:`_decide` does; the others draw one
+    uniform each, a proposal w.p. qbar, and only a kept proposal (:func:`_lazy_candidates`) is a candidate, with its
+    k_hi. Then :func:`_resolve_candidates`.
+
+    Args: as :func:`_decide`, with ``tables`` = (alpha_s, alpha_s ln rho_s + ln(Gamma(n - alpha_s)/Gamma(n))
+    (:meth:`_Instances.steps` with ``lazy``), mu1 - eta1 (R, 1), and a function (r, b) -> (need, ln rho_s, w_s) at
+    those (run, step) pairs) in place of lambda_t and need.
+
+    Returns:
+        (halted, k_hi, u~, lambda_t, draws of A made): k_hi and lambda_t (float (R, nb)) where they were drawn (0 and
+        NaN elsewhere; at least at ``direct_cols``).
+    """
+    alpha, lazy, rise, at = tables
+    R, nb = eps_t.shape
+    if phi is None:  # ln u = ln g(U_t), from U_t - h without the tail itself (u is needed only where drawn)
+        log_qbar = _log_tail(h, upper, eps_t)
+        hi = hip = np.empty((R, nb))
+    else:
+        hi = _tail(h, upper, eps_t)
+        hip = (1.0 - 2.0 * phi) * hi + phi
+        with np.errstate(divide="ignore"):
+            log_qbar = np.log(hip)  # ln u~ (-inf where u~ underflows: never a candidate)
+    with np.errstate(invalid="ignore"):
+        log_qbar += eps_t * rise  # ln c - ln rho_s, c = u~ rho_s e^{eps_t (mu1 - eta1)}: lambda_t u~ = c e^{w_s E}
+        log_qbar *= alpha
+        log_qbar += lazy  # ln qbar = alpha ln c + ln(Gamma(n - alpha)/Gamma(n)) (NaN / inf: drawn directly)
+        d = np.flatnonzero(~(log_qbar <= _LOG_LAZY_QMAX) | direct_cols)
+    k_hi = np.zeros((R, nb), dtype=np.int64)
+    lam = np.full((R, nb), np.nan)
+    need = np.zeros(0, dtype=np.int64)
+    if d.size:
+        r, b = np.divmod(d, nb)
+        if phi is None:
+            hi.ravel()[d] = _tail_at(h, upper, eps_t, r, b)
+        need, log_rho, w = at(r, b)
+        E = rng.standard_exponential(d.size)
+        lam.ravel()[d] = _poisson_mean(log_rho, eps_t.ravel()[d], rise[r, 0], w, E)
+        k_hi.ravel()[d] = rng.poisson(lam.ravel()[d] * hip.ravel()[d])
+        log_qbar.ravel()[d] = -np.inf
+    u = rng.random((R, nb))
+    prop = np.flatnonzero(u < np.exp(np.minimum(log_qbar, 0.0, out=log_qbar), out=log_qbar))
+    cand = d[k_hi.ravel()[d] >= need]
+    n_cand = need[k_hi.ravel()[d] >= need]
+    if prop.size:
+        r, b = np.divmod(prop, nb)
+        if phi is None:
+            hi.ravel()[prop] = _tail_at(h, upper, eps_t, r, b)
+        n_p, log_rho, w = at(r, b)
+        a_p = alpha.ravel()[prop]
+        log_c = np.log(hip.ravel()[prop]) + log_rho + eps_t.ravel()[prop] * rise[r, 0]
+        k, log_mu = _lazy_candidates(log_c, a_p, w, n_p, rng)
+        kept = k > 0
+        k_hi.ravel()[prop[kept]] = k[kept]
+        lam.ravel()[prop[kept]] = np.exp(log_mu[kept]) / hip.ravel()[prop[kept]]
+        cand = np.concatenate([cand, prop[kept]])
+        n_cand = np.concatenate([n_cand, n_p[kept]])
+    r, b = np.divmod(cand, nb)
+    order = np.lexsort((r, b))  # step order, then run order (as :func:`_resolve`)
+    r, b, n_cand = r[order], b[order], n_cand[order]
+    halted, drawn = _resolve_candidates(
+        problem, tt, eps_t, h, r, b, k_hi[r, b], n_cand, key, hi, hip, rng, delta_t, phi
+    )
+    return halted, k_hi, hip, lam, drawn
+
+
+def _lazy_candidates(log_c, alpha, w, n, rng) -> tuple[np.ndarray, np.ndarray]:
+    """The proposed steps of :func:`_decide_lazy` (float (m,) each: ln c, alpha = 1/w_s, w_s; int (m,) n = need):
+    G ~ Gamma(n - alpha) (the law of the n-th arrival G_n ~ Gamma(n) tilted by G^-alpha), kept w.p.
+    min(1, (G/c)^alpha); a kept one is a candidate with E = max(0, alpha ln(G/c)) + Exp(1) and
+    k_hi = n + Po(c e^{w_s E} - G) (module docstring). Returns k_hi (0 where not kept) and ln(lambda_t u~) =
+    ln c + w_s E (NaN where not kept)."""
+    G = rng.standard_gamma(n - alpha)
+    log_w = alpha * (log_c - np.log(G))  # ln (c/G)^alpha
+    keep = rng.random(G.size) < np.exp(np.minimum(-log_w, 0.0))
+    E = np.maximum(-log_w[keep], 0.0) + rng.standard_exponential(int(keep.sum()))
+    log_mu = log_c[keep] + w[keep] * E
+    if log_mu.size and not log_mu.max() <= _LOG_MAX_MEAN:  # NaN or too large
+        checked_exp(log_mu)
+    k = np.zeros(G.size, dtype=np.int64)
+    k[keep] = n[keep] + rng.poisson(np.maximum(np.exp(log_mu) - G[keep], 0.0))
+    out = np.full(G.size, np.nan)
+    out[keep] = log_mu
+    return k, out
+
+
+#: Largest bound qbar on a step's candidate probability for which :func:`_decide_lazy` draws the step lazily.
+_LAZY_QMAX = 0.1
+_LOG_LAZY_QMAX = math.log(_LAZY_QMAX)
+
+
 def _halts(problem, tt, eps_t, h, N, need, which, ell, upper, rng, delta_t=None, phi=None) -> tuple[np.ndarray, int]:
     """Halting decisions K_t >= need of every run at the block's steps ``tt`` given its N_t evaluations (module
     docstring), exact at least up to and including the first step at which some run halts (later steps are
@@ -597,17 +800,23 @@ def _resolve(problem, tt, eps_t, h, k_hi, need, key, hi, hip, rng, delta_t, phi)
     Args: tt, eps_t, h, need, delta_t, phi: as :func:`_halts`; k_hi (int (R, nb)); key (int (R,)): runs with equal
     key share M_t^h; hi, hip (float (R, nb)): u = g(U_t) and the purified u~ (``hi`` when phi is None).
     """
-    R, nb = k_hi.shape
-    halted = np.zeros((R, nb), dtype=bool)
     bb, rr = np.nonzero((k_hi >= need).T)  # candidates, in step order
+    k, n = k_hi[rr, bb], need[rr, bb]
+    return _resolve_candidates(problem, tt, eps_t, h, rr, bb, k, n, key, hi, hip, rng, delta_t, phi)
+
+
+def _resolve_candidates(problem, tt, eps_t, h, rr, bb, k, need, key, hi, hip, rng, delta_t, phi):
+    """:func:`_resolve` given its candidates: runs ``rr`` at block steps ``bb`` (int (c,), in step order, then run
+    order), their k_hi ``k`` >= ``need`` (int (c,))."""
+    R, nb = eps_t.shape
+    halted = np.zeros((R, nb), dtype=bool)
     if bb.size == 0:
         return halted, 0
     e = eps_t[rr, bb]
     lo = laplace_tail_unchecked(h[rr], 0.0, e)  # l = g(0)
     lop = lo if phi is None else (1.0 - 2.0 * phi[rr, bb]) * lo + phi[rr, bb]
-    k = k_hi[rr, bb]
     k_lo = rng.binomial(k, np.clip(lop / hip[rr, bb], 0.0, 1.0))
-    rest = need[rr, bb] - k_lo  # +1s still needed from the open evaluations
+    rest = need - k_lo  # +1s still needed from the open evaluations
     certain = rest <= 0
     halted[rr[certain], bb[certain]] = True
     first = int(bb[certain][0]) if certain.any() else nb - 1
@@ -638,26 +847,38 @@ def _open_halts(problem, t, e, d, h, lo, hi, m, rest, key, rng) -> tuple[np.ndar
     eps_t ``e``, delta_t ``d`` (None: 0), threshold ``h``, l = ``lo``, u = ``hi`` (l < u wherever m > 0), ``m``,
     ``rest`` (1 <= rest <= m) and ``key`` (equal keys: equal e, d, h).
 
-    Per key: where A's score law is known, one binomial per run (p = E g(Y) = sum_v Pr[f = v] g(v)); else the open
-    evaluations are drawn in order, for all the key's undecided runs at once, until each run is decided (``rest``
-    +1s reached, or too few evaluations left): at least the draws that cannot decide it, a first round of
-    :data:`_OPEN_CHUNK` and doubling rounds after. The evaluations are i.i.d., so stopping once the outcome is known
-    leaves its law unchanged."""
+    Per key, in increasing key order: where A's score law is known, one binomial per run (p = E g(Y) =
+    sum_v Pr[f = v] g(v)); else the open evaluations are drawn in order, for all the key's undecided runs at once,
+    until each run is decided (``rest`` +1s reached, or too few evaluations left): at least the draws that cannot
+    decide it, a first round of :data:`_OPEN_CHUNK` and doubling rounds after. The evaluations are i.i.d., so stopping
+    once the outcome is known leaves its law unchanged. When every key's law is known, the binomials of all keys are
+    drawn in one call, in that same order (the same draws)."""
     hit = np.zeros(e.size, dtype=bool)
     drawn = 0
-    for kk in np.unique(key).tolist() if key.size > 1 else key.tolist():
-        idx = np.flatnonzero(key == kk) if key.size > 1 else np.zeros(1, dtype=np.int64)
-        j = int(idx[0])
+    if key.size > 1:
+        uniq, first, inv = np.unique(key, return_index=True, return_inverse=True)
+        firsts = first.tolist()
+    else:
+        firsts, inv = [0], np.zeros(key.size, dtype=np.int64)
+    a_eps = [0.5 * float(e[j]) for j in firsts]
+    a_delta = [0.0 if d is None else float(d[j]) for j in firsts]
+    if hasattr(problem, "_score_laws"):  # a COProblem (else an object with its interface)
+        laws = problem._score_laws(t, a_eps, a_delta)
+    else:
+        laws = [problem.score_distribution(t, x, y) for x, y in zip(a_eps, a_delta, strict=True)]
+    if all(law is not None for law in laws):
+        q = _open_probabilities(laws, h[firsts], e[firsts], lo[firsts], hi[firsts])
+        order = np.argsort(inv, kind="stable") if len(firsts) > 1 else np.arange(key.size)
+        hit[order] = rng.binomial(m[order], q[inv[order]]) >= rest[order]
+        return hit, 0
+    for g, j in enumerate(firsts):
+        idx = np.flatnonzero(inv == g) if len(firsts) > 1 else np.arange(key.size)
         e_j, d_j, l_j = float(e[j]), 0.0 if d is None else float(d[j]), float(lo[j])
-        band = float(hi[j]) - l_j if hi[j] > lo[j] else 1.0
-        law = problem.score_distribution(t, 0.5 * e_j, d_j)
-        if law is not None:
-            values, probs = law
-            p = min(
-                max(float(np.dot(probs, laplace_tail_unchecked(h[j], np.asarray(values, dtype=float), e_j))), 0.0), 1.0
-            )
-            hit[idx] = rng.binomial(m[idx], min(max((p - l_j) / band, 0.0), 1.0)) >= rest[idx]
+        if laws[g] is not None:
+            q = _open_probability(*laws[g], float(h[j]), e_j, l_j, float(hi[j]))
+            hit[idx] = rng.binomial(m[idx], q) >= rest[idx]
             continue
+        band = float(hi[j]) - l_j if hi[j] > lo[j] else 1.0
         plus, left, todo = np.zeros(idx.size, dtype=np.int64), m[idx].copy(), rest[idx].copy()
         live, chunk = np.arange(idx.size), _OPEN_CHUNK
         while live.size:
@@ -674,6 +895,40 @@ def _open_halts(problem, t, e, d, h, lo, hi, m, rest, key, rng) -> tuple[np.ndar
             chunk *= 2
         hit[idx] = plus >= todo
     return hit, drawn
+
+
+def _open_probability(values, probs, h: float, e: float, lo: float, hi: float) -> float:
+    """(p - l)/(u - l) clipped to [0, 1], p = E g(Y) = sum_v Pr[f = v] g(v) from A's score law (``values``,
+    ``probs``): the +1 probability of one open evaluation (u - l taken as 1 when u <= l)."""
+    return _clipped_open(float(np.dot(probs, laplace_tail_unchecked(h, np.asarray(values, dtype=float), e))), lo, hi)
+
+
+def _clipped_open(p: float, lo: float, hi: float) -> float:
+    p = min(max(p, 0.0), 1.0)
+    band = hi - lo if hi > lo else 1.0
+    return min(max((p - lo) / band, 0.0), 1.0)
+
+
+def _open_probabilities(laws: list, h, e, lo, hi) -> np.ndarray:
+    """:func:`_open_probability` of each key's law (``laws``: (values, probs) per key; h, e, lo, hi: float (K,)):
+    float (K,). Laws sharing one array of values (as :meth:`privtest.co.graphs.DensestPair._score_laws` returns
+    them) have their tails g(v) computed as one (K, V) array: the same floats, and the same dot product per key."""
+    values = laws[0][0]
+    if len(laws) > 1 and all(law[0] is values for law in laws):
+        v = np.asarray(values, dtype=float)
+        tails = laplace_tail_unchecked(h[:, None], v[None, :], e[:, None])
+        return np.array(
+            [
+                _clipped_open(float(np.dot(law[1], g)), x, y)
+                for law, g, x, y in zip(laws, tails, lo.tolist(), hi.tolist(), strict=True)
+            ]
+        )
+    return np.array(
+        [
+            _open_probability(law[0], law[1], float(a), float(b), float(x), float(y))
+            for law, a, b, x, y in zip(laws, h, e, lo, hi, strict=True)
+        ]
+    )
 
 
 #: First round of draws of A per undecided run in :func:`_open_halts` (then doubling).

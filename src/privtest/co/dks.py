@@ -29,7 +29,7 @@ import numpy as np
 from scipy import sparse
 
 from privtest import _validate
-from privtest.co.graphs import EdgeStream, StreamState
+from privtest.co.graphs import EdgeStream, StreamState, _laplace
 from privtest.co.mechanisms import COProblem
 
 __all__ = [
@@ -85,7 +85,8 @@ def noisy_degree_topk(deg: np.ndarray, k: int, eps: float, size: int, rng: np.ra
         deg: float (n,), weighted degrees d_t(v).
         k: subset size, 1 <= k <= n.
         eps: privacy eps > 0 (pure eps-edge-DP; Laplace scale 2/eps for L1 sensitivity 2).
-        size: number of independent draws, an integer >= 0 (one (size, n) Laplace draw: vectorized).
+        size: number of independent draws, an integer >= 0 (one (size, n) array of Laplace noise, each by inversion of
+            one uniform: vectorized).
         rng: anything :func:`numpy.random.default_rng` accepts.
 
     Returns:
@@ -105,11 +106,39 @@ def noisy_degree_topk(deg: np.ndarray, k: int, eps: float, size: int, rng: np.ra
     _validate.positive("eps", eps)
     _validate.integer("size", size, 0)
     deg = np.asarray(deg)
+    k = _check_k(k, deg.size)
+    return _noisy_degree_topk(deg, k, eps, int(size), rng)
+
+
+#: Largest number of nodes for which :class:`DensestKSubgraph` keeps a dense (n, n) table of the weights after the
+#: step last asked (:meth:`DensestKSubgraph.value` then reads each set's pairs from it: no search).
+_DENSE_NODES = 1024
+
+#: Largest k for which :func:`_noisy_degree_topk` picks the top k by k row-wise argmax passes (each a fast SIMD
+#: scan) rather than one argpartition.
+_ARGMAX_K = 16
+
+
+def _noisy_degree_topk(deg: np.ndarray, k: int, eps: float, size: int, rng: np.random.Generator) -> np.ndarray:
+    """:func:`noisy_degree_topk` without the checks (deg a finite float (n,) array, 1 <= k <= n, eps > 0, size >= 0,
+    rng a Generator): the same draws. The k largest noisy degrees of a row are found by k argmax passes (each
+    masking the maximum found) for small k, else by argpartition: the same set (the noisy degrees are continuous,
+    ties have probability 0)."""
     n = deg.size
-    k = _check_k(k, n)
-    noisy = deg[None, :] + rng.laplace(0.0, 2.0 / eps, (size, n))
-    top = np.argpartition(-noisy, k - 1, axis=1)[:, :k] if k < n else np.tile(np.arange(n), (size, 1))
-    return np.sort(top, axis=1)
+    noisy = _laplace(rng, 2.0 / eps, (size, n))  # by inversion of one uniform each (privtest.co.graphs)
+    noisy += deg
+    if k == n:
+        return np.tile(np.arange(n), (size, 1))
+    if k > _ARGMAX_K:
+        return np.sort(np.argpartition(-noisy, k - 1, axis=1)[:, :k], axis=1)
+    top = np.empty((size, k), dtype=np.intp)
+    rows = np.arange(size)
+    for j in range(k):
+        i = noisy.argmax(axis=1)
+        top[:, j] = i
+        noisy[rows, i] = -np.inf
+    top.sort(axis=1)
+    return top
 
 
 def capped_degree_bound(n: int, pairs: np.ndarray, w: np.ndarray, k: int) -> float:
@@ -166,13 +195,14 @@ def greedy_peel(n: int, pairs: np.ndarray, w: np.ndarray, k: int, candidates: in
     keep = np.sort(np.argsort(-deg, kind="stable")[: max(k, min(candidates, n))])
     M = sparse.coo_matrix((w, (pairs[:, 0], pairs[:, 1])), shape=(n, n)).tocsr()
     M = M + M.T
-    A = M[keep][:, keep].toarray()
+    A = M[keep][:, keep].toarray()  # symmetric: row v is column v
     alive = np.ones(keep.size, dtype=bool)
     d = A.sum(axis=1)
     for _ in range(keep.size - k):
-        v = int(np.argmin(np.where(alive, d, np.inf)))
+        v = int(np.argmin(d))  # removed nodes have d = inf (and stay at inf)
         alive[v] = False
-        d -= A[:, v]
+        d[v] = np.inf
+        d -= A[v]
     return keep[alive]
 
 
@@ -273,9 +303,11 @@ class DensestKSubgraph(COProblem):
         iu, ju = np.triu_indices(self.k, 1)
         self._iu, self._ju = iu, ju
         self._state = StreamState(stream)
+        # Small graphs: the weights after step t as a dense (n, n) table (pairs u < v; every other entry stays 0).
+        self._dense = (-1, np.zeros((self.n, self.n)) if self.n <= _DENSE_NODES else None)
 
     def _graph(self, t: int):
-        st = self._state.at(t)
+        st = self._state._at(int(t))  # t checked on entry (COProblem)
         return st.w[self._order], st.deg
 
     def value(self, t: int, Y: np.ndarray) -> np.ndarray:
@@ -287,18 +319,38 @@ class DensestKSubgraph(COProblem):
         _validate.integer("Y", Y, 0, scalar=False, maximum=self.n - 1)
         if np.ndim(Y) != 2 or np.shape(Y)[1] != self.k:
             raise ValueError(f"Y must be a (B, k={self.k}) array of node ids. Found shape {np.shape(Y)}.")
-        w_sorted, _ = self._graph(t)
+        return self._value(t, Y)
+
+    def _value(self, t: int, Y) -> np.ndarray:
+        """:meth:`value` without the checks (t an integer in [1, T], Y a (B, k) array of node ids): the weight of
+        each of a set's C(k, 2) pairs u < v (0 for a pair never inserted), summed per set in the pairs' order; read
+        from the dense table of the weights after step t on small graphs, else found among the sorted pair keys."""
         Y = np.sort(np.asarray(Y, dtype=np.int64), axis=1)
+        t, dense = int(t), self._dense[1]
+        if dense is not None:
+            if self._dense[0] != t:
+                dense[self.stream.pairs[:, 0], self.stream.pairs[:, 1]] = self._state._at(t).w
+                self._dense = (t, dense)
+            return dense[Y[:, self._iu], Y[:, self._ju]].sum(axis=1)
+        w_sorted, _ = self._graph(t)
         q = Y[:, self._iu] * self.n + Y[:, self._ju]  # all C(k,2) pairs u < v of each set
         idx = np.minimum(np.searchsorted(self._keys, q), self._keys.size - 1)
         return np.where(self._keys[idx] == q, w_sorted[idx], 0.0).sum(axis=1)
 
+    def scores(self, t: int, eps: float, delta: float, size: int, rng: np.random.Generator) -> np.ndarray:
+        """Overrides the base: ``value(t, sample(...))`` without re-checking the drawn sets (the same values)."""
+        rng = _validate.generator(rng)
+        return self._value(t, self._sample(t, eps, size, rng))
+
     def sample(self, t: int, eps: float, delta: float, size: int, rng: np.random.Generator) -> np.ndarray:
         """``size`` draws of the noisy-degree top-k A(X_t, eps) (``delta`` ignored): int (size, k), sorted."""
-        rng = _validate.generator(rng)
-        _, deg = self._graph(t)
+        return self._sample(t, eps, size, _validate.generator(rng))
+
+    def _sample(self, t: int, eps: float, size: int, rng: np.random.Generator) -> np.ndarray:
+        """:meth:`sample` without the checks (arguments checked on entry)."""
+        deg = self._state._at(int(t)).deg
         out = np.empty((size, self.k), dtype=np.int64)
         for a in range(0, size, 512):  # memory control: (512, n) noise at a time
             b = min(size, a + 512)
-            out[a:b] = noisy_degree_topk(deg, self.k, eps, b - a, rng)
+            out[a:b] = _noisy_degree_topk(deg, self.k, float(eps), b - a, rng)  # arguments checked on entry
         return out

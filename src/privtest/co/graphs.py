@@ -270,8 +270,14 @@ class StreamState:
 
     def at(self, t: int) -> StreamState:
         """The state after step t (an integer in [0, T]); returns ``self``."""
+        return self._at(_validate.integer("t", t, 0, maximum=self.stream.T))
+
+    def _at(self, t: int) -> StreamState:
+        """:meth:`at` without the check (t a Python int in [0, T]: the problems' methods, whose t is checked on
+        entry)."""
         s = self.stream
-        t = _validate.integer("t", t, 0, maximum=s.T)
+        if t == self.t:
+            return self
         lo, hi = s.step_ptr[min(t, self.t)], s.step_ptr[max(t, self.t)]
         if t < self.t and 2 * (hi - lo) > hi:  # far back: replay from step 0
             self.t, self.w[:], self.deg[:] = 0, 0.0, 0.0
@@ -288,7 +294,7 @@ class StreamState:
                 np.add.at(self.w, pid, w)
                 np.add.at(self.deg, s.pairs[pid, 0], w)
                 np.add.at(self.deg, s.pairs[pid, 1], w)
-        self.t, self.active = t, s.active(t)
+        self.t, self.active = t, int(s.n_active[t])
         return self
 
 
@@ -750,7 +756,7 @@ class DensestSubgraph(COProblem):
         self._adj = (None, None)  # (t, sparse weighted adjacency after step t) of value()'s last dense graph
 
     def _graph(self, t: int):
-        st = self._state.at(t)
+        st = self._state._at(int(t))  # t checked on entry (COProblem)
         return self.stream.pairs[: st.active], st.w[: st.active], st.deg
 
     def value(self, t: int, Y: np.ndarray) -> np.ndarray:
@@ -871,27 +877,37 @@ class DensestPair(DensestSubgraph):
         a = np.arange(n, dtype=np.int64)
         self._row_start = a * n - a * (a + 1) // 2  # index of pair (a, a + 1) among the pairs in lexicographic order
 
-    def _logits(self, t: int, eps: float):
+    def _weights(self, t: int, eps: np.ndarray) -> np.ndarray:
+        """The exponential mechanism's weights at step t for each eps of ``eps`` (float (K,)): float (K, P + 1), row
+        k the weights exp(eps_k w_uv/2 - top_k) of the P present pairs then the total weight of the absent pairs
+        (top_k = max(0, max_uv eps_k w_uv/2): the largest weight is 1)."""
         _, w, _ = self._graph(t)
-        absent = self.n * (self.n - 1) // 2 - w.size
-        x = 0.5 * eps * w
-        top = max(float(x.max()) if x.size else 0.0, 0.0)
-        return x - top, absent * np.exp(-top)  # present pairs' logits, total weight of the absent pairs
+        P = w.size
+        x = (0.5 * eps)[:, None] * w[None, :]
+        top = np.maximum(x.max(axis=1), 0.0) if P else np.zeros(eps.size)
+        weight = np.empty((eps.size, P + 1))
+        np.exp(np.subtract(x, top[:, None], out=x), out=weight[:, :P])
+        weight[:, P] = (self.n * (self.n - 1) // 2 - P) * np.exp(-top)
+        return weight
+
+    def _values(self, t: int) -> np.ndarray:
+        """The score law's values at step t: the present pairs' scores w_uv/2, then 0 (the absent pairs)."""
+        _, w, _ = self._graph(t)
+        values = np.empty(w.size + 1)
+        np.multiply(0.5, w, out=values[:-1])
+        values[-1] = 0.0
+        return values
 
     def _law(self, t: int, eps: float) -> dict:
         """The exponential mechanism at (t, eps), cached for the last :data:`_LAW_KEYS` keys (the GTM and
         ThresholdSelect ask many times at one (t, eps)): ``cdf``, the unnormalised CDF of the weights of the present
-        pairs then of all absent pairs together; ``last``, the index of its last positive weight; ``half``, the
-        present pairs' scores w_uv/2; ``probs``, the weights normalised."""
+        pairs then of all absent pairs together (:meth:`_weights`); ``last``, the index of its last positive weight;
+        ``half``, the present pairs' scores w_uv/2."""
         key = (int(t), float(eps))
         law = self._laws.pop(key, None)
         if law is None:
-            _, w, _ = self._graph(t)
-            logit, absent = self._logits(t, eps)
-            weight = np.append(np.exp(logit), absent)
-            cdf = np.cumsum(weight)
-            law = {"cdf": cdf, "last": int(np.count_nonzero(cdf < cdf[-1])), "half": 0.5 * w}
-            law["probs"] = weight / (weight[:-1].sum() + absent)
+            cdf = np.cumsum(self._weights(t, np.array([float(eps)]))[0])
+            law = {"cdf": cdf, "last": int(np.count_nonzero(cdf < cdf[-1])), "half": self._values(t)[:-1]}
             while len(self._laws) >= _LAW_KEYS:
                 self._laws.pop(next(iter(self._laws)))  # the least recently used
         self._laws[key] = law
@@ -901,8 +917,15 @@ class DensestPair(DensestSubgraph):
         """Overrides the base's None: A is an exponential mechanism over C(n, 2) pairs, so its score law is finite:
         (scores w_uv/2 of the present pairs then 0 for the absent ones, their probabilities), float arrays."""
         _validate.positive("eps", eps)
-        law = self._law(t, eps)
-        return np.append(law["half"], 0.0), law["probs"].copy()
+        return self._score_laws(t, [eps], [delta])[0]
+
+    def _score_laws(self, t, eps, delta) -> list:
+        """:meth:`COProblem._score_laws`: the laws of all eps from one (K, P + 1) array of weights (:meth:`_weights`,
+        the same floats as one eps at a time), sharing one array of values."""
+        weight = self._weights(t, np.asarray(eps, dtype=float))
+        probs = weight / (weight[:, :-1].sum(axis=1) + weight[:, -1])[:, None]
+        values = self._values(t)
+        return [(values, p) for p in probs]
 
     def _absent(self, P: int, j: np.ndarray) -> np.ndarray:
         """The pairs (int (len(j), 2), u < v) of ranks j (integers in [0, C(n, 2) - P)) among the pairs absent when the

@@ -211,12 +211,20 @@ class MaxCut(COProblem):
             ValueError: eps <= 0.
         """
         _validate.positive("eps", eps)
+        values, probs = self._hist(t, eps)
+        return values.copy(), probs.copy()
+
+    def _hist(self, t: int, eps: float):
+        """The score law of :meth:`score_distribution` as the cached arrays (arguments checked by the caller)."""
         law = self._law(t, eps)
         if "hist" not in law:
             w = self._step(t)["count"] * law["weight"]  # cuts per value times their weight
             law["hist"] = (np.arange(w.size, dtype=float), w / w.sum())
-        values, probs = law["hist"]
-        return values.copy(), probs.copy()
+        return law["hist"]
+
+    def _score_laws(self, t: int, eps, delta) -> list:
+        """:meth:`COProblem._score_laws`: the cached laws, not copies."""
+        return [self._hist(t, e) for e in eps]
 
     @property
     def opt(self) -> np.ndarray:

@@ -241,6 +241,15 @@ class COProblem(ABC):
         """
         return None
 
+    def _score_laws(self, t: int, eps, delta) -> list:
+        """:meth:`score_distribution` at step t for several (eps, delta) pairs (sequences of equal length), for the
+        engine's inner loops (:mod:`privtest.co.batch_to_co`), whose arguments are checked where they enter: a list of
+        the same laws (each (values, probs) or None), possibly as the problem's own cached or shared arrays (not to be
+        modified). This default asks :meth:`score_distribution` once per pair; a problem whose laws are cheaper
+        together or cached overrides it.
+        """
+        return [self.score_distribution(t, e, d) for e, d in zip(eps, delta, strict=True)]
+
 
 def laplace_tail(h, value, eps_t):
     """Pr[value + Lap(2/eps_t) >= h] (Laplace scale 2/eps_t, i.e. privacy eps_t/2 for sensitivity 1): the success

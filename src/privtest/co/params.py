@@ -330,7 +330,11 @@ class BatchToCOParams:
         Raises:
             ValueError: naming i_max unless it is an integer in [2, 10^8].
         """
-        i_max = _validate.integer("i_max", i_max, 2, maximum=10**8)
+        return dict(self._privacy_budget(_validate.integer("i_max", i_max, 2, maximum=10**8)))
+
+    @lru_cache(maxsize=64)  # noqa: B019  (frozen and hashable; Table 2 asks once per row and eps)
+    def _privacy_budget(self, i_max: int) -> dict:
+        """:meth:`privacy_budget` (i_max checked by the caller), cached (callers get a copy)."""
         i = np.arange(2, i_max + 1, dtype=np.int64)
         # GTM: worst halting loss over t >= i; with s = t - i + 1 <= t, ln(4/beta_s) <= ln(4/(omega_t beta_i)),
         # so C_H eps(i,t) ln(4/beta_s) <= C_H eps(i) ln(4/(omega_t beta_i)) / (C_1 ln(4/(omega_t b))).

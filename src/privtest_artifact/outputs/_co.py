@@ -75,8 +75,12 @@ def expected_calls(params: BatchToCOParams, ell: np.ndarray, s: np.ndarray, t: n
     """E[N_t] of each GTM_ell step (instance ell, step index s, time t), float (n,): the step's
     :attr:`privtest.gtm.StepParams.expected_samples` (finite here: eps_t tau2 = 2/(C_H ln(4/beta_s)) < 1)."""
     out = np.zeros(len(ell))
-    for k, (i, si, ti) in enumerate(zip(ell, s, t, strict=True)):
-        out[k] = params.calibration(int(i)).step(int(si), params.eps_it(int(i), int(ti)), params.pstar).expected_samples
+    eps_t: dict = {}  # eps(i, t) per (i, t): runs with the same instance share it at a step
+    for k, (i, si, ti) in enumerate(zip(*(np.asarray(x).tolist() for x in (ell, s, t)), strict=True)):
+        e = eps_t.get((i, ti))
+        if e is None:
+            e = eps_t[i, ti] = params.eps_it(i, ti)
+        out[k] = params.calibration(i).step(si, e, params.pstar).expected_samples
     return out
 
 
@@ -180,12 +184,15 @@ def checkpoint_margins(params: BatchToCOParams, checkpoints: np.ndarray, U: np.n
     return out
 
 
-def checkpoint_rows(prob, plist, cfg: dict, name: str, rng: np.random.Generator, **extra) -> pd.DataFrame:
+def checkpoint_rows(
+    prob, plist, cfg: dict, name: str, rng: np.random.Generator, calls: bool = True, **extra
+) -> pd.DataFrame:
     """``cfg["checkpoint_runs"]`` runs of BatchToCO per eps without ThresholdSelect (the checkpoint process has the
     same law, :func:`privtest.co.batch_to_co.batch_to_co` with ``select=False``), one row per run at t = T (method
-    :data:`CHECKPOINT_RUNS`): ell(T) and the largest Lemma 39(2) margin (``l39_margin``)."""
+    :data:`CHECKPOINT_RUNS`): ell(T) and the largest Lemma 39(2) margin (``l39_margin``). ``calls=False``: the GTM's
+    calls are not counted (the engine's lazy halting decisions, the same law; for long streams)."""
     R, T = cfg["checkpoint_runs"], prob.T
-    res = batch_to_co(prob, plist, R, rng, record=[T], select=False)
+    res = batch_to_co(prob, plist, R, rng, record=[T], select=False, calls=calls)
     U = np.array([prob.upper(t) for t in range(1, T + 1)])
     frames = []
     for j, params in enumerate(plist):

@@ -144,10 +144,13 @@ def _runs(prob, name, rec, exact, cfg, rng) -> pd.DataFrame:
         )
         ell, t_ell, g_ell, g_s = res.ell[rows], res.t_ell[rows], res.gtm_ell[rows], res.gtm_s[rows]
         expected, bound = np.full((R, K), np.nan), np.full((R, K), np.nan)
+        eps_t, seen = res.eps_t[rows], {}  # (instance, its step, recorded step, eps_t) -> (E[N_t], its bound)
         for r, k in zip(*np.nonzero(g_ell > 0), strict=True):
-            st = params.calibration(int(g_ell[r, k])).step(int(g_s[r, k]), float(res.eps_t[rows][r, k]), params.pstar)
-            expected[r, k] = st.expected_samples
-            bound[r, k] = calls_bound(params, int(g_ell[r, k]), int(g_s[r, k]), int(rec[k]))
+            key = (int(g_ell[r, k]), int(g_s[r, k]), int(k), float(eps_t[r, k]))
+            if key not in seen:
+                st = params.calibration(key[0]).step(key[1], key[3], params.pstar)
+                seen[key] = st.expected_samples, calls_bound(params, key[0], key[1], int(rec[k]))
+            expected[r, k], bound[r, k] = seen[key]
         guar = np.full((R, K), np.nan)
         two = rec >= 2
         guar[:, two] = utility_guarantee(params, exact[None, two], ell[:, two], t_ell[:, two], rec[None, two])
