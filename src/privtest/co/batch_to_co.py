@@ -862,7 +862,7 @@ def _open_halts(problem, t, e, d, h, lo, hi, m, rest, key, rng) -> tuple[np.ndar
         firsts, inv = [0], np.zeros(key.size, dtype=np.int64)
     a_eps = [0.5 * float(e[j]) for j in firsts]
     a_delta = [0.0 if d is None else float(d[j]) for j in firsts]
-    if hasattr(problem, "_score_laws"):  # a COProblem (else an object with its interface)
+    if COProblem in type(problem).__mro__:  # a COProblem subclass (not an object with its interface only)
         laws = problem._score_laws(t, a_eps, a_delta)
     else:
         laws = [problem.score_distribution(t, x, y) for x, y in zip(a_eps, a_delta, strict=True)]
