@@ -301,6 +301,15 @@ def counts(K, n, step: int | None = None):
     Raises:
         ValueError: naming the mechanism's step (when given) and what was wrong.
     """
+    if (  # what the library's mechanisms return: int64 counts within [0, n] for int64 n of their shape, as they are
+        type(K) is np.ndarray
+        and type(n) is np.ndarray
+        and K.dtype == np.int64
+        and n.dtype == np.int64
+        and K.shape == n.shape
+        and (K.size == 0 or (K.min() >= 0 and bool((K <= n).all())))
+    ):
+        return K
     where = f"the mechanism of step {step}" if step is not None else "the mechanism"
     n_arr = np.asarray(n)
     arr = None if K is None else np.asarray(K)

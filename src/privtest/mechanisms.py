@@ -78,24 +78,6 @@ def _checked_count_plus(method):
     return count_plus
 
 
-def _checked_counts(K, n, step: int | None = None) -> np.ndarray:
-    """:func:`privtest._validate.counts` (the mechanism contract: integer counts 0 <= K <= n shaped like n, as int64),
-    with a fast path for what the library's mechanisms return: an int64 array K within [0, n] for an int64 array n
-    of its shape is returned as it is (what the full check returns for it); anything else gets the full check and
-    its message.
-    """
-    if (
-        type(K) is np.ndarray
-        and type(n) is np.ndarray
-        and K.dtype == np.int64
-        and n.dtype == np.int64
-        and K.shape == n.shape
-        and (K.size == 0 or (K.min() >= 0 and bool((K <= n).all())))
-    ):
-        return K
-    return _validate.counts(K, n, step)
-
-
 class Mechanism(ABC):
     """A {-1, +1}-valued (eps, delta)-DP mechanism already bound to its dataset X_t (Definition 1).
 

@@ -30,7 +30,6 @@ from privtest.bounds import (
     theta_C,
 )
 from privtest.measure import CriticalP
-from privtest.mechanisms import _checked_counts
 from privtest.testers import StationaryTester
 
 __all__ = ["MAX_CALLS", "CohenTester", "cohen_tester", "first_success_position"]
@@ -240,7 +239,7 @@ class CohenTester(StationaryTester):
             if active.size == 0:
                 break
             E = rng.binomial(self.N, pdag[active])
-            K = _checked_counts(m.count_plus(E, rng), E, t)
+            K = _validate.counts(m.count_plus(E, rng), E, t)
             halted = K > 0
             used = E.copy()
             if np.any(halted):

@@ -36,7 +36,6 @@ from privtest.bounds import (
     sigma_LT,
 )
 from privtest.measure import CriticalP, blocks
-from privtest.mechanisms import _checked_counts
 from privtest.testers import StationaryTester
 
 __all__ = ["MAX_EVALUATIONS", "LiuTalwarTester", "liu_talwar_tester", "optimal_eps0"]
@@ -243,7 +242,7 @@ class LiuTalwarTester(StationaryTester):
             if active.size == 0:
                 break
             n_t = np.full(active.size, n_eval, dtype=np.int64)
-            K = _checked_counts(m.count_plus(n_t, rng), n_t, t)
+            K = _validate.counts(m.count_plus(n_t, rng), n_t, t)
             xi = rng.laplace(0.0, self.b_xi, active.size)
             halted = xi + self._log_phi(K / self.N) >= nu[active] + log_phi_pstar
             samples[active, t - 1] = n_eval
