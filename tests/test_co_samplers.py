@@ -215,8 +215,8 @@ def test_maxcut_cached_law_is_the_exponential_mechanism():
 
 
 def test_laplace_draws_follow_the_laplace_law():
-    """graphs._laplace (one uniform each, by inversion) against the Laplace CDF (Kolmogorov-Smirnov)."""
-    x = graphs._laplace(np.random.default_rng(9), 2.5, (200_000,))
+    """graphs.laplace_by_inversion (one uniform each, by inversion) against the Laplace CDF (Kolmogorov-Smirnov)."""
+    x = graphs.laplace_by_inversion(np.random.default_rng(9), 2.5, (200_000,))
     assert np.all(np.isfinite(x))
     assert stats.kstest(x, stats.laplace(scale=2.5).cdf).pvalue > ALPHA
 

@@ -29,7 +29,7 @@ import numpy as np
 from scipy import sparse
 
 from privtest import _validate
-from privtest.co.graphs import EdgeStream, StreamState
+from privtest.co.graphs import EdgeStream, StreamState, laplace_by_inversion
 from privtest.co.mechanisms import COProblem
 
 __all__ = [
@@ -110,23 +110,6 @@ def noisy_degree_topk(deg: np.ndarray, k: int, eps: float, size: int, rng: np.ra
     return _noisy_degree_topk(deg, k, eps, int(size), rng)
 
 
-def _laplace(rng: np.random.Generator, scale: float, shape) -> np.ndarray:
-    """Laplace(0, scale) draws (float array of ``shape``) by inversion of one uniform U each, scale sgn(V)
-    (-ln(1 - 2|V|)) with V = U - 1/2 (V and 1 - 2|V| are exact; U = 0, of probability 2^-53, gives -inf): the same
-    floats as ``rng.laplace(0, scale, shape)`` (which takes ln(2U) or -ln(2 - 2U) of the same U) and as
-    DensestSubgraph's noise (``privtest.co.graphs``), in about a third of its time."""
-    v = rng.random(shape)
-    v -= 0.5
-    x = np.abs(v)
-    x *= -2.0
-    x += 1.0
-    with np.errstate(divide="ignore"):
-        np.log(x, out=x)
-    np.copysign(x, v, out=x)
-    x *= scale
-    return x
-
-
 #: Largest number of nodes for which :class:`DensestKSubgraph` keeps a dense (n, n) table of the weights after the
 #: step last asked (:meth:`DensestKSubgraph.value` then reads each set's pairs from it: no search).
 _DENSE_NODES = 1024
@@ -142,7 +125,7 @@ def _noisy_degree_topk(deg: np.ndarray, k: int, eps: float, size: int, rng: np.r
     masking the maximum found) for small k, else by argpartition: the same set (the noisy degrees are continuous,
     ties have probability 0)."""
     n = deg.size
-    noisy = _laplace(rng, 2.0 / eps, (size, n))
+    noisy = laplace_by_inversion(rng, 2.0 / eps, (size, n))  # = rng.laplace(0, 2/eps) bit for bit
     noisy += deg
     if k == n:
         return np.tile(np.arange(n), (size, 1))
