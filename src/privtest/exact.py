@@ -364,6 +364,18 @@ def _log_step_factors_pos(a, q, eps, tau2, c, rho, s):
 # ----------------------------------------------------------------------------------------------------------------
 # Streams and the outer integral over eta_1
 # ----------------------------------------------------------------------------------------------------------------
+
+
+def _per_step(name: str, val, T: int, dtype) -> np.ndarray:
+    """A copy of ``val`` as a (T,) array of ``dtype`` (a scalar repeated); else a ValueError naming ``name``."""
+    try:
+        return np.broadcast_to(np.asarray(val, dtype=dtype), (T,)).copy()
+    except ValueError:
+        raise ValueError(
+            f"{name} must be a number or have one entry per step (T = {T}). Found shape {np.shape(val)}."
+        ) from None
+
+
 @dataclass(frozen=True)
 class Stream:
     """The sequences of a GTM run on a fixed input stream (the analyst's choices along the continuation path).
@@ -429,13 +441,7 @@ class Stream:
         }
         for name, dtype in conv.items():
             val = getattr(self, name)
-            val = np.zeros(T) if val is None else val
-            try:
-                arr = np.broadcast_to(np.asarray(val, dtype=dtype), (T,)).copy()
-            except ValueError:
-                raise ValueError(
-                    f"{name} must be a number or have one entry per step (T = {T}). Found shape {np.shape(val)}."
-                ) from None
+            arr = _per_step(name, np.zeros(T) if val is None else val, T, dtype)
             arr.setflags(write=False)
             object.__setattr__(self, name, arr)
 
@@ -508,12 +514,7 @@ class Stream:
             pc = 1.0 - p
         else:
             _validate.interval("pc", pc, 0.0, 1.0, lo_open=False, hi_open=False, scalar=False)
-            try:
-                pc = np.broadcast_to(np.asarray(pc, dtype=float), (n,)).copy()
-            except ValueError:
-                raise ValueError(
-                    f"pc must be a number or have one entry per step (T = {n}). Found shape {np.shape(pc)}."
-                ) from None
+            pc = _per_step("pc", pc, n, float)
         p.setflags(write=False)
         pc.setflags(write=False)
         out = object.__new__(Stream)
