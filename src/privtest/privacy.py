@@ -27,7 +27,7 @@ import math
 from dataclasses import dataclass
 
 import numpy as np
-from scipy import optimize, special
+from scipy import special
 
 from privtest import _validate
 from privtest.exact import (
@@ -324,6 +324,8 @@ def search_worst_case(
         >>> sorted(worst), worst["halt"].claimed
         (['continue', 'halt'], 1.0)
     """
+    from scipy import optimize  # on use: scipy.optimize is slow to import
+
     _check_stream("base", base)
     for name, v in (("claims_continue", claims_continue), ("claims_halt", claims_halt)):
         _validate.finite(name, v, scalar=False)

@@ -8,7 +8,6 @@ from __future__ import annotations
 from functools import lru_cache
 
 import numpy as np
-from scipy import integrate
 
 from privtest import _validate
 
@@ -35,6 +34,8 @@ def zeta() -> float:
         >>> round(zeta(), 10)
         1.2330926408
     """
+    from scipy import integrate  # on use: scipy.integrate is slow to import, and zeta runs once per process
+
     j = np.arange(1, _ZETA_TERMS + 1, dtype=float)
     head = float(np.sum(1.0 / (j * np.log(j + 2.0) ** 3)))
 

@@ -21,7 +21,6 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 import numpy as np
-from scipy.optimize import minimize_scalar
 from scipy.special import expit
 
 from privtest import _validate
@@ -60,6 +59,8 @@ def optimal_eps0(pstar: float, eps: float, eps1: float, beta: float, delta: floa
         >>> round(optimal_eps0(0.5, 1.0, 0.1, 0.05, 1e-6, 10), 4)
         0.0175
     """
+    from scipy.optimize import minimize_scalar  # on use: scipy.optimize is slow to import
+
     liu_talwar_check_params(pstar, eps, eps1, beta, delta, 0.5, T)
     res = minimize_scalar(
         lambda e0: log_N_LT(pstar, eps, eps1, beta, delta, e0, T),

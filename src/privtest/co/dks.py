@@ -26,7 +26,6 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from scipy import sparse
 
 from privtest import _validate
 from privtest.co.graphs import EdgeStream, StreamState, laplace_by_inversion
@@ -188,6 +187,8 @@ def greedy_peel(n: int, pairs: np.ndarray, w: np.ndarray, k: int, candidates: in
         >>> greedy_peel(5, np.array([[0, 1], [1, 2], [0, 2], [3, 4]]), np.ones(4), 3).tolist()
         [0, 1, 2]
     """
+    from scipy import sparse  # on use: scipy.sparse is slow to import
+
     n = _validate.weighted_pairs(n, pairs, w)
     _check_k(k, n)
     _validate.integer("candidates", candidates, 1)

@@ -26,7 +26,6 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 import numpy as np
-from scipy import optimize, sparse
 
 from privtest import _validate
 from privtest.co.mechanisms import COProblem
@@ -486,6 +485,8 @@ def densest_subgraph_lp(n: int, pairs: np.ndarray, w: np.ndarray) -> float:
         >>> densest_subgraph_lp(3, np.array([[0, 1], [0, 2], [1, 2]]), np.ones(3))
         1.0
     """
+    from scipy import optimize, sparse  # on use: scipy.optimize and scipy.sparse are slow to import
+
     _validate.weighted_pairs(n, pairs, w)
     w = np.asarray(w, dtype=float)
     keep = w > 0
@@ -787,6 +788,8 @@ class DensestSubgraph(COProblem):
                 out[a : a + step] = np.where(size > 0, inside / np.maximum(size, 1), 0.0)
             return out
         if self._adj[0] != t:
+            from scipy import sparse  # on use: scipy.sparse is slow to import
+
             self._adj = (t, sparse.csr_matrix((w, (self._u[:P], self._v[:P])), shape=(n, n)))  # u < v: pairs once
         adj = self._adj[1]
         step = max(1, _VALUE_FLOATS // n)
