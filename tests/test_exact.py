@@ -342,9 +342,10 @@ def _step_factors_reference(a, q, eps, tau2, c, rho, s):
             deep = bb > 20.0 * (k + sigma)
             if np.any(deep):
                 bd = bb[deep][:, None]
-                log1p_r = np.log1p(N.LAG_X[None, :] / bd)
+                lag_x, lag_w = N.laguerre_rule()
+                log1p_r = np.log1p(lag_x[None, :] / bd)
                 integrand = -np.expm1(-sigma * log1p_r) * np.exp((k - 1.0) * log1p_r)
-                vals[deep] = -bd[:, 0] + (k - 1.0) * np.log(bd[:, 0]) - special.gammaln(k) + np.log(integrand @ N.LAG_W)
+                vals[deep] = -bd[:, 0] + (k - 1.0) * np.log(bd[:, 0]) - special.gammaln(k) + np.log(integrand @ lag_w)
         else:
             lpk = N.log_gammainc_unchecked(k, bb)
             vals = lpk + N.log1mexp(np.minimum(lp - lpk, 0.0))

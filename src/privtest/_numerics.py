@@ -12,6 +12,7 @@ ranges, error messages and examples, are the public functions of :mod:`privtest.
 
 from __future__ import annotations
 
+import functools
 import math
 
 import numpy as np
@@ -21,11 +22,10 @@ __all__ = [
     "GL_NODES",
     "GL_W",
     "GL_X",
-    "LAG_W",
-    "LAG_X",
     "MAX_RECURRENCE",
     "NEAR_INTEGER",
     "TINY",
+    "laguerre_rule",
     "log1mexp",
     "log_gammainc_unchecked",
     "log_gammaincc_unchecked",
@@ -40,12 +40,17 @@ __all__ = [
 
 #: Values of scipy's regularized incomplete gamma functions below this are recomputed in log space.
 TINY = 1e-280
-#: Gauss-Laguerre rule for the deep-tail continuation integral of the direct variant.
-LAG_X, LAG_W = special.roots_laguerre(64)
 #: Gauss-Legendre nodes per panel of the outer (eta_1) integral.
 GL_NODES = 16
 #: Gauss-Legendre nodes and weights on [-1, 1] (GL_NODES of each).
 GL_X, GL_W = np.polynomial.legendre.leggauss(GL_NODES)
+
+
+@functools.cache
+def laguerre_rule() -> tuple[np.ndarray, np.ndarray]:
+    """Nodes and weights of the 64-point Gauss-Laguerre rule for the deep-tail continuation integral of the direct
+    variant. Computed on first use, not at import: scipy's ``roots_laguerre`` imports scipy.linalg."""
+    return special.roots_laguerre(64)
 
 
 # ----------------------------------------------------------------------------------------------------------------

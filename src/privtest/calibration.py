@@ -37,9 +37,8 @@ from scipy import special
 from privtest import _validate
 from privtest._numerics import (
     GL_NODES,
-    LAG_W,
-    LAG_X,
     TINY,
+    laguerre_rule,
     log1mexp,
     log_gammainc_unchecked,
     log_gammaincc_unchecked,
@@ -617,10 +616,11 @@ def _direct_continuation(bb, lp, kb, sb):
     deep = bb > 20.0 * (kb + sb)
     if np.any(deep):  # Q - pareto cancels: exact's Gauss-Laguerre integral
         bd, kd, sd = bb[deep][:, None], kb[deep][:, None], sb[deep][:, None]
-        log1p_r = np.log1p(LAG_X[None, :] / bd)
+        lag_x, lag_w = laguerre_rule()
+        log1p_r = np.log1p(lag_x[None, :] / bd)
         integrand = -np.expm1(-sd * log1p_r) * np.exp((kd - 1.0) * log1p_r)
         vals[deep] = (
-            -bd[:, 0] + (kd[:, 0] - 1.0) * np.log(bd[:, 0]) - special.gammaln(kd[:, 0]) + np.log(integrand @ LAG_W)
+            -bd[:, 0] + (kd[:, 0] - 1.0) * np.log(bd[:, 0]) - special.gammaln(kd[:, 0]) + np.log(integrand @ lag_w)
         )
     return vals
 

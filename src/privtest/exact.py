@@ -56,8 +56,6 @@ from privtest import _numerics, _validate
 from privtest._numerics import (
     GL_W,
     GL_X,
-    LAG_W,
-    LAG_X,
     log1mexp,
     log_gammainc_unchecked,
     log_gammaincc_unchecked,
@@ -351,9 +349,10 @@ def _log_step_factors_pos(a, q, eps, tau2, c, rho, s):
             deep = bb > 20.0 * (k + sigma)
             if np.any(deep):  # Q - pareto cancels: integrate E[(1 - (b/Gamma)^sigma); Gamma > b] directly
                 bd = bb[deep][:, None]
-                log1p_r = np.log1p(LAG_X[None, :] / bd)  # once: numpy's log1p is the costly part
+                lag_x, lag_w = _numerics.laguerre_rule()
+                log1p_r = np.log1p(lag_x[None, :] / bd)  # once: numpy's log1p is the costly part
                 integrand = -np.expm1(-sigma * log1p_r) * np.exp((k - 1.0) * log1p_r)
-                vals[deep] = -bd[:, 0] + (k - 1.0) * np.log(bd[:, 0]) - special.gammaln(k) + np.log(integrand @ LAG_W)
+                vals[deep] = -bd[:, 0] + (k - 1.0) * np.log(bd[:, 0]) - special.gammaln(k) + np.log(integrand @ lag_w)
         else:
             lpk = log_gammainc_unchecked(k, bb)
             vals = lpk + log1mexp(np.minimum(lp - lpk, 0.0))
