@@ -10,10 +10,12 @@ Usage:
     python benchmarks/reproduction_time.py --quick               # quick config
     python benchmarks/reproduction_time.py --make-test           # `make test` in a fresh clone (.venv included)
 
-``--long BUILT_DIR`` measures ``config/long.yaml`` on top of a built default run: it copies the checkout BUILT_DIR
+``--long BUILT_DIR`` measures ``config/long.yaml`` (``--configfile config/scale.yaml``: the 10^6-step stream) on top
+of a built default run: it copies the checkout BUILT_DIR
 (a clone where ``make reproduce`` has run, ``.venv`` excluded; symlinks, mtimes and ``.snakemake`` metadata kept, so
 nothing is stale), runs ``snakemake --cores N --configfile config/long.yaml`` in the copy with this interpreter and
-the copy's ``src`` first on ``PYTHONPATH``, and prints (with ``--record``: records under key ``long``) the wall time,
+the copy's ``src`` first on ``PYTHONPATH``, and prints (with ``--record``: records under key ``long``, or ``scale``)
+the wall time, the longest jobs that reran,
 the jobs run per rule, the CPU seconds of Snakemake and its jobs (:func:`children_cpu`) and the claim
 counts per verdict of both runs' figures/claims.csv, with what became of the default run's INCONCLUSIVE claims.
 
@@ -81,9 +83,15 @@ def main() -> None:
         type=Path,
         help="time config/long.yaml in a copy of BUILT_DIR, a checkout where the default run has been built",
     )
+    ap.add_argument(
+        "--configfile",
+        default="config/long.yaml",
+        help="with --long: the cluster-sized config to time (config/long.yaml or config/scale.yaml; recorded under "
+        "its file's stem)",
+    )
     args = ap.parse_args()
     if args.long:
-        long_run(args.long, args.cores, args.record)
+        long_run(args.long, args.cores, args.record, args.configfile)
         return
     if args.slurm and not args.make_test:
         ap.error("--slurm needs --make-test (the SLURM test runs in its fresh clone, after make test)")
@@ -222,8 +230,10 @@ def resolved(default: pd.DataFrame, long: pd.DataFrame) -> dict[str, int]:
     return out
 
 
-def long_run(built: Path, cores: str, save: bool) -> None:
-    """Time ``config/long.yaml`` in a copy of the built default-run checkout ``built`` (see the module docstring)."""
+def long_run(built: Path, cores: str, save: bool, configfile: str = "config/long.yaml") -> None:
+    """Time ``configfile`` (``config/long.yaml``, ``config/scale.yaml``) in a copy of the built default-run checkout
+    ``built`` (see the module docstring); recorded under the file's stem."""
+    key = Path(configfile).stem
     built = built.resolve()
     default_claims = built / "figures" / "claims.csv"
     if not default_claims.is_file():
@@ -237,9 +247,9 @@ def long_run(built: Path, cores: str, save: bool) -> None:
         entries = [str(p) for p in built.iterdir() if p.name != ".venv"]
         subprocess.run(["cp", "-a", *entries, str(repo)], check=True)
         env = os.environ | {"PYTHONPATH": os.pathsep.join([str(repo / "src"), os.environ.get("PYTHONPATH", "")])}
-        cmd = [sys.executable, "-m", "snakemake", "--cores", cores, "--configfile", "config/long.yaml"]
+        cmd = [sys.executable, "-m", "snakemake", "--cores", cores, "--configfile", configfile]
         load = os.getloadavg()[0]
-        start, before = time.perf_counter(), children_cpu()
+        start, before, start_epoch = time.perf_counter(), children_cpu(), time.time()
         log = Path(tmp) / "snakemake.log"  # followed with tail -f while it runs
         print(f"running {' '.join(cmd)} in {repo} (log: {log})", flush=True)
         with log.open("w") as out:
@@ -250,6 +260,7 @@ def long_run(built: Path, cores: str, save: bool) -> None:
             print(f"{' '.join(cmd)} failed:\n{text[-20000:]}", file=sys.stderr)
             raise subprocess.CalledProcessError(proc.returncode, cmd)
         jobs = collections.Counter(JOB_LINE.findall(text))
+        longest = longest_jobs(repo / "results" / "benchmarks", since=start_epoch)
         before = pd.read_csv(default_claims)
         after = pd.read_csv(repo / "figures" / "claims.csv")
         state = machine_state(load)
@@ -260,6 +271,7 @@ def long_run(built: Path, cores: str, save: bool) -> None:
             "inconclusive_after": resolved(before, after),
             "jobs": dict(sorted(jobs.items())),
             "load_start": round(load, 1),
+            "longest_jobs": longest,
             "machine": state,
             "verdicts_default": verdict_counts(before),
             "verdicts_long": verdict_counts(after),
@@ -267,10 +279,10 @@ def long_run(built: Path, cores: str, save: bool) -> None:
     print(f"wall time: {wall:.1f} s with --cores {cores} ({state})")
     print(json.dumps(long, indent=2))
     if save:
-        shown = f"snakemake --cores {cores} --configfile config/long.yaml"
+        shown = f"snakemake --cores {cores} --configfile {configfile}"
         record(
-            "long",
-            "config/long.yaml on top of a built default run (copy of its checkout, results kept)",
+            key,
+            f"{configfile} on top of a built default run (copy of its checkout, results kept)",
             shown,
             wall,
             "copy of a built default-run checkout",
@@ -278,6 +290,18 @@ def long_run(built: Path, cores: str, save: bool) -> None:
             commit=commit,
             extra={"long": long},
         )
+
+
+def longest_jobs(bench: Path, since: float, top: int = 3) -> list[dict]:
+    """The ``top`` longest jobs that ran after ``since`` (epoch seconds), from Snakemake's ``benchmark:`` files under
+    ``bench`` (``<rule>/<id>.tsv``; files older than ``since`` are the built default run's): a list of ``{"rule",
+    "id", "s"}``, longest first, ``s`` the job's wall seconds."""
+    rows = []
+    for f in bench.glob("*/*.tsv"):
+        if f.stat().st_mtime >= since:
+            s = float(pd.read_csv(f, sep="\t")["s"].iloc[0])
+            rows.append({"rule": f.parent.name, "id": f.stem, "s": round(s, 1)})
+    return sorted(rows, key=lambda r: -r["s"])[:top]
 
 
 def _timed(cmd: list[str], cwd: Path) -> tuple[float, float]:

@@ -24,6 +24,8 @@ ROOT = Path(__file__).resolve().parents[1]
 SCHEMA = yaml.safe_load((ROOT / configuration.SCHEMA).read_text())
 CONFIG = yaml.safe_load((ROOT / "config/config.yaml").read_text())
 QUICK = yaml.safe_load((ROOT / "config/quick.yaml").read_text())
+LONG = yaml.safe_load((ROOT / "config/long.yaml").read_text())
+SCALE = yaml.safe_load((ROOT / "config/scale.yaml").read_text())
 CAT = catalogue.load(ROOT)
 
 
@@ -56,9 +58,23 @@ def test_schema_is_valid_draft_2020_12():
 
 
 @pytest.mark.slow  # seconds: run by make test, not test-fast
-@pytest.mark.parametrize("overrides", [(), (QUICK,)], ids=["config.yaml", "config.yaml+quick.yaml"])
+@pytest.mark.parametrize(
+    "overrides", [(), (QUICK,), (LONG,), (SCALE,)], ids=["config.yaml", "+quick.yaml", "+long.yaml", "+scale.yaml"]
+)
 def test_shipped_configs_validate(overrides):
     load(merged(*overrides))
+
+
+@pytest.mark.parametrize("overrides", [(), (SCALE,)], ids=["config.yaml", "+scale.yaml"])
+def test_burst_follows_a_geometric_recomputation(overrides):
+    """fig_co_crossover's burst stream (the default one and config/scale.yaml's 10^6 steps) bursts right after a
+    recomputation of the geometric baseline, as the configs' comments say: the adaptive case of Section 8.2."""
+    from privtest.co.batch_to_co import geometric_steps
+
+    cfg = load(merged(*overrides))["fig_co_crossover"]
+    burst = cfg["burst"]
+    assert burst["t_burst"] - 1 in geometric_steps(cfg["kappa"], burst["T"]).tolist()
+    assert "burst" in cfg["streams"]
 
 
 @pytest.mark.parametrize("section", [k for k, v in CONFIG.items() if isinstance(v, dict)])

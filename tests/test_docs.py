@@ -396,6 +396,8 @@ LONG_RUN = {
         "commit": "abc1234", "cores": 2, "cpu_s": 1234.4, "jobs": {"simulate": 7, "check": 7, "all": 1},
         "machine": "shared 2-core machine", "verdicts_default": {"PASS": 5, "INCONCLUSIVE": 3},
         "verdicts_long": {"PASS": 7, "INCONCLUSIVE": 1}, "inconclusive_after": {"pass": 2, "inconclusive": 1},
+        "longest_jobs": [{"rule": "simulate", "id": "fig_co_crossover", "s": 250.4},
+                         {"rule": "check", "id": "x", "s": 1.2}],
     },
 }  # fmt: skip
 
@@ -404,9 +406,11 @@ def test_long_summary_renders_the_measured_long_run():
     body = docs.long_summary({"runs": [LONG_RUN]})
     assert "commit `abc1234` on a shared 2-core machine with `--cores 2`: 10.0 min wall time (nice 5)" in body
     assert "1234 CPU seconds in the jobs that reran (7 simulate, 7 check)" in body
+    assert "Longest jobs (wall time): simulate fig_co_crossover 250 s, check x 1 s." in body
     assert "| **PASS** | 5 | 7 |" in body and "| **INCONCLUSIVE** | 3 | 1 |" in body and "| **FAIL** | 0 | 0 |" in body
     assert "Of the default run's 3 INCONCLUSIVE claims, 2 are PASS" in body and "1 stay INCONCLUSIVE" in body
-    assert docs.long_summary({"runs": []}) == docs.LONG_PENDING
+    assert docs.long_summary({"runs": []}) == docs.LONG_PENDING.format(key="long")
+    assert "config/scale.yaml" in docs.long_summary({"runs": [LONG_RUN]}, "scale")  # another key: not measured yet
     assert docs.standard_blocks(None, {"runs": [LONG_RUN]}, [])["long.summary"] == body
 
 

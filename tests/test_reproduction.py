@@ -134,6 +134,22 @@ def test_a_verdict_is_compared_exactly(tmp_path, capsys):
     assert "INCONCLUSIVE" in capsys.readouterr().out
 
 
+def test_verdicts_of_a_redrawn_run(tmp_path, capsys):
+    """--verdicts: new numbers with the same verdicts agree; a moved verdict is listed with both measured values."""
+    a, b = _run(tmp_path / "a"), _run(tmp_path / "b", claims_measured="0.7 ± 0.02", data_value="9")
+    assert compare_runs.main([str(a), str(b)]) == 1
+    assert compare_runs.main([str(a), str(b), "--verdicts"]) == 0
+    claims = pd.read_csv(b / "figures/claims.csv", dtype=str, keep_default_na=False)
+    claims.loc[0, "verdict"] = "INCONCLUSIVE"
+    claims.to_csv(b / "figures/claims.csv", index=False)
+    capsys.readouterr()
+    assert compare_runs.main([str(a), str(b), "--verdicts"]) == 1
+    out = capsys.readouterr().out
+    assert (
+        "c1: PASS -> INCONCLUSIVE (measured 0.5 ± 0.01 -> 0.7 ± 0.02)" in out and "after: INCONCLUSIVE 1, PASS 1" in out
+    )
+
+
 @pytest.mark.parametrize("arg", [["--rtol", "-1"], ["--atol", "nan"]])
 def test_a_bad_tolerance_is_refused(tmp_path, arg, capsys):
     a = _run(tmp_path / "a")

@@ -990,58 +990,66 @@ def claims_blocks(claims: pd.DataFrame | None, outputs: Sequence[str]) -> dict[s
 
 def measurement_blocks(measurement: Mapping) -> dict[str, str]:
     """The bodies of the generated blocks that come from ``benchmarks/reproduction_time.json``, by name:
-    ``runtimes`` (:func:`runtime_table`), ``long.summary`` (:func:`long_summary`) and ``time.<key>`` (the wall
+    ``runtimes`` (:func:`runtime_table`), ``long.summary`` and ``scale.summary`` (:func:`long_summary`) and
+    ``time.<key>`` (the wall
     time of one run, for a sentence).
 
     Raises:
         ValueError: as :func:`runtime_table`.
     """
-    bodies = {"runtimes": runtime_table(measurement), "long.summary": long_summary(measurement)}
+    bodies = {
+        "runtimes": runtime_table(measurement),
+        "long.summary": long_summary(measurement),
+        "scale.summary": long_summary(measurement, "scale"),
+    }
     for run in measurement.get("runs", []):
         bodies[f"time.{run['key']}"] = runtime_of(measurement, run["key"])
     return bodies
 
 
-#: The body of the ``long.summary`` block while ``benchmarks/reproduction_time.json`` has no run of config/long.yaml.
+#: The body of the ``<key>.summary`` block while ``benchmarks/reproduction_time.json`` has no run of
+#: config/<key>.yaml.
 LONG_PENDING = (
-    "(Not measured yet: `python benchmarks/reproduction_time.py --long BUILT_DIR --record` runs config/long.yaml on "
-    "top of a built default run and records it.)"
+    "(Not measured yet: `python benchmarks/reproduction_time.py --long BUILT_DIR --configfile config/{key}.yaml "
+    "--record` runs config/{key}.yaml on top of a built default run and records it.)"
 )
 #: The fields of a long run's ``long`` record (benchmarks/reproduction_time.py --long).
 LONG_KEYS = ("commit", "cores", "cpu_s", "jobs", "machine", "verdicts_default", "verdicts_long", "inconclusive_after")
 
 
-def long_summary(measurement: Mapping) -> str:
-    """The ``long.summary`` block: what the measured run of config/long.yaml on top of the default run took and
-    changed (from the run with key ``long`` of ``benchmarks/reproduction_time.json``, field ``long``), or
-    :data:`LONG_PENDING` if there is none.
+def long_summary(measurement: Mapping, key: str = "long") -> str:
+    """The ``<key>.summary`` block: what the measured run of config/<key>.yaml (``long``, ``scale``) on top of the
+    default run took and changed (from the run with that key of ``benchmarks/reproduction_time.json``, field
+    ``long``), or :data:`LONG_PENDING` if there is none.
 
     Raises:
         ValueError: if the record lacks one of :data:`LONG_KEYS` (named) or a verdict count is not an integer.
     """
-    run = next((r for r in measurement.get("runs", []) if r.get("key") == "long"), None)
+    run = next((r for r in measurement.get("runs", []) if r.get("key") == key), None)
     if run is None:
-        return LONG_PENDING
+        return LONG_PENDING.format(key=key)
     rec = run.get("long", {})
     missing = [k for k in LONG_KEYS if k not in rec]
     if missing:
-        raise ValueError(f"runs[key=long].long must have keys {', '.join(LONG_KEYS)}; missing {missing}")
+        raise ValueError(f"runs[key={key}].long must have keys {', '.join(LONG_KEYS)}; missing {missing}")
     for field in ("verdicts_default", "verdicts_long"):
         bad = {v: n for v, n in rec[field].items() if not isinstance(n, int) or isinstance(n, bool)}
         if bad:
-            raise ValueError(f"runs[key=long].long.{field} must map verdicts to integers, got {bad}")
+            raise ValueError(f"runs[key={key}].long.{field} must map verdicts to integers, got {bad}")
     jobs = ", ".join(f"{n} {rule}" for rule, n in rec["jobs"].items() if rule != "all")
+    longest = ", ".join(f"{j['rule']} {j['id']} {j['s']:.0f} s" for j in rec.get("longest_jobs", []))
     rows = [[f"**{v}**", str(rec["verdicts_default"].get(v, 0)), str(rec["verdicts_long"].get(v, 0))] for v in VERDICTS]
     after = rec["inconclusive_after"]
     lines = [
         f"Measured at commit `{rec['commit']}` on a {rec['machine']} with `--cores {rec['cores']}`: "
         f"{_minutes(run['wall_s'])} wall time ({run.get('notes', '')}), {rec['cpu_s']:.0f} CPU seconds in the jobs "
         f"that reran ({jobs}).",
+        *([f"Longest jobs (wall time): {longest}."] if longest else []),
         "",
-        *markdown_lines(["verdict", "default run (same commit)", "with config/long.yaml"], rows),
+        *markdown_lines(["verdict", "default run (same commit)", f"with config/{key}.yaml"], rows),
         "",
         f"Of the default run's {sum(after.values())} INCONCLUSIVE claims, {after.get('pass', 0)} are PASS with "
-        f"config/long.yaml, {after.get('inconclusive', 0)} stay INCONCLUSIVE (their notes give the runs that would "
+        f"config/{key}.yaml, {after.get('inconclusive', 0)} stay INCONCLUSIVE (their notes give the runs that would "
         f"resolve them) and {after.get('other', 0) + after.get('missing', 0)} have another verdict or are missing.",
     ]
     return "\n".join(lines)

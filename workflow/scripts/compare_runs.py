@@ -2,7 +2,8 @@
 in git): raw results, analysis results, plotted data, tables, claims and the generated docs. Used to show that a
 refactor changes no number, and on another platform that a reproduction agrees with the committed one.
 
-Usage: ``python workflow/scripts/compare_runs.py BEFORE AFTER [--rtol R] [--atol A] [--rename OLD=NEW ...]``
+Usage: ``python workflow/scripts/compare_runs.py BEFORE AFTER [--rtol R] [--atol A] [--rename OLD=NEW ...]
+[--verdicts]``
 
 ``BEFORE`` and ``AFTER`` are directories, or ``git:REV`` (e.g. ``git:HEAD``): the files committed at revision REV
 of the repository in the current directory (``git ls-tree``/``git show`` into a temporary directory), so
@@ -14,8 +15,12 @@ same (float columns to the last printed digit); with ``--rtol``/``--atol``, cell
 sides may differ by ``|a - b| <= atol + rtol * |b|`` (numpy.isclose) and every other cell must be equal. Rendered
 text (the tables' .md/.tex, claims.md, docs/results/*.md) is compared the same way: the text between numbers must be
 identical, the numbers within the tolerance. Claims are compared by ``claim_id`` (row order and the order of columns
-do not matter); ``--rename`` maps old claim ids or file names to new ones where a refactor renamed them. Exit status
-1 if anything differs, 2 on a bad argument (an unknown revision, a negative tolerance).
+do not matter); ``--rename`` maps old claim ids or file names to new ones where a refactor renamed them.
+
+``--verdicts`` compares a run whose random draws changed (same sizes, new streams) with the one before: only the
+claims, by id and verdict; every claim whose verdict moved is listed with its measured value before and after, and
+the verdict counts of both runs are printed. Exit status 1 if anything differs (with ``--verdicts``: a verdict moved
+or a claim id is on one side only), 2 on a bad argument (an unknown revision, a negative tolerance).
 """
 
 from __future__ import annotations
@@ -169,6 +174,26 @@ def compare(before: Path, after: Path, rename: dict[str, str], tol: Tolerance | 
     return problems
 
 
+def verdicts(before: Path, after: Path, rename: dict[str, str]) -> list[str]:
+    """The claims whose verdict moved between two runs (or that are on one side only), each with its measured value
+    before and after; prints both runs' verdict counts."""
+    ca, cb = _frame(before / CLAIMS), _frame(after / CLAIMS)
+    ca["claim_id"] = ca["claim_id"].map(lambda c: rename.get(c, c))
+    ca, cb = ca.set_index("claim_id"), cb.set_index("claim_id")
+    problems = [f"claim only before: {c}" for c in sorted(set(ca.index) - set(cb.index))]
+    problems += [f"claim only after: {c}" for c in sorted(set(cb.index) - set(ca.index))]
+    common = sorted(set(ca.index) & set(cb.index))
+    for c in common:
+        va, vb = ca.at[c, "verdict"], cb.at[c, "verdict"]
+        if va != vb:
+            problems.append(f"{c}: {va} -> {vb} (measured {ca.at[c, 'measured']} -> {cb.at[c, 'measured']})")
+    for name, frame in (("before", ca), ("after", cb)):
+        counts = frame["verdict"].value_counts().sort_index()
+        print(f"{name}: " + ", ".join(f"{v} {n}" for v, n in counts.items()))
+    print(f"compared the verdicts of {len(common)} claims")
+    return problems
+
+
 def materialize(spec: str, tmp: Path, repo: Path = Path(".")) -> Path:
     """The directory to compare for ``spec``: ``spec`` itself, or for ``git:REV`` a copy under ``tmp`` of the
     files committed at REV (of the repository at ``repo``) that this script compares.
@@ -202,6 +227,7 @@ def main(argv=None) -> int:
     ap.add_argument("--rtol", type=float, default=0.0, help="relative tolerance of numbers (default 0: exact)")
     ap.add_argument("--atol", type=float, default=0.0, help="absolute tolerance of numbers (default 0: exact)")
     ap.add_argument("--rename", action="append", default=[], metavar="OLD=NEW")
+    ap.add_argument("--verdicts", action="store_true", help="a re-drawn run: compare the claims' verdicts only")
     args = ap.parse_args(argv)
     rename = dict(r.split("=", 1) for r in args.rename)
     with tempfile.TemporaryDirectory(prefix="privtest-compare-") as tmp:
@@ -211,7 +237,7 @@ def main(argv=None) -> int:
         except ValueError as error:
             print(f"error: {error}", file=sys.stderr)
             return 2
-        problems = compare(before, after, rename, tol)
+        problems = verdicts(before, after, rename) if args.verdicts else compare(before, after, rename, tol)
     for p in problems:
         print("DIFFERS", p)
     print("identical" if not problems else f"{len(problems)} differences")
