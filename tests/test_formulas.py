@@ -25,6 +25,13 @@ def test_zeta_bracketed_by_integral_test():
     assert 1 < pt.zeta() < 1.25  # Definition 7(1)
 
 
+def test_zeta_is_the_computed_double():
+    from privtest.schedule import _zeta_by_quadrature
+
+    # here the same float (every omega(t) and beta_t as before the constant); another libm may differ in the last bit
+    assert pt.zeta() == pytest.approx(_zeta_by_quadrature(), rel=4e-16, abs=0)
+
+
 def test_omega_hand_values_and_normalisation():
     # omega(1) = 1/(zeta * 1 * ln^3 3) = 1/(1.2330926 * 1.3259690) = 1/1.635031 = 0.611605
     assert pt.omega(1) == pytest.approx(1 / (1.2330926408 * math.log(3) ** 3), rel=1e-9)
