@@ -184,15 +184,13 @@ def checkpoint_margins(params: BatchToCOParams, checkpoints: np.ndarray, U: np.n
     return out
 
 
-def checkpoint_rows(
-    prob, plist, cfg: dict, name: str, rng: np.random.Generator, calls: bool = True, **extra
-) -> pd.DataFrame:
+def checkpoint_rows(prob, plist, cfg: dict, name: str, rng: np.random.Generator, **extra) -> pd.DataFrame:
     """``cfg["checkpoint_runs"]`` runs of BatchToCO per eps without ThresholdSelect (the checkpoint process has the
     same law, :func:`privtest.co.batch_to_co.batch_to_co` with ``select=False``), one row per run at t = T (method
-    :data:`CHECKPOINT_RUNS`): ell(T) and the largest Lemma 39(2) margin (``l39_margin``). ``calls=False``: the GTM's
-    calls are not counted (the engine's lazy halting decisions, the same law; for long streams)."""
+    :data:`CHECKPOINT_RUNS`): ell(T) and the largest Lemma 39(2) margin (``l39_margin``). The GTM's calls are not
+    counted (``calls=False``: the engine's lazy halting decisions, the same law of the checkpoints)."""
     R, T = cfg["checkpoint_runs"], prob.T
-    res = batch_to_co(prob, plist, R, rng, record=[T], select=False, calls=calls)
+    res = batch_to_co(prob, plist, R, rng, record=[T], select=False, calls=False)
     U = np.array([prob.upper(t) for t in range(1, T + 1)])
     frames = []
     for j, params in enumerate(plist):
