@@ -2,7 +2,7 @@
 only source of colours in the figure notebooks; one notation for the privacy ratio and one name per stream; Monte
 Carlo rates with their confidence intervals; coinciding curves told apart; the continual-observation axis label, and
 where co_crossover draws its crossover markers (inside the panel, clear of the spines and of the data, one per
-baseline even when several baselines are crossed at one step)."""
+baseline even when several baselines are crossed at one step); save's crop and byte-stable files."""
 
 import json
 import re
@@ -221,3 +221,27 @@ def test_a_panel_without_crossover_says_so():
     assert _markers(crossed) and not any("no crossover" in t.get_text() for t in crossed.texts)
     assert fig._suptitle.get_text() == "a message"
     plt.close(fig)
+
+
+def _titled_figure():
+    plotting.setup()
+    fig, axes = plt.subplots(1, 2, figsize=(5, 2.5))
+    for ax in axes:
+        ax.plot([1, 10, 100], [1, 2, 3], label="$p^*$ = 0.5")
+        ax.set_xscale("log")
+        plotting.legend_under(ax)
+    plotting.suptitle(fig, f"A title with {plotting.EPS_RATIO} long enough to be wrapped onto two lines " * 2)
+    return fig
+
+
+def test_save_crops_as_savefig_tight_and_reruns_give_identical_bytes(tmp_path):
+    """save measures the tight bounding box once for both files: the PNG is the one savefig(bbox_inches="tight")
+    writes, and a rerun writes the same PDF and PNG."""
+    for run in ("a", "b"):
+        plotting.save(_titled_figure(), tmp_path / f"{run}.pdf", tmp_path / f"{run}.png")
+    fig = _titled_figure()
+    fig.savefig(tmp_path / "tight.png", metadata={"Software": None}, bbox_inches="tight")
+    plt.close(fig)
+    assert (tmp_path / "a.png").read_bytes() == (tmp_path / "tight.png").read_bytes()
+    for ext in ("pdf", "png"):
+        assert (tmp_path / f"a.{ext}").read_bytes() == (tmp_path / f"b.{ext}").read_bytes()

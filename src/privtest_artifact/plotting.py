@@ -365,11 +365,32 @@ def curve_label(name: str) -> str:
     return mathtext(name).replace("Liu-Talwar", label("LiuTalwar"))
 
 
+def _tight_bbox(fig):
+    """The area ``savefig(..., bbox_inches="tight")`` saves of ``fig`` as PNG (at :rc:`savefig.dpi`): the figure laid
+    out and measured once, where each ``bbox_inches="tight"`` save lays it out (a draw) and measures it again."""
+    dpi = fig.dpi
+    fig.dpi = plt.rcParams["savefig.dpi"]
+    try:
+        fig.draw_without_rendering()  # runs the layout engine, if any, as savefig does before measuring
+        bbox = fig.get_tightbbox(fig.canvas.get_renderer())
+    finally:
+        fig.dpi = dpi
+    pad = plt.rcParams["savefig.pad_inches"]
+    return bbox.padded(pad, pad)
+
+
 def save(fig, pdf_path: str | Path, png_path: str | Path) -> None:
-    """Save ``fig`` as PDF and PNG without creation dates (reruns give identical bytes), each written atomically."""
+    """Save ``fig`` as PDF and PNG without creation dates (reruns give identical bytes), each written atomically.
+
+    Both files show the area ``bbox_inches="tight"`` gives the PNG (:func:`_tight_bbox`), laid out and measured once:
+    the PDF's margins may differ from its own tight crop by a few points (the PNG measures text hinted)."""
+    bbox = _tight_bbox(fig)
+    # laid out by _tight_bbox: with a layout engine (even the placeholder fig.tight_layout() leaves), savefig would
+    # lay the figure out again (a draw) before each file
+    fig.set_layout_engine(None)
     pdf_meta = {"CreationDate": None, "ModDate": None, "Producer": None, "Creator": None}
-    write_atomic(pdf_path, lambda tmp: fig.savefig(tmp, format="pdf", metadata=pdf_meta, bbox_inches="tight"))
-    write_atomic(png_path, lambda tmp: fig.savefig(tmp, format="png", metadata={"Software": None}, bbox_inches="tight"))
+    write_atomic(pdf_path, lambda tmp: fig.savefig(tmp, format="pdf", metadata=pdf_meta, bbox_inches=bbox))
+    write_atomic(png_path, lambda tmp: fig.savefig(tmp, format="png", metadata={"Software": None}, bbox_inches=bbox))
     plt.close(fig)
 
 
