@@ -44,7 +44,6 @@ rewrites them, so its generated documents are the same bytes on every machine.
 """
 
 import argparse
-import collections
 import json
 import os
 import re
@@ -204,8 +203,18 @@ def record(
     print(f"recorded {key}: {entry['wall_s']} s in {RECORD.relative_to(ROOT)}")
 
 
-#: A job's header line in Snakemake's log (``rule simulate:`` or ``localrule all:``).
-JOB_LINE = re.compile(r"^(?:local)?rule (\w+):$", re.MULTILINE)
+#: The ``Job stats:`` table Snakemake prints before running (rule, count; up to its total line).
+JOB_STATS = re.compile(r"^Job stats:\njob +count\n[- ]+\n(.*?)^total +\d+$", re.MULTILINE | re.DOTALL)
+
+
+def job_counts(log: str) -> dict[str, int]:
+    """Jobs per rule of a Snakemake run, from the first ``Job stats:`` table of its log (the rules' ``message:``
+    replaces the ``rule <name>:`` lines, so the jobs are not counted one by one); empty if there is none."""
+    m = JOB_STATS.search(log)
+    rows = (line.split() for line in m.group(1).splitlines()) if m else ()
+    return {r[0]: int(r[1]) for r in rows if len(r) == 2 and r[1].isdigit()}
+
+
 #: The verdicts a claim can have (privtest_artifact.outputs), in the order the records list them.
 VERDICTS = ("PASS", "FAIL", "INCONCLUSIVE", "VACUOUS", "ERRATUM")
 
@@ -259,7 +268,7 @@ def long_run(built: Path, cores: str, save: bool, configfile: str = "config/long
         if proc.returncode != 0:
             print(f"{' '.join(cmd)} failed:\n{text[-20000:]}", file=sys.stderr)
             raise subprocess.CalledProcessError(proc.returncode, cmd)
-        jobs = collections.Counter(JOB_LINE.findall(text))
+        jobs = job_counts(text)
         longest = longest_jobs(repo / "results" / "benchmarks", since=start_epoch)
         before = pd.read_csv(default_claims)
         after = pd.read_csv(repo / "figures" / "claims.csv")

@@ -207,3 +207,20 @@ def test_verify_reproduction_fails_without_committed_results(tmp_path):
     shutil.copy(ROOT / "Makefile", tmp_path / "Makefile")
     proc = subprocess.run(["make", "-s", "verify-reproduction"], cwd=tmp_path, capture_output=True, text=True)
     assert proc.returncode != 0 and "no committed results" in proc.stdout
+
+
+def test_reproduction_time_counts_the_jobs_from_the_job_stats_table():
+    """benchmarks/reproduction_time.py counts a run's jobs from Snakemake's first "Job stats:" table (the rules'
+    messages replace the "rule <name>:" lines it once matched, and the long run's record got no job counts)."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("reproduction_time", ROOT / "benchmarks/reproduction_time.py")
+    rt = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(rt)
+    log = (
+        "Building DAG of jobs...\nJob stats:\njob         count\n--------  -------\nall             1\n"
+        "check           7\nsimulate        7\ntotal          15\n\n[Mon]\nJob 3: simulate fig_oc -> results/raw/fig_oc.csv\nJob stats:\n"
+        "job      count\n-----  -------\ncheck        1\ntotal        1\n"
+    )
+    assert rt.job_counts(log) == {"all": 1, "check": 7, "simulate": 7}
+    assert rt.job_counts("Nothing to be done.") == {}
