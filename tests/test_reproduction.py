@@ -217,10 +217,13 @@ def test_reproduction_time_counts_the_jobs_from_the_job_stats_table():
     spec = importlib.util.spec_from_file_location("reproduction_time", ROOT / "benchmarks/reproduction_time.py")
     rt = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(rt)
-    log = (
-        "Building DAG of jobs...\nJob stats:\njob         count\n--------  -------\nall             1\n"
-        "check           7\nsimulate        7\ntotal          15\n\n[Mon]\nJob 3: simulate fig_oc -> results/raw/fig_oc.csv\nJob stats:\n"
-        "job      count\n-----  -------\ncheck        1\ntotal        1\n"
-    )
+    log = "\n".join(
+        [
+            "Building DAG of jobs...", "Job stats:", "job         count", "--------  -------", "all             1",
+            "check           7", "simulate        7", "total          15", "", "[Mon]",
+            "Job 3: simulate fig_oc -> results/raw/fig_oc.csv", "Job stats:", "job      count", "-----  -------",
+            "check        1", "total        1",
+        ]
+    )  # fmt: skip
     assert rt.job_counts(log) == {"all": 1, "check": 7, "simulate": 7}
     assert rt.job_counts("Nothing to be done.") == {}
