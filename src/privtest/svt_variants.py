@@ -154,25 +154,24 @@ class SVTVariant:
         values = np.full((m, n), np.nan) if v == "alg3" else np.broadcast_to(np.float64(np.nan), (m, n))
         tops = np.zeros(n, dtype=np.int64)
         level = self.threshold + rho  # the noisy threshold, updated where alg2 redraws rho
-        idx = np.arange(n)  # the runs still answering (all of them for alg5 and alg6, which never abort)
         for i in range(m):
-            # query noise only for the runs still answering: an aborted run's answers are -1 whatever it would draw
-            nu = rng.laplace(0.0, nu_scale, idx.size) if nu_scale > 0 else np.zeros(idx.size)
-            top = q[i] + nu >= level[idx]
-            if idx.size == n:
-                answers[i] = top
-            else:
-                answers[i] = -1
-                answers[i, idx] = top
-            hit = idx[top]
-            if v == "alg3":
-                values[i, hit] = q[i] + nu[top]
-            if v == "alg2":  # Dwork-Roth: a fresh threshold noise after every top
-                rho[hit] = rng.laplace(0.0, c * D / eps2, hit.size)
-                level[hit] = self.threshold + rho[hit]
-            tops[hit] += 1
+            nu = rng.laplace(0.0, nu_scale, n) if nu_scale > 0 else np.zeros(n)
+            top = q[i] + nu >= level
             if cutoff:
-                idx = idx[tops[idx] < c]
+                active = tops < c
+                hit = active & top
+                # 1 / 0 while active, -1 once aborted: hit + active - 1
+                np.add(hit.view(np.int8), active.view(np.int8), out=answers[i])
+                answers[i] -= 1
+            else:
+                hit = top
+                answers[i] = top
+            if v == "alg3":
+                values[i, hit] = q[i] + nu[hit]
+            if v == "alg2":  # Dwork-Roth: a fresh threshold noise after every top
+                rho[hit] = rng.laplace(0.0, c * D / eps2, int(np.count_nonzero(hit)))
+                level[hit] = self.threshold + rho[hit]
+            tops += hit
         return answers.T, values.T
 
 
