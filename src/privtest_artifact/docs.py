@@ -1037,12 +1037,13 @@ def long_summary(measurement: Mapping, key: str = "long") -> str:
         if bad:
             raise ValueError(f"runs[key={key}].long.{field} must map verdicts to integers, got {bad}")
     jobs = ", ".join(f"{n} {rule}" for rule, n in rec["jobs"].items() if rule != "all")
+    notes = f" ({run['notes']})" if run.get("notes") else ""
     longest = ", ".join(f"{j['rule']} {j['id']} {j['s']:.0f} s" for j in rec.get("longest_jobs", []))
     rows = [[f"**{v}**", str(rec["verdicts_default"].get(v, 0)), str(rec["verdicts_long"].get(v, 0))] for v in VERDICTS]
     after = rec["inconclusive_after"]
     lines = [
         f"Measured at commit `{rec['commit']}` on a {rec['machine']} with `--cores {rec['cores']}`: "
-        f"{_minutes(run['wall_s'])} wall time ({run.get('notes', '')}), {rec['cpu_s']:.0f} CPU seconds in the jobs "
+        f"{_minutes(run['wall_s'])} wall time{notes}, {rec['cpu_s']:.0f} CPU seconds in the jobs "
         f"that reran ({jobs}).",
         *([f"Longest jobs (wall time): {longest}."] if longest else []),
         "",
