@@ -411,6 +411,8 @@ def test_long_summary_renders_the_measured_long_run():
     assert "Of the default run's 3 INCONCLUSIVE claims, 2 are PASS" in body and "1 stay INCONCLUSIVE" in body
     assert docs.long_summary({"runs": []}) == docs.LONG_PENDING.format(key="long")
     assert "10.0 min wall time, 1234 CPU" in docs.long_summary({"runs": [LONG_RUN | {"notes": ""}]})  # no "()"
+    idle = LONG_RUN | {"long": LONG_RUN["long"] | {"machine": "idle 2-core machine"}}
+    assert "on an idle 2-core machine" in docs.long_summary({"runs": [idle]})
     assert "config/scale.yaml" in docs.long_summary({"runs": [LONG_RUN]}, "scale")  # another key: not measured yet
     assert docs.standard_blocks(None, {"runs": [LONG_RUN]}, [])["long.summary"] == body
 

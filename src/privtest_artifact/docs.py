@@ -1042,7 +1042,8 @@ def long_summary(measurement: Mapping, key: str = "long") -> str:
     rows = [[f"**{v}**", str(rec["verdicts_default"].get(v, 0)), str(rec["verdicts_long"].get(v, 0))] for v in VERDICTS]
     after = rec["inconclusive_after"]
     lines = [
-        f"Measured at commit `{rec['commit']}` on a {rec['machine']} with `--cores {rec['cores']}`: "
+        f"Measured at commit `{rec['commit']}` on {'an' if rec['machine'][:1] in 'aeiou' else 'a'} {rec['machine']} "
+        f"with `--cores {rec['cores']}`: "
         f"{_minutes(run['wall_s'])} wall time{notes}, {rec['cpu_s']:.0f} CPU seconds in the jobs "
         f"that reran ({jobs}).",
         *([f"Longest jobs (wall time): {longest}."] if longest else []),
