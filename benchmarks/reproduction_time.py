@@ -127,17 +127,13 @@ def main() -> None:
             )
             if not args.targets and not args.quick:
                 record_jobs(repo, f"scratch copy of {_commit()}, default configuration, --cores {args.cores}", load)
-        rows = []
-        for tsv in sorted((repo / "results/benchmarks").rglob("*.tsv")):
-            s = pd.read_csv(tsv, sep="\t")
-            job = str(tsv.relative_to(repo / "results/benchmarks").with_suffix(""))
-            rows.append({"job": job, "s": s["s"].iloc[-1]})
+        rows = [{"job": f"{j['rule']}/{j['id']}", "s": j["s"]} for j in job_seconds(repo / "results/benchmarks")]
         print(
             f"wall time: {wall:.1f} s, CPU time {cpu:.0f} s (Snakemake and its jobs) with --cores {args.cores}"
             f"{' (quick config)' if args.quick else ''}"
         )
         if rows:
-            print(pd.DataFrame(rows).sort_values("s", ascending=False).to_string(index=False))
+            print(pd.DataFrame(rows).to_string(index=False))
 
 
 def children_cpu() -> float:
@@ -269,7 +265,7 @@ def long_run(built: Path, cores: str, save: bool, configfile: str = "config/long
             print(f"{' '.join(cmd)} failed:\n{text[-20000:]}", file=sys.stderr)
             raise subprocess.CalledProcessError(proc.returncode, cmd)
         jobs = job_counts(text)
-        longest = longest_jobs(repo / "results" / "benchmarks", since=start_epoch)
+        longest = job_seconds(repo / "results" / "benchmarks", since=start_epoch)[:3]
         before = pd.read_csv(default_claims)
         after = pd.read_csv(repo / "figures" / "claims.csv")
         state = machine_state(load)
@@ -301,16 +297,16 @@ def long_run(built: Path, cores: str, save: bool, configfile: str = "config/long
         )
 
 
-def longest_jobs(bench: Path, since: float, top: int = 3) -> list[dict]:
-    """The ``top`` longest jobs that ran after ``since`` (epoch seconds), from Snakemake's ``benchmark:`` files under
-    ``bench`` (``<rule>/<id>.tsv``; files older than ``since`` are the built default run's): a list of ``{"rule",
-    "id", "s"}``, longest first, ``s`` the job's wall seconds."""
+def job_seconds(bench: Path, since: float = 0.0) -> list[dict]:
+    """The wall seconds of every job whose Snakemake ``benchmark:`` file under ``bench`` (``<rule>/<id>.tsv``, its
+    last row) was written at or after ``since`` (epoch seconds; in a long run's copy, older files are the built
+    default run's): a list of ``{"rule", "id", "s"}``, longest first."""
     rows = []
     for f in bench.glob("*/*.tsv"):
         if f.stat().st_mtime >= since:
-            s = float(pd.read_csv(f, sep="\t")["s"].iloc[0])
+            s = float(pd.read_csv(f, sep="\t")["s"].iloc[-1])
             rows.append({"rule": f.parent.name, "id": f.stem, "s": round(s, 1)})
-    return sorted(rows, key=lambda r: -r["s"])[:top]
+    return sorted(rows, key=lambda r: -r["s"])
 
 
 def _timed(cmd: list[str], cwd: Path) -> tuple[float, float]:
