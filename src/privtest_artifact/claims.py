@@ -332,10 +332,8 @@ class Normal(_Evidence):
     def _upper_tail(self, b: float) -> float:
         """Pr[mean' >= mean] when the true value is b. With se == 0 (all runs = v): Pr[all n runs >= v | true
         mean <= b] <= ((b - lo) / (v - lo))**n for lo <= b < v (Markov for X - lo >= 0), 1 if v <= b."""
-        from scipy import stats  # on use: scipy.stats is slow to import
-
         if self.se > 0:
-            return float(stats.norm.sf((self.mean - b) / self.se))
+            return float(special.ndtr(-((self.mean - b) / self.se)))  # scipy.stats.norm.sf, without its slow import
         lo, _ = self.span
         v = self.mean
         if v <= b:
@@ -349,10 +347,8 @@ class Normal(_Evidence):
     def _lower_tail(self, b: float) -> float:
         """Pr[mean' <= mean] when the true value is b. With se == 0 (all runs = v): Pr[all n runs <= v | true
         mean >= b] <= ((hi - b) / (hi - v))**n for v < b <= hi (Markov for hi - X >= 0), 1 if v >= b."""
-        from scipy import stats  # on use: scipy.stats is slow to import
-
         if self.se > 0:
-            return float(stats.norm.cdf((self.mean - b) / self.se))
+            return float(special.ndtr((self.mean - b) / self.se))
         _, hi = self.span
         v = self.mean
         if v >= b:

@@ -327,7 +327,7 @@ def differences(raw: pd.DataFrame, cfg: dict) -> pd.DataFrame:
     0 tie: |d| must exceed max(z se, ``cfg["tie_tolerance"]``), z the two-sided normal quantile at
     ``cfg["crossover_alpha"]`` Bonferroni-corrected over the stream's recorded steps): ``state_meas``,
     ``state_pred``, ``state_pred_l40``."""
-    from scipy import stats  # on use: scipy.stats is slow to import
+    from scipy import special  # ndtri: what scipy.stats.norm.ppf computes, without its slow import
 
     alpha, tol = _analysis_keys(cfg)
     runs = plotted(raw[raw.source == "run"]).assign(ratio=lambda d: d.value / d.opt)
@@ -338,7 +338,7 @@ def differences(raw: pd.DataFrame, cfg: dict) -> pd.DataFrame:
     out = []
     for (stream, eps), g in runs.groupby(["stream", "eps"], sort=False):
         ts = np.sort(g.t.unique())
-        z = float(stats.norm.ppf(1.0 - alpha / (2.0 * ts.size)))
+        z = float(special.ndtri(1.0 - alpha / (2.0 * ts.size)))
         a = meas.loc[(stream, eps, METHOD)].reindex(ts)
         pa, pl = pred.loc[(stream, eps, METHOD)].reindex(ts), pred.loc[(stream, eps, METHOD_L40)].reindex(ts)
         for baseline in BASELINES:
@@ -385,7 +385,7 @@ def crossovers(diffs: pd.DataFrame, cfg: dict) -> pd.DataFrame:
         lead per decade of t over the last decade of recorded steps), runs_to_resolve (runs per method that would
         resolve a tie at the last step if the observed lead held; NaN unless tied with |lead| above the tolerance).
     """
-    from scipy import stats  # on use: scipy.stats is slow to import
+    from scipy import special  # ndtri: what scipy.stats.norm.ppf computes, without its slow import
 
     alpha, tol = _analysis_keys(cfg)
     out = []
@@ -393,7 +393,7 @@ def crossovers(diffs: pd.DataFrame, cfg: dict) -> pd.DataFrame:
         ts, d, se = f.t.to_numpy(), f.d_meas.to_numpy(), f.se_meas.to_numpy()
         state = f.state_meas.to_numpy()
         T, n = int(ts[-1]), int(f.runs.iloc[0])
-        z = float(stats.norm.ppf(1.0 - alpha / (2.0 * ts.size)))
+        z = float(special.ndtri(1.0 - alpha / (2.0 * ts.size)))
         row = dict(stream=stream, eps=eps, baseline=baseline, model=BASELINES[baseline][0], T=T, runs=n)
         row["t_meas"] = _first_lead(ts, state)
         row["t_pred"] = _first_lead(ts, f.state_pred.to_numpy())
