@@ -343,15 +343,17 @@ def test_facility_location_schedule_is_public():
             assert np.all(d[:step] == 0) and np.all(d[step:] == 1)
 
 
-def test_facility_location_incremental_gains_match_recomputation(wheel):
+def test_facility_location_incremental_gains_match_recomputation(wheel, monkeypatch):
     """The private greedy's tables and incremental gains (only the candidates near the last pick are updated) give
     exactly the draws of a greedy that recomputes every gain from scratch and inverts each round's CDF with the same
     uniforms (one per draw and round), on the real stop stream, with and without the partition matroid, across chunk
     boundaries, for a small call (rounds 1-2 from tables) and a large one (rounds 1-3 from tables); and f(X_t, S)
     read off the draw (the picks' gains) equals ``value`` to rounding."""
+    from privtest.co import submodular
     from privtest.co.submodular import _DEEP_DRAWS, FacilityLocation
     from privtest_artifact import data
 
+    monkeypatch.setattr(submodular, "_REJECTION_SPREAD", -1.0)  # the tables (rejection: tests/test_co_samplers.py)
     stops = data.mpls_stops(wheel("mpls_stops"))
     for groups, size in ((None, 120), (3, 120), (3, _DEEP_DRAWS)):
         prob = FacilityLocation(stops, k=4, grid=7, radius_km=3.0, step_days=7, T_max=6, groups=groups, cap=2, chunk=50)

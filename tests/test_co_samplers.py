@@ -77,17 +77,19 @@ def greedy_law(prob: FacilityLocation, t: int, eps: float) -> dict:
     return law
 
 
-@pytest.mark.parametrize("deep", [False, True])
+@pytest.mark.parametrize("path", ["tables", "deep tables", "rejection"])
 @pytest.mark.parametrize(
     ("constraint", "k"),
     [({}, 3), ({}, 4), ({"groups": 3, "cap": 1}, 3), ({"groups": 2, "cap": 2}, 4)],
 )
-def test_facility_location_law_matches_brute_force(monkeypatch, constraint, k, deep):
+def test_facility_location_law_matches_brute_force(monkeypatch, constraint, k, path):
     """The ordered picks of :meth:`FacilityLocation.sample` follow the exact law of the private greedy (k rounds of
-    the exponential mechanism, gains recomputed from scratch, matroid strips blocked once full), with the first two
-    rounds drawn from tables or the first three (``deep``), across chunks of 7 draws; the scores read off the draws
-    equal ``value`` to rounding, and every draw is feasible."""
-    monkeypatch.setattr(submodular, "_DEEP_DRAWS", 1 if deep else 10**9)
+    the exponential mechanism, gains recomputed from scratch, matroid strips blocked once full) on both of its paths:
+    inversion with the first two rounds drawn from tables or the first three (``deep tables``), across chunks of 7
+    draws, and the compiled rejection sampler (forced here at a spread of 3, where the default uses the tables); the
+    scores read off the draws equal ``value`` to rounding, and every draw is feasible."""
+    monkeypatch.setattr(submodular, "_DEEP_DRAWS", 1 if path == "deep tables" else 10**9)
+    monkeypatch.setattr(submodular, "_REJECTION_SPREAD", np.inf if path == "rejection" else -1.0)
     prob = FacilityLocation(
         tiny_stops(), k=k, grid=3, radius_km=6.0, start="2017-03-01", end="2017-03-09", chunk=7, **constraint
     )
@@ -113,6 +115,7 @@ def test_facility_location_depth_and_cache_do_not_change_the_draws(monkeypatch):
     caches change the cost, not the output."""
     stops = tiny_stops(300, seed=3)
     kw = {"k": 4, "grid": 4, "radius_km": 4.0, "start": "2017-03-01", "end": "2017-03-21", "chunk": 64}
+    monkeypatch.setattr(submodular, "_REJECTION_SPREAD", -1.0)  # the tables' path at every spread
     monkeypatch.setattr(submodular, "_DEEP_DRAWS", 10**9)
     shallow = FacilityLocation(stops, **kw).sample_scored(7, 0.2, 0.0, 500, np.random.default_rng(2))
     monkeypatch.setattr(submodular, "_DEEP_DRAWS", 1)
@@ -133,6 +136,40 @@ def test_facility_location_depth_and_cache_do_not_change_the_draws(monkeypatch):
             used.sample(t, eps, 0.0, 300, np.random.default_rng(5)),
             fresh.sample(t, eps, 0.0, 300, np.random.default_rng(5)),
         )
+
+
+@pytest.mark.parametrize("groups", [None, 2])
+def test_facility_location_rejection_is_chosen_by_the_spread_and_draws_from_the_generator(monkeypatch, groups):
+    """At a spread a max gain <= _REJECTION_SPREAD the compiled rejection sampler draws (and only then), its draws
+    are a function of the Generator's state alone (not of ``chunk`` or the caches), and it advances that state as a
+    Python-level draw would: the next uniform after a call is the same whether the call ran twice or once; its law at
+    a small spread (the default path of the CO runs) is the exact one."""
+    stops = tiny_stops(200, seed=4)
+    kw = {"k": 3, "grid": 3, "radius_km": 6.0, "start": "2017-03-01", "end": "2017-03-09", "groups": groups, "cap": 2}
+    prob = FacilityLocation(stops, **kw, chunk=5)
+    t = 5
+    top = float((prob.sim.T @ prob.C[t - 1]).max())
+    eps = 2 * prob.k * 0.5 / top  # spread 0.5
+    calls = []
+    from privtest.co import _fl_kernel
+
+    kernel = _fl_kernel.greedy_by_rejection
+    monkeypatch.setattr(_fl_kernel, "greedy_by_rejection", lambda *args: (calls.append(1), kernel(*args))[1])
+    rng_a, rng_b = np.random.default_rng(9), np.random.default_rng(9)
+    Y = prob.sample(t, eps, 0.0, 40_000, rng_a)
+    assert len(calls) == 1
+    other = FacilityLocation(stops, **kw, chunk=4096)
+    other.sample(t, 8 * eps, 0.0, 50, np.random.default_rng(0))  # another spread first (the tables' path)
+    assert len(calls) == 1
+    np.testing.assert_array_equal(other.sample(t, eps, 0.0, 40_000, rng_b), Y)
+    assert rng_a.random() == rng_b.random()
+    law = greedy_law(prob, t, eps)
+    seqs = list(law)
+    index = {s: i for i, s in enumerate(seqs)}
+    codes = np.array([index.get(tuple(y), -1) for y in Y.tolist()])
+    assert np.all(codes >= 0)
+    counts = np.bincount(codes, minlength=len(seqs))
+    assert chi2_pvalue(counts, len(Y) * np.array([law[s] for s in seqs])) > ALPHA
 
 
 def test_facility_location_value_and_scores_on_real_stops(wheel):

@@ -35,16 +35,21 @@ Reference OPT_t: the upper bound min_i [f(S_i) + sum of the k largest gains w.r.
 prefixes S_i (valid for monotone submodular f under a cardinality constraint, and a fortiori for the matroid
 variant whose feasible sets are a subset), labelled "upper bound".
 
-Sampling A (:meth:`FacilityLocation.sample`): each round's exponential mechanism is drawn by inversion of its CDF,
-one uniform per draw and round. Gains and CDFs that every draw at (t, eps) shares are tabulated and cached: the gains
-of the empty set and after every first pick per step t (and, for calls of at least ``_DEEP_DRAWS`` draws, after every
-ordered pair of picks), their CDFs per (t, eps_r), eps_r a round's privacy. The later rounds update each draw's own
-gains incrementally: picking c lowers the gain of c' only through the cells x both cover, by
-w_x max(0, min(sim(x, c'), sim(x, c)) - cur_x) with cur_x the coverage by the earlier picks. f(X_t, S) of a draw is the
-sum of its picks' marginal gains (:meth:`FacilityLocation.scores`, :meth:`FacilityLocation.sample_scored`), equal to
-``value`` up to rounding (another order of summation).
+Sampling A (:meth:`FacilityLocation.sample`), two exact paths chosen by the spread a max_c gain(c) of the first round (a
+= eps_r/2). At a spread of at most ``_REJECTION_SPREAD`` (1; almost every draw of the CO runs, where eps_r is tiny), a
+compiled kernel (:mod:`privtest.co._fl_kernel`, numba) draws each round by rejection: a uniform proposal among the
+candidates, rejected if infeasible and otherwise accepted with probability exp(a (gain - top)), top the largest gain of
+the empty set, which bounds every later gain by submodularity; only the proposals' gains are computed. Above it, each
+round's exponential mechanism is drawn by inversion of its CDF, one uniform per draw and round. Gains and CDFs that
+every draw at (t, eps) shares are tabulated and cached: the gains of the empty set and after every first pick per step t
+(and, for calls of at least ``_DEEP_DRAWS`` draws, after every ordered pair of picks), their CDFs per (t, eps_r), eps_r
+a round's privacy. The later rounds update each draw's own gains incrementally: picking c lowers the gain of c' only
+through the cells x both cover, by w_x max(0, min(sim(x, c'), sim(x, c)) - cur_x) with cur_x the coverage by the earlier
+picks. f(X_t, S) of a draw is the sum of its picks' marginal gains (:meth:`FacilityLocation.scores`,
+:meth:`FacilityLocation.sample_scored`), equal to ``value`` up to rounding (another order of summation).
 
-Only :class:`FacilityLocation`'s constructor (which reads a DataFrame of stops) imports pandas, when it is called.
+Only :class:`FacilityLocation`'s constructor (which reads a DataFrame of stops) imports pandas, and only its sampler
+numba (both the ``co`` extra: ``pip install "privtest[co]"``), when they are called.
 """
 
 from __future__ import annotations
@@ -85,6 +90,10 @@ _DEEP_DRAWS = 4096
 _DEEP_ENTRIES = 1 << 21
 #: Largest m^2 P for which the constructor tabulates the coverage of every candidate's pair cells by every candidate.
 _PAIR_OLD_ENTRIES = 1 << 22
+#: Largest spread a max_c gain(c) (a = eps_r/2; the gains of the empty set) at which :meth:`FacilityLocation.sample`
+#: draws by rejection (compiled, :mod:`privtest.co._fl_kernel`): a proposal is then accepted with probability at least
+#: exp(-spread). Above it, the rounds are drawn by inversion from tabulated CDFs and incrementally updated gains.
+_REJECTION_SPREAD = 1.0
 
 
 def _exp_mech_rows(G, a, u):
@@ -118,10 +127,12 @@ class FacilityLocation(COProblem):
         step_days: days per CO step (1: one step per day).
         start, end: first and last calendar day (ISO dates, US/Central, inclusive) of the public calendar; step t
             covers days start + (t-1) step_days .. start + t step_days - 1; T = ceil(days / step_days) (or T_max).
-        chunk: draws of A processed at once by :meth:`sample`, :meth:`scores` and :meth:`sample_scored` (memory
-            control; changes which draws a seed gives, not their law).
+        chunk: draws of A processed at once by :meth:`sample`, :meth:`scores` and :meth:`sample_scored` on the
+            inversion path (memory control; changes which draws a seed gives there, not their law).
         composition: "basic" (eps/k per round, pure eps-DP; delta is ignored) or "advanced" (per round
             :func:`privtest.co.composition.per_round_eps` (eps, delta, k): (eps, delta)-DP, Table 2 row 1).
+
+    Needs pandas (the constructor) and numba (the sampler): the ``co`` extra, ``pip install "privtest[co]"``.
 
     Raises:
         ValueError: k, step_days, grid, cap, chunk < 1 (or not integers); radius_km not > 0; groups not None or an
@@ -219,6 +230,14 @@ class FacilityLocation(COProblem):
             sim_pad[self._pair_cell, self._pair_cand], sim_pad[self._pair_cell, np.arange(m)[:, None]]
         )
         self._simT_pad = np.ascontiguousarray(sim_pad[:, :m].T)  # (m, cells + 1); value() gathers its rows
+        # Rejection sampling (_fl_kernel): the cells within the radius of each candidate c, padded at the end to the
+        # widest with the dummy cell, and sim(x, c) at them (0 on padding).
+        near_c, near_x = np.nonzero(within.T)
+        near_count = np.bincount(near_c, minlength=m)
+        near_slot = np.arange(near_c.size) - np.repeat(np.cumsum(near_count) - near_count, near_count)
+        self._near_cell = np.full((m, max(int(near_count.max()), 1)), nc, dtype=np.int64)
+        self._near_cell[near_c, near_slot] = near_x
+        self._near_sim = sim_pad[self._near_cell, np.arange(m)[:, None]]
         self._pair_old = None
         if m * m * P <= _PAIR_OLD_ENTRIES:  # gathered by rows, faster than from _simT_pad
             self._pair_old = np.ascontiguousarray(self._simT_pad[:, self._pair_cell].transpose(1, 0, 2)).reshape(
@@ -348,6 +367,20 @@ class FacilityLocation(COProblem):
         _validate.positive("eps", eps)
         eps_r = eps / self.k if self.composition == "basic" else per_round_eps(eps, delta, self.k)[0]
         a, k, m = 0.5 * float(eps_r), self.k, self.m
+        w_near = np.append(self.C[t - 1], 0.0).take(self._near_cell)  # (m, Q): the weights of each candidate's cells
+        # No gain exceeds the largest of the empty set (submodularity); 1e-9 covers the rounding of another order
+        # of summation, so that every acceptance probability is at most 1.
+        top = float((w_near * self._near_sim).sum(axis=1).max()) * (1.0 + 1e-9)
+        if a * top <= _REJECTION_SPREAD:
+            from privtest.co._fl_kernel import greedy_by_rejection  # numba: imported and compiled on first use
+
+            out = np.empty((size, k), dtype=np.int64)
+            f = np.empty(size)
+            group = np.zeros(m, dtype=np.int64) if self.group is None else self.group.astype(np.int64)
+            greedy_by_rejection(
+                out, f, a, top, self._near_cell, self._near_sim, w_near, self._simT_pad, group, self.cap or 0, rng
+            )
+            return out, f
         # Rounds drawn from per-(t, eps_r) tables: 2, or 3 for a large call (the third table has m^3 entries).
         depth = min(k, 3 if size >= _DEEP_DRAWS and m**3 <= _DEEP_ENTRIES else 2)
         W, G, cdf, last = self._tables(t, a, depth)
@@ -385,15 +418,15 @@ class FacilityLocation(COProblem):
     def sample(self, t: int, eps: float, delta: float, size: int, rng: np.random.Generator) -> np.ndarray:
         """``size`` independent draws of the private greedy A(X_t, eps): index array (size, k), int64.
 
-        Each round's exponential mechanism is drawn by inversion with one uniform per draw (the first index whose
-        cumulative weight exceeds the uniform times the total): the first pick from the one CDF of the empty set's
-        gains, the second (and, in a call of at least ``_DEEP_DRAWS`` draws, the third) from the row of the earlier
-        picks in cached per-(t, eps) tables of CDFs, the later ones from each draw's own gains (exp, cumsum, count of
-        CDF values <= the uniform). Those gains are updated incrementally: picking c changes the coverage only of the
-        cells within the radius of c, so only the candidates covering those cells change gain (74 (cell, candidate)
-        pairs per candidate on average in the default configuration, padded to 142), by
-        w_x max(0, min(sim(x, c'), sim(x, c)) - cur_x) each. Which draws a seed gives depends on ``chunk``, not on
-        the tables.
+        At a small spread (module docstring) the compiled rejection sampler draws every round; its draws depend on the
+        Generator's state only. Otherwise each round's exponential mechanism is drawn by inversion with one uniform per
+        draw (the first index whose cumulative weight exceeds the uniform times the total): the first pick from the one
+        CDF of the empty set's gains, the second (and, in a call of at least ``_DEEP_DRAWS`` draws, the third) from the
+        row of the earlier picks in cached per-(t, eps) tables of CDFs, the later ones from each draw's own gains (exp,
+        cumsum, count of CDF values <= the uniform). Those gains are updated incrementally: picking c changes the
+        coverage only of the cells within the radius of c, so only the candidates covering those cells change gain (74
+        (cell, candidate) pairs per candidate on average in the default configuration, padded to 142), by w_x max(0,
+        min(sim(x, c'), sim(x, c)) - cur_x) each. Which draws a seed gives depends on ``chunk``, not on the tables.
 
         Raises:
             ValueError: eps <= 0.
