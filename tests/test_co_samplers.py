@@ -172,6 +172,15 @@ def test_facility_location_rejection_is_chosen_by_the_spread_and_draws_from_the_
     assert chi2_pvalue(counts, len(Y) * np.array([law[s] for s in seqs])) > ALPHA
 
 
+def test_facility_location_without_numba_says_which_extra_before_any_work(monkeypatch):
+    import importlib.util
+
+    real = importlib.util.find_spec
+    monkeypatch.setattr(importlib.util, "find_spec", lambda name, *a: None if name == "numba" else real(name, *a))
+    with pytest.raises(ImportError, match=r"privtest\[co\]"):
+        FacilityLocation(tiny_stops(), k=2, grid=3, start="2017-03-01", end="2017-03-09")
+
+
 def test_facility_location_value_and_scores_on_real_stops(wheel):
     """On the real stop stream (default configuration, k = 5 of 49 candidates): f read off the draws equals
     ``value`` to 1e-9 (relative), scores and sample_scored consume the same random stream, and ``value`` of a flat

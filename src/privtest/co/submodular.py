@@ -138,6 +138,7 @@ class FacilityLocation(COProblem):
         ValueError: k, step_days, grid, cap, chunk < 1 (or not integers); radius_km not > 0; groups not None or an
             integer >= 1; T_max not None or an integer >= 1; stops not a DataFrame with time, lat, long; end before
             start; k > grid^2; k above the partition matroid's rank; composition not "basic" or "advanced".
+        ImportError: numba is not installed (the ``co`` extra), before any work.
 
     Example:
         >>> import pandas as pd
@@ -163,8 +164,12 @@ class FacilityLocation(COProblem):
         end: str = "2017-12-31",
         composition: str = "basic",
     ):
+        import importlib.util
+
         import pandas as pd
 
+        if importlib.util.find_spec("numba") is None:  # the sampler's kernel: say so before any work, not at a draw
+            raise ImportError('FacilityLocation samples with numba: pip install "privtest[co]" (pandas and numba).')
         if composition not in ("basic", "advanced"):
             raise ValueError(f"composition must be 'basic' or 'advanced'. Found {composition!r}.")
         if not isinstance(stops, pd.DataFrame) or any(c not in stops.columns for c in ("time", "lat", "long")):
