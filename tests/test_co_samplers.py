@@ -163,6 +163,10 @@ def test_facility_location_rejection_is_chosen_by_the_spread_and_draws_from_the_
     assert len(calls) == 1
     np.testing.assert_array_equal(other.sample(t, eps, 0.0, 40_000, rng_b), Y)
     assert rng_a.random() == rng_b.random()
+    state = rng_a.bit_generator.state
+    again = prob.sample(t, eps, 0.0, 50, rng_a)  # the kernel draws from the Generator itself, not from a copy
+    assert rng_a.bit_generator.state != state
+    assert not np.array_equal(again, prob.sample(t, eps, 0.0, 50, rng_a))
     law = greedy_law(prob, t, eps)
     seqs = list(law)
     index = {s: i for i, s in enumerate(seqs)}
@@ -172,13 +176,14 @@ def test_facility_location_rejection_is_chosen_by_the_spread_and_draws_from_the_
     assert chi2_pvalue(counts, len(Y) * np.array([law[s] for s in seqs])) > ALPHA
 
 
-def test_facility_location_without_numba_says_which_extra_before_any_work(monkeypatch):
+@pytest.mark.parametrize("absent", [("numba",), ("pandas",), ("pandas", "numba")])
+def test_facility_location_without_its_extra_says_which_before_any_work(monkeypatch, absent):
     import importlib.util
 
-    real = importlib.util.find_spec
-    monkeypatch.setattr(importlib.util, "find_spec", lambda name, *a: None if name == "numba" else real(name, *a))
-    with pytest.raises(ImportError, match=r"privtest\[co\]"):
-        FacilityLocation(tiny_stops(), k=2, grid=3, start="2017-03-01", end="2017-03-09")
+    stops, real = tiny_stops(), importlib.util.find_spec
+    monkeypatch.setattr(importlib.util, "find_spec", lambda name, *a: None if name in absent else real(name, *a))
+    with pytest.raises(ImportError, match=rf"needs {' and '.join(absent)}: pip install \"privtest\[co\]\""):
+        FacilityLocation(stops, k=2, grid=3, start="2017-03-01", end="2017-03-09")
 
 
 def test_facility_location_value_and_scores_on_real_stops(wheel):

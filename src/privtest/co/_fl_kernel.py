@@ -1,18 +1,18 @@
 """Compiled kernel of :class:`privtest.co.submodular.FacilityLocation`'s sampler: the private greedy drawn by rejection.
 
-numba compiles it on first use and caches the machine code beside this file (``cache=True``), so a process pays the
-compilation once per installation, and numba's import (about half a second) only when a facility-location stream is
-sampled. It exists because numpy cannot get there: the same rejection sampler vectorized across draws costs as much
-per draw as the tabulated inversion it replaces (numpy's per-call overhead on arrays of a few dozen entries dominates),
-while this loop computes only the gains of the proposals, one at a time.
+numba compiles it on first use and caches the machine code (``cache=True``: beside this file, or in the user's cache
+directory or ``NUMBA_CACHE_DIR`` when the installation is read-only), so a process pays the compilation once per
+installation, and numba's import only when a facility-location stream is sampled; with no writable place at all, each
+process compiles it once. It exists because numpy cannot get there: the same rejection sampler vectorized across
+draws costs as much per draw as the tabulated inversion it replaces (numpy's per-call overhead on arrays of a few
+dozen entries dominates), while this loop computes only the gains of the proposals, one at a time.
 """
 
 import numba
 import numpy as np
 
 
-@numba.njit(cache=True)
-def greedy_by_rejection(picks, f, a, top, near_cell, near_sim, w_near, simT, group, cap, rng):  # pragma: no cover
+def _greedy_by_rejection(picks, f, a, top, near_cell, near_sim, w_near, simT, group, cap, rng):  # pragma: no cover
     """Fill ``picks`` (int64 (B, k)) with B independent draws of the private greedy and ``f`` (float (B,)) with f(S)
     of each, the sum of its picks' marginal gains.
 
@@ -59,3 +59,9 @@ def greedy_by_rejection(picks, f, a, top, near_cell, near_sim, w_near, simT, gro
             picks[b, r] = c
             total += gain
         f[b] = total
+
+
+try:
+    greedy_by_rejection = numba.njit(cache=True)(_greedy_by_rejection)
+except RuntimeError:  # "cannot cache function ...: no locator available" (read-only install, no writable cache)
+    greedy_by_rejection = numba.njit(_greedy_by_rejection)

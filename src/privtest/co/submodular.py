@@ -91,8 +91,9 @@ _DEEP_ENTRIES = 1 << 21
 #: Largest m^2 P for which the constructor tabulates the coverage of every candidate's pair cells by every candidate.
 _PAIR_OLD_ENTRIES = 1 << 22
 #: Largest spread a max_c gain(c) (a = eps_r/2; the gains of the empty set) at which :meth:`FacilityLocation.sample`
-#: draws by rejection (compiled, :mod:`privtest.co._fl_kernel`): a proposal is then accepted with probability at least
-#: exp(-spread). Above it, the rounds are drawn by inversion from tabulated CDFs and incrementally updated gains.
+#: draws by rejection (compiled, :mod:`privtest.co._fl_kernel`): a feasible proposal is then accepted with probability
+#: at least exp(-spread). Above it, the rounds are drawn by inversion from tabulated CDFs and incrementally updated
+#: gains.
 _REJECTION_SPREAD = 1.0
 
 
@@ -138,7 +139,7 @@ class FacilityLocation(COProblem):
         ValueError: k, step_days, grid, cap, chunk < 1 (or not integers); radius_km not > 0; groups not None or an
             integer >= 1; T_max not None or an integer >= 1; stops not a DataFrame with time, lat, long; end before
             start; k > grid^2; k above the partition matroid's rank; composition not "basic" or "advanced".
-        ImportError: numba is not installed (the ``co`` extra), before any work.
+        ImportError: pandas or numba is not installed (the ``co`` extra), before any work.
 
     Example:
         >>> import pandas as pd
@@ -166,10 +167,11 @@ class FacilityLocation(COProblem):
     ):
         import importlib.util
 
+        missing = [name for name in ("pandas", "numba") if importlib.util.find_spec(name) is None]
+        if missing:  # the stops' DataFrame and the sampler's kernel: said before any work, not at a draw
+            raise ImportError(f'FacilityLocation needs {" and ".join(missing)}: pip install "privtest[co]".')
         import pandas as pd
 
-        if importlib.util.find_spec("numba") is None:  # the sampler's kernel: say so before any work, not at a draw
-            raise ImportError('FacilityLocation samples with numba: pip install "privtest[co]" (pandas and numba).')
         if composition not in ("basic", "advanced"):
             raise ValueError(f"composition must be 'basic' or 'advanced'. Found {composition!r}.")
         if not isinstance(stops, pd.DataFrame) or any(c not in stops.columns for c in ("time", "lat", "long")):
