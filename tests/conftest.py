@@ -44,10 +44,22 @@ def mean_interval(x: np.ndarray, alpha: float = ALPHA) -> tuple[float, float]:
 @pytest.hookimpl(tryfirst=True)  # before the -m selection (pytest's mark plugin)
 def pytest_collection_modifyitems(config, items):
     """A test using the ``quick_build`` fixture is a workflow test (marker ``workflow``): it runs in the workflow
-    tier of ``make test``, with the other tests sharing that build."""
+    tier of ``make test``, with the other tests sharing that build.
+
+    Outside the workflow tier the long tests run first (marker ``packaging``: a fresh venv and a serial pytest run
+    in it, a minute; then ``slow``), each group in collection order: pytest-xdist hands the tests out in this order,
+    so the long ones start while the many short ones remain to fill both workers to the end, instead of one long
+    test running alone on one core at the end of the session. The workflow tier keeps its order."""
     for item in items:
         if "quick_build" in item.fixturenames and not item.get_closest_marker("workflow"):
             item.add_marker(pytest.mark.workflow)
+
+    def rank(item) -> int:
+        if item.get_closest_marker("workflow"):
+            return 2
+        return 0 if item.get_closest_marker("packaging") else 1 if item.get_closest_marker("slow") else 2
+
+    items.sort(key=rank)  # stable: the order within each group is kept
 
 
 def _shared_once(tmp_path_factory, name: str, make) -> Path | None:
