@@ -122,3 +122,17 @@ def quick_report(quick_build, tmp_path_factory):
     elif not report.exists():
         shutil.copyfile(shared, report)
     return report
+
+
+@pytest.fixture(scope="session")
+def privtest_wheel(tmp_path_factory) -> Path:
+    """The library's wheel (``test_packaging.build_wheel``), built once per session for the packaging tests
+    (tests/test_packaging.py, tests/test_oldest_versions.py), which install it and never modify it: the Path of
+    the ``.whl``. Under pytest-xdist the first worker to ask builds it (:func:`_shared_once`)."""
+    from test_packaging import build_wheel
+
+    shared = _shared_once(tmp_path_factory, "wheel", build_wheel)
+    if shared is None:
+        return build_wheel(tmp_path_factory.mktemp("wheel"))
+    (wheel,) = (shared / "dist").glob("privtest-*.whl")
+    return wheel
