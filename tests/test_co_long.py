@@ -3,6 +3,7 @@ decisions, blocks, all eps at once) against a step-by-step reference, the baseli
 burst stream and its exact-law batch algorithm, and fig_co_crossover's crossover summary and claims."""
 
 import dataclasses
+import functools
 import importlib
 import math
 
@@ -225,6 +226,16 @@ def reference_run(problem, P, rng):
     return cps, float(Y)
 
 
+@functools.cache
+def reference_runs(T: int, R: int, eps: tuple[float, ...]) -> tuple[list, ...]:
+    """R :func:`reference_run` s of Algorithm 3 on ``ExactToy(T)`` per eps of ``eps`` (in that order, one generator
+    seeded 2): the step-by-step sample the engine's law is compared with. The same numbers for every
+    parametrization of :func:`test_engine_matches_step_by_step_algorithm_3`, so drawn once per process (they are most
+    of its time)."""
+    rng = np.random.default_rng(2)
+    return tuple([reference_run(ExactToy(T, True), params(eps=e), rng) for _ in range(R)] for e in eps)
+
+
 def _chi2_same(a, b):
     """p-value of a chi-square two-sample test that integer samples a and b have the same law (sparse bins
     pooled)."""
@@ -246,8 +257,8 @@ def test_engine_matches_step_by_step_algorithm_3(exact, calls):
     time and of the final value (chi-square two-sample tests, alpha 1e-6), with A's exact law (binomial counts) and
     with the lazy band decisions (``exact=False``), every step drawn directly (``calls``, every step recorded) or
     lazily (only T recorded)."""
-    T, R = 30, 1000
-    Ps = [params(eps=20.0), params(eps=45.0)]
+    T, R, eps = 30, 1000, (20.0, 45.0)
+    Ps = [params(eps=e) for e in eps]
     spy = []
     orig = engine._lazy_candidates
 
@@ -262,9 +273,7 @@ def test_engine_matches_step_by_step_algorithm_3(exact, calls):
     finally:
         engine._lazy_candidates = orig
     assert (sum(spy) > 0) != calls  # the lazy decisions were used (and only with calls=False)
-    rng = np.random.default_rng(2)
-    for j, P in enumerate(Ps):
-        ref = [reference_run(ExactToy(T, True), P, rng) for _ in range(R)]
+    for j, (P, ref) in enumerate(zip(Ps, reference_runs(T, R, eps), strict=True)):
         rows = slice(j * R, (j + 1) * R)
         count_ref = np.array([len(c) for c, _ in ref])
         count_eng = (res.checkpoints[rows] > 0).sum(axis=1)

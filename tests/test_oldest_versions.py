@@ -21,7 +21,7 @@ from pathlib import Path
 import pytest
 from packaging.requirements import Requirement
 from packaging.utils import canonicalize_name
-from test_packaging import ROOT, build_wheel, library_tests
+from test_packaging import ROOT, library_tests
 
 #: The extras whose lower bounds are tested too (the library's tests of them run in the venv).
 EXTRAS = ("opendp",)
@@ -51,10 +51,10 @@ def test_every_core_dependency_has_a_lower_bound():
 
 @pytest.mark.slow
 @pytest.mark.packaging
-def test_the_library_passes_its_tests_at_the_lower_bounds(tmp_path):
+def test_the_library_passes_its_tests_at_the_lower_bounds(tmp_path, privtest_wheel):
     start = time.monotonic()
     oldest = lower_bounds()
-    wheel = build_wheel(tmp_path)
+    wheel = privtest_wheel
     venv = tmp_path / "venv"
     _run([sys.executable, "-m", "venv", "--without-pip", str(venv)])
     py = venv / "bin" / "python"

@@ -76,17 +76,17 @@ def _resolved(wheel_spec: str, report: Path) -> dict[str, dict]:
 
 @pytest.mark.slow
 @pytest.mark.packaging
-def test_the_core_is_numpy_scipy_and_mpmath(tmp_path):
-    wheel = build_wheel(tmp_path)
+def test_the_core_is_numpy_scipy_and_mpmath(tmp_path, privtest_wheel):
+    wheel = privtest_wheel
     resolved = _resolved(str(wheel), tmp_path / "report.json")
     assert set(resolved) == {"privtest", "numpy", "scipy", "mpmath"}, sorted(resolved)
 
 
 @pytest.mark.slow
 @pytest.mark.packaging
-def test_wheel_installs_from_ranges_into_a_fresh_venv_and_passes_its_tests(tmp_path):
+def test_wheel_installs_from_ranges_into_a_fresh_venv_and_passes_its_tests(tmp_path, privtest_wheel):
     start = time.monotonic()
-    wheel = build_wheel(tmp_path)
+    wheel = privtest_wheel
     # What pip installs from the ranges alone (every dependency resolved against the index, nothing installed).
     pip = [sys.executable, "-m", "pip"]
     installs = _resolved(f"{wheel}[test]", tmp_path / "report.json")

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import copy
 import difflib
+import functools
 import itertools
 import math
 from collections.abc import Iterator
@@ -56,7 +57,7 @@ def load(config: dict, catalogue: dict, root: str | Path = ".") -> dict:
     """
     check_finite(config)
     resolved = resolve(config, catalogue)
-    schema = yaml.safe_load((Path(root) / SCHEMA).read_text())
+    schema = read_schema(root)
     validate(resolved, schema, shared=shared_sections(config, catalogue))
     check_testers(resolved, schema)
     return canonical(resolved)
@@ -557,4 +558,16 @@ def _properties(schema: dict, root: dict) -> dict:
 
 def load_analysis_keys(root: str | Path = ".") -> dict[str, frozenset[str]]:
     """:func:`analysis_keys` of the config schema under ``root``."""
-    return analysis_keys(yaml.safe_load((Path(root) / SCHEMA).read_text()))
+    return analysis_keys(read_schema(root))
+
+
+def read_schema(root: str | Path = ".") -> dict:
+    """The config schema under ``root`` (``workflow/schemas/config.schema.yaml``), parsed: a new dict on every call.
+    The text is read every time; the parse of a text already parsed is reused (:func:`load` runs once per Snakemake
+    run and per checked config in the tests, each time with the same 48 kB schema)."""
+    return copy.deepcopy(_parse_yaml((Path(root) / SCHEMA).read_text()))
+
+
+@functools.lru_cache(maxsize=4)
+def _parse_yaml(text: str):
+    return yaml.safe_load(text)

@@ -19,7 +19,6 @@ Third-party imports are ignored (the environment is pinned).
 from __future__ import annotations
 
 import ast
-import copy
 import json
 import re
 from pathlib import Path
@@ -239,6 +238,10 @@ class StageCode:
         self.graph = graph
         self.granular = granular
         self._modules: dict[str, tuple[dict[str, ast.AST], dict[str, tuple[str, str | None]]]] = {}
+        # per definition (module, name), computed once however many stages reach it: what it refers to (the
+        # definitions to follow, the modules reached whole) and its source (a Snakemake run asks for every stage)
+        self._refs: dict[tuple[str, str], tuple[tuple[tuple[str, str], ...], frozenset[str]]] = {}
+        self._sources: dict[tuple[str, str], str] = {}
 
     def _is_granular(self, module: str) -> bool:
         return module.split(".")[0] in self.granular and self.graph.module_file(module) is not None
@@ -277,8 +280,9 @@ class StageCode:
 
     @staticmethod
     def _source(node: ast.AST) -> str:
-        """The definition's code without docstrings."""
-        node = copy.deepcopy(node)
+        """The definition's code without docstrings (unparsed with them left out, then put back: ``node`` is as
+        it was, without a copy of the tree)."""
+        stripped = []
         for n in ast.walk(node):
             body = getattr(n, "body", None)
             if (
@@ -288,8 +292,13 @@ class StageCode:
                 and isinstance(body[0].value, ast.Constant)
                 and isinstance(body[0].value.value, str)
             ):
+                stripped.append((n, body))
                 n.body = body[1:] or [ast.Pass()]
-        return ast.unparse(node)
+        try:
+            return ast.unparse(node)
+        finally:
+            for n, body in stripped:
+                n.body = body
 
     def of(self, module: str, name: str) -> tuple[list[str], str]:
         """(files, code) of the definition ``name`` of ``module`` (see the class docstring).
@@ -315,8 +324,26 @@ class StageCode:
                     whole.add(mod)
                 continue
             seen.add((mod, nm))
-            node = defs[nm]
-            for n in ast.walk(node):
+            follow, reached = self._references(mod, nm)
+            todo.extend(follow)
+            whole |= reached
+        files = set(self.graph.of_modules(*sorted(m for m in whole if self.graph.module_file(m) is not None)))
+        for mod, _ in seen:  # importing a granular module runs its packages' __init__ files
+            parts = mod.split(".")
+            for i in range(1, len(parts)):
+                init = self.graph.module_file(".".join(parts[:i]))
+                if init is not None:
+                    files.add(str(init))
+        code = "\n\n".join(f"# {mod}.{nm}\n{self._source_of(mod, nm)}" for mod, nm in sorted(seen))
+        return sorted(files), code
+
+    def _references(self, mod: str, nm: str) -> tuple[tuple[tuple[str, str], ...], frozenset[str]]:
+        """What the definition ``nm`` of ``mod`` names: (the definitions to follow, the modules reached whole)."""
+        if (mod, nm) not in self._refs:
+            defs, binds = self._parse(mod)
+            todo: list[tuple[str, str]] = []
+            whole: set[str] = set()
+            for n in ast.walk(defs[nm]):
                 if isinstance(n, ast.Attribute) and isinstance(n.value, ast.Name) and n.value.id in binds:
                     target, attr = binds[n.value.id]
                     if attr is None:  # module.attr
@@ -330,15 +357,14 @@ class StageCode:
                             todo.extend(self._resolve(target, attr, whole))
                         elif not self._is_granular(target):
                             whole.add(target)
-        files = set(self.graph.of_modules(*sorted(m for m in whole if self.graph.module_file(m) is not None)))
-        for mod, _ in seen:  # importing a granular module runs its packages' __init__ files
-            parts = mod.split(".")
-            for i in range(1, len(parts)):
-                init = self.graph.module_file(".".join(parts[:i]))
-                if init is not None:
-                    files.add(str(init))
-        code = "\n\n".join(f"# {mod}.{nm}\n{self._source(self._parse(mod)[0][nm])}" for mod, nm in sorted(seen))
-        return sorted(files), code
+            self._refs[mod, nm] = (tuple(todo), frozenset(whole))
+        return self._refs[mod, nm]
+
+    def _source_of(self, mod: str, nm: str) -> str:
+        """:meth:`_source` of the definition ``nm`` of ``mod``."""
+        if (mod, nm) not in self._sources:
+            self._sources[mod, nm] = self._source(self._parse(mod)[0][nm])
+        return self._sources[mod, nm]
 
     def _resolve(self, module: str, attr: str, whole: set[str]) -> list[tuple[str, str]]:
         """The definitions to follow for ``module.attr``: itself in a granular module, else its module as a whole."""
