@@ -208,3 +208,12 @@ def docs_targets():
     return [
         docs_path(p) for p in pages + snapshots + ["docs/paper_index.md"] + DOCUMENTS
     ]
+
+
+def cancel_schedule_timers():
+    """Cancel the threading.Timer threads left when the run ends (the Snakefile's onsuccess/onerror hooks)."""
+    import threading
+
+    for thread in threading.enumerate():
+        if isinstance(thread, threading.Timer):
+            thread.cancel()
