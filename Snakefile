@@ -65,8 +65,8 @@ for line in configuration.partial_rebuilds(
 
 
 # The default profile's job rate limit (profiles/default/config.yaml) has Snakemake re-evaluate the schedule on timer
-# threads, each started when a job ends and renewed every 10 s; they are not daemons, so the finished process would
-# wait up to 10 s for them before it exits. The run is over when these hooks run: the timers are cancelled.
+# threads, each started when a job ends and renewed at every period of the limit; they are not daemons, so the
+# finished process would wait for them before it exits. The run is over when these hooks run: the timers are cancelled.
 onsuccess:
     cancel_schedule_timers()
 
