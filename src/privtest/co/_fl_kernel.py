@@ -6,9 +6,13 @@ installation, and numba's import only when a facility-location stream is sampled
 process compiles it once. It exists because numpy cannot get there: the same rejection sampler vectorized across
 draws costs as much per draw as the tabulated inversion it replaces (numpy's per-call overhead on arrays of a few
 dozen entries dominates), while this loop computes only the gains of the proposals, one at a time.
+
+Importing this module needs no numba (a doctest collection of the library without the ``co`` extra imports it):
+:func:`compiled` imports numba and compiles the kernel on its first call.
 """
 
-import numba
+import functools
+
 import numpy as np
 
 
@@ -61,7 +65,13 @@ def _greedy_by_rejection(picks, f, a, top, near_cell, near_sim, w_near, simT, gr
         f[b] = total
 
 
-try:
-    greedy_by_rejection = numba.njit(cache=True)(_greedy_by_rejection)
-except RuntimeError:  # "cannot cache function ...: no locator available" (read-only install, no writable cache)
-    greedy_by_rejection = numba.njit(_greedy_by_rejection)
+@functools.cache
+def compiled():
+    """:func:`_greedy_by_rejection` compiled by numba (its machine code cached; compiled once per process where no
+    cache directory is writable: numba then raises "cannot cache function ...: no locator available")."""
+    import numba
+
+    try:
+        return numba.njit(cache=True)(_greedy_by_rejection)
+    except RuntimeError:
+        return numba.njit(_greedy_by_rejection)

@@ -379,12 +379,12 @@ class FacilityLocation(COProblem):
         # of summation, so that every acceptance probability is at most 1.
         top = float((w_near * self._near_sim).sum(axis=1).max()) * (1.0 + 1e-9)
         if a * top <= _REJECTION_SPREAD:
-            from privtest.co._fl_kernel import greedy_by_rejection  # numba: imported and compiled on first use
+            from privtest.co._fl_kernel import compiled  # numba: imported and compiled on first use
 
             out = np.empty((size, k), dtype=np.int64)
             f = np.empty(size)
             group = np.zeros(m, dtype=np.int64) if self.group is None else self.group.astype(np.int64)
-            greedy_by_rejection(
+            compiled()(
                 out, f, a, top, self._near_cell, self._near_sim, w_near, self._simT_pad, group, self.cap or 0, rng
             )
             return out, f
