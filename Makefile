@@ -62,6 +62,8 @@ lint: $(STAMP)
 # chain, so the linters and the unit tier run at a lower CPU priority (BACKGROUND) and fill the cores the chain
 # leaves idle. -O: each one's output in one piece.
 # --durations: the slowest tests of each tier, in the log (where the time goes).
+# --dist worksteal: a unit-tier worker that runs out of tests takes over part of the other's queue (with the default
+# --dist load, the session ended on one core for about a minute, working through the queue one worker still held).
 # The unit tier includes test-oldest's test and the API reference's build (tests/test_api_reference.py runs
 # docs-api's Sphinx command, warnings as errors, into a temporary directory), so docs-api is not run a second time.
 BACKGROUND ?=
@@ -69,7 +71,7 @@ test: $(STAMP)
 	$(MAKE) --no-print-directory -j3 -O lint test-units test-workflow BACKGROUND="nice -n 10"
 
 test-units: $(STAMP)
-	$(BACKGROUND) $(BIN)/python -m pytest -n auto -m "not workflow and not slurm" --durations=10
+	$(BACKGROUND) $(BIN)/python -m pytest -n auto --dist worksteal -m "not workflow and not slurm" --durations=10
 
 test-workflow: $(STAMP)
 	$(BIN)/python -m pytest -n 2 -m "workflow and not slurm" --durations=20

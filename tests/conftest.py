@@ -20,8 +20,14 @@ for _var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
 
 import numpy as np  # noqa: E402
 import pytest  # noqa: E402
-from repo_copies import QUICK, build_quick, clone_built, run  # noqa: E402
+from repo_copies import NO_SLURM_CONTROLLER, QUICK, build_quick, clone_built, run  # noqa: E402
 from scipy import stats  # noqa: E402
+
+# No SLURM controller runs during the tests (the SLURM test starts its own, and passes slurm=True to run()): every
+# process of the session, not only the Snakemake runs of repo_copies.run, finds the stand-in scontrol first, so that
+# importing Snakemake's scheduler (the SLURM plugin asks the controller for MinJobAge) does not wait ~10 s for one.
+if str(NO_SLURM_CONTROLLER) not in os.environ.get("PATH", "").split(os.pathsep):
+    os.environ["PATH"] = os.pathsep.join([str(NO_SLURM_CONTROLLER), os.environ.get("PATH", os.defpath)])
 
 #: False-failure probability of every statistical test in this suite.
 ALPHA = 1e-6

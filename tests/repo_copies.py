@@ -48,12 +48,13 @@ def run(
     cwd: Path, *args: str, check: bool = True, env: dict | None = None, slurm: bool = False
 ) -> subprocess.CompletedProcess:
     """``snakemake *args`` in ``cwd`` (environment ``env``, default ``os.environ``); raises AssertionError with the
-    output's tail if it fails and ``check``. Without ``slurm``, ``scontrol`` is :data:`NO_SLURM_CONTROLLER`'s."""
+    output's tail if it fails and ``check``. Without ``slurm``, ``scontrol`` is :data:`NO_SLURM_CONTROLLER`'s; with
+    it, the real one (the stand-in is taken off PATH, where tests/conftest.py puts it for the whole session)."""
     env = os.environ if env is None else env
     # The copy's own library first on the path: a module added in the copy (test_new_output_...) is importable.
     env = {**env, "PYTHONPATH": os.pathsep.join([str(cwd / "src"), env.get("PYTHONPATH", "")])}
-    if not slurm:
-        env["PATH"] = os.pathsep.join([str(NO_SLURM_CONTROLLER), env.get("PATH", os.defpath)])
+    path = [p for p in env.get("PATH", os.defpath).split(os.pathsep) if p != str(NO_SLURM_CONTROLLER)]
+    env["PATH"] = os.pathsep.join(path if slurm else [str(NO_SLURM_CONTROLLER), *path])
     proc = subprocess.run([*SNAKEMAKE, *args], cwd=cwd, capture_output=True, text=True, env=env)
     if check and proc.returncode != 0:
         raise AssertionError(f"snakemake {' '.join(args)} failed:\n{proc.stdout[-4000:]}\n{proc.stderr[-4000:]}")

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 import yaml
 from privtest_workflow import catalogue
-from privtest_workflow.deps import ImportGraph, UnresolvedImport
+from privtest_workflow.deps import ImportGraph, SavedQueries, UnresolvedImport
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -165,6 +165,41 @@ def test_from_import_of_a_submodule_or_an_attribute(tmp_path):
     )
     assert _names(src, g.of_source("from pkg import f")) == ["pkg/__init__.py", "pkg/core.py", "pkg/util.py"]
     assert g.of_source("import numpy as np\nfrom . import x") == []
+
+
+def test_saved_answers_are_those_of_a_new_walk(tmp_path, monkeypatch):
+    # SavedQueries (the Snakefile's cache of the walk between runs): an answer is reused while no file under its
+    # roots changes; an edit there, an unreadable table, or a different key start afresh; a raising answer is not kept
+    src = _package(tmp_path)
+    monkeypatch.setattr("atexit.register", lambda f: None)  # saved by hand below, not at the test process's exit
+    table, roots = tmp_path / "saved" / "deps.json", (src / "pkg",)
+    walks = []
+
+    def walk():
+        walks.append(1)
+        return ImportGraph(src, "pkg").of_modules("pkg.plot")
+
+    first = SavedQueries(table, roots)
+    fresh = first.get("plot", walk)
+    first.save()
+    assert table.is_file() and len(walks) == 1
+    again = SavedQueries(table, roots)
+    assert again.get("plot", walk) == fresh and len(walks) == 1  # read back, not walked
+    again.save()  # nothing added: nothing written
+    assert not list(table.parent.glob("*.tmp"))
+    (src / "pkg" / "plot.py").write_text("import pkg.sub.deep\n")  # an edit under the roots
+    edited = SavedQueries(table, roots)
+    assert edited.key != again.key
+    assert edited.get("plot", walk) == ImportGraph(src, "pkg").of_modules("pkg.plot") != fresh and len(walks) == 2
+    with pytest.raises(ValueError, match="pkg.missing"):
+        edited.get("missing", lambda: ImportGraph(src, "pkg").of_modules("pkg.missing"))
+    assert "missing" not in edited._answers
+    table.write_text("{not json")
+    assert SavedQueries(table, roots)._answers == {}
+    unwritable = SavedQueries(tmp_path / "file" / "deps.json", roots)
+    (tmp_path / "file").write_text("a file where the directory would be")
+    unwritable.get("plot", walk)
+    unwritable.save()  # skipped without an error
 
 
 def test_graph_of_two_packages_follows_imports_across_them(tmp_path):

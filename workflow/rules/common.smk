@@ -41,6 +41,11 @@ LIBRARY = deps.ImportGraph("src", ("privtest", "privtest_artifact"))
 # Per-output modules hold three stages run by three jobs: each job follows its own stage function's definitions
 # (deps.StageCode), so editing a claim reruns the check, never the simulation.
 STAGES = deps.StageCode(LIBRARY)
+# Their answers, kept between runs while no file they read changes (an edit there starts afresh).
+SAVED = deps.SavedQueries(
+    Path(".snakemake", "privtest", "deps.json"),
+    ("src/privtest", "src/privtest_artifact", "workflow/scripts", "notebooks"),
+)
 ENV = "../envs/privtest.yaml"
 # Section -> its analysis keys, those that only judge or display (schema annotation x-stage: analysis): not passed to the simulation.
 ANALYSIS_KEYS = configuration.load_analysis_keys(workflow.basedir)
@@ -67,7 +72,10 @@ def data_inputs(wildcards):
 @functools.cache
 def stage_of(oid, stage):
     """(files, code) of the stage function ``stage`` of output ``oid``'s module (deps.StageCode)."""
-    return STAGES.of(catalogue.OUTPUT_MODULE.format(oid), stage)
+    return SAVED.get(
+        f"stage {oid} {stage}",
+        lambda: STAGES.of(catalogue.OUTPUT_MODULE.format(oid), stage),
+    )
 
 
 def stage_code(stage):
@@ -92,11 +100,15 @@ def library(script, stage=None, notebook=None):
     own = str(script.relative_to(workflow.basedir))
 
     def files(wildcards):
-        found = set(LIBRARY.of_script(script)) | {own}
+        found = set(SAVED.get(f"script {own}", lambda: LIBRARY.of_script(script)))
+        found.add(own)
         if stage is not None:
             found.update(stage_of(wildcards.id, stage)[0])
         if notebook is not None:
-            found.update(LIBRARY.of_notebook(notebook.format(wildcards.id)))
+            path = notebook.format(wildcards.id)
+            found.update(
+                SAVED.get(f"notebook {path}", lambda: LIBRARY.of_notebook(path))
+            )
         return sorted(found)
 
     return files

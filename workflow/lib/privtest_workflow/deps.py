@@ -19,8 +19,12 @@ Third-party imports are ignored (the environment is pinned).
 from __future__ import annotations
 
 import ast
+import atexit
+import hashlib
 import json
+import os
 import re
+import tempfile
 from pathlib import Path
 
 _MODULE_STRING = re.compile(r"^[A-Za-z_]\w*(\.[A-Za-z_]\w*)+(:[A-Za-z_]\w*)?$")
@@ -77,6 +81,10 @@ class ImportGraph:
         self.packages = (packages,) if isinstance(packages, str) else tuple(packages)
         self._imports: dict[Path, frozenset[str]] = {}
         self._exports: dict[str, dict[str, str]] = {}
+        # Snakemake asks once per job: every job of a rule runs the same script, every output's stage the same
+        # library modules; the files are not edited while Snakemake plans
+        self._closures: dict[frozenset[str], list[str]] = {}
+        self._sources: dict[tuple[str, str, bool], list[str]] = {}
 
     def exports(self, package: str) -> dict[str, str]:
         """The lazy exports ``{name: module}`` of ``package``'s ``__init__`` (see the module docstring)."""
@@ -158,6 +166,12 @@ class ImportGraph:
         return names
 
     def _closure(self, names: set[str]) -> list[str]:
+        key = frozenset(names)
+        if key not in self._closures:
+            self._closures[key] = self._walk(key)
+        return list(self._closures[key])
+
+    def _walk(self, names: frozenset[str]) -> list[str]:
         seen: set[Path] = set()
         todo = [f for n in names for f in self._files_of(n)]
         while todo:
@@ -186,10 +200,13 @@ class ImportGraph:
             UnresolvedImport: if the code imports a computed module name (unless ``dynamic_ok``: the caller then
                 declares that module itself, as the simulate and check rules do).
         """
-        tree = ast.parse(code, filename=filename)
-        if not dynamic_ok:
-            _refuse_dynamic(tree, filename)
-        return self._closure(self._candidates(tree, None, False))
+        key = (code, filename, dynamic_ok)
+        if key not in self._sources:
+            tree = ast.parse(code, filename=filename)
+            if not dynamic_ok:
+                _refuse_dynamic(tree, filename)
+            self._sources[key] = self._closure(self._candidates(tree, None, False))
+        return list(self._sources[key])
 
     def of_script(self, path: str | Path) -> list[str]:
         """Library files executed by running the Snakemake script at ``path``, sorted. A script may load a module by
@@ -379,3 +396,63 @@ class StageCode:
             return [(module, attr)]
         whole.add(module)
         return []
+
+
+class SavedQueries:
+    """The walkers' answers kept on disk between Snakemake runs: every run plans every job, and the walk (parsing
+    each module of the packages, each script and notebook) costs about as much as the rest of the planning.
+
+    The answers are valid while the files the walkers read are unchanged, so the table is keyed by the SHA-256 of
+    every file under ``roots`` (the packages' sources, the Snakemake scripts, the notebooks) and of this module; a
+    run whose key differs (an edit anywhere there) starts an empty table. The table is written once, at exit, if the
+    run added an answer, to a temporary file then renamed (a reader never sees a partial table; an unreadable one is
+    ignored). An answer that raises is not kept.
+
+    Args:
+        path: the JSON file (under Snakemake's ``.snakemake/``, which a copy of a built repository carries along).
+        roots: the directories whose files the answers depend on.
+    """
+
+    def __init__(self, path: str | Path, roots: tuple[str | Path, ...]):
+        self.path = Path(path)
+        digest = hashlib.sha256(Path(__file__).read_bytes())
+        for root in map(Path, roots):
+            for f in sorted(root.rglob("*")):
+                if f.is_file() and "__pycache__" not in f.parts:
+                    digest.update(f"\0{f.relative_to(root.parent)}\0".encode())
+                    digest.update(f.read_bytes())
+        self.key = digest.hexdigest()
+        self._answers: dict[str, object] = {}
+        self._added = False
+        try:
+            saved = json.loads(self.path.read_text())
+            if saved.get("key") == self.key:
+                self._answers = saved["answers"]
+        except (OSError, ValueError, AttributeError, KeyError):
+            pass
+        atexit.register(self.save)
+
+    def get(self, query: str, answer):
+        """The saved answer to ``query`` (a string naming the question), else ``answer()`` (JSON-serializable:
+        tuples come back as lists), saved."""
+        if query not in self._answers:
+            self._answers[query] = json.loads(json.dumps(answer()))
+            self._added = True
+        return self._answers[query]
+
+    def save(self) -> None:
+        """Write the table if this run added an answer (once; at exit; an unwritable directory is skipped)."""
+        if not self._added:
+            return
+        self._added = False
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            fd, tmp = tempfile.mkstemp(dir=self.path.parent, prefix=f".{self.path.name}.", suffix=".tmp")
+        except OSError:  # a read-only directory: the next run walks again
+            return
+        try:
+            with os.fdopen(fd, "w") as out:
+                json.dump({"key": self.key, "answers": self._answers}, out)
+            os.replace(tmp, self.path)
+        except OSError:  # a full disk: likewise
+            Path(tmp).unlink(missing_ok=True)
