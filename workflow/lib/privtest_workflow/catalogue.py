@@ -13,7 +13,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import jsonschema
-import yaml
+
+from privtest_workflow.configuration import parse_repository_yaml
 
 PATH = "config/catalogue.yaml"
 SCHEMA = "workflow/schemas/catalogue.schema.yaml"
@@ -170,8 +171,8 @@ def load(root: str | Path = ".") -> dict[str, Output]:
             one of ``sections``, or a ``raw`` input names no output of the catalogue (or the output itself).
     """
     root = Path(root)
-    doc = yaml.safe_load((root / PATH).read_text())
-    schema = yaml.safe_load((root / SCHEMA).read_text())
+    doc = parse_repository_yaml((root / PATH).read_text())
+    schema = parse_repository_yaml((root / SCHEMA).read_text())
     errors = sorted(jsonschema.Draft202012Validator(schema).iter_errors(doc), key=lambda e: list(e.absolute_path))
     if errors:
         e = errors[0]
@@ -211,7 +212,7 @@ def load(root: str | Path = ".") -> dict[str, Output]:
 def sections(root: str | Path = ".") -> list[str]:
     """The titles of the paper sections of ``config/catalogue.yaml`` under ``root``, in the file's (paper) order: the
     order of the report's sections."""
-    return list(yaml.safe_load((Path(root) / PATH).read_text())["sections"].values())
+    return list(parse_repository_yaml((Path(root) / PATH).read_text())["sections"].values())
 
 
 def notebook_jobs(catalogue: dict[str, Output]) -> dict[str, tuple[str, tuple, list[str]]]:

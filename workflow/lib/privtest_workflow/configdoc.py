@@ -11,9 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from pathlib import Path
 
-import yaml
-
-from privtest_workflow.configuration import STAGE
+from privtest_workflow.configuration import STAGE, parse_repository_yaml
 
 SCHEMA = "workflow/schemas/config.schema.yaml"
 README = "config/README.md"
@@ -147,4 +145,4 @@ def render(schema: dict) -> str:
 
 def load_schema(root: str | Path = ".") -> dict:
     """The config schema under ``root``."""
-    return yaml.safe_load(Path(root, SCHEMA).read_text())
+    return parse_repository_yaml(Path(root, SCHEMA).read_text())
