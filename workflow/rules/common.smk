@@ -41,10 +41,11 @@ LIBRARY = deps.ImportGraph("src", ("privtest", "privtest_artifact"))
 # Per-output modules hold three stages run by three jobs: each job follows its own stage function's definitions
 # (deps.StageCode), so editing a claim reruns the check, never the simulation.
 STAGES = deps.StageCode(LIBRARY)
-# Their answers, kept between runs while no file they read changes (an edit there starts afresh).
+# Their answers, kept between runs while no file they read changes (an edit there starts afresh), nor the workflow
+# that asks (its rules, scripts and helpers).
 SAVED = deps.SavedQueries(
     Path(".snakemake", "privtest", "deps.json"),
-    ("src/privtest", "src/privtest_artifact", "workflow/scripts", "notebooks"),
+    ("src/privtest", "src/privtest_artifact", "workflow", "notebooks"),
 )
 ENV = "../envs/privtest.yaml"
 # Section -> its analysis keys, those that only judge or display (schema annotation x-stage: analysis): not passed to the simulation.

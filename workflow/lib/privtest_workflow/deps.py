@@ -403,7 +403,7 @@ class SavedQueries:
     each module of the packages, each script and notebook) costs about as much as the rest of the planning.
 
     The answers are valid while the files the walkers read are unchanged, so the table is keyed by the SHA-256 of
-    every file under ``roots`` (the packages' sources, the Snakemake scripts, the notebooks) and of this module; a
+    every file under ``roots`` (the packages' sources, the notebooks, the workflow asking) and of this module; a
     run whose key differs (an edit anywhere there) starts an empty table. The table is written once, at exit, if the
     run added an answer, to a temporary file then renamed (a reader never sees a partial table; an unreadable one is
     ignored). An answer that raises is not kept.
