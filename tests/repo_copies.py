@@ -53,7 +53,8 @@ def run(
     env = os.environ if env is None else env
     # The copy's own library first on the path: a module added in the copy (test_new_output_...) is importable.
     env = {**env, "PYTHONPATH": os.pathsep.join([str(cwd / "src"), env.get("PYTHONPATH", "")])}
-    path = [p for p in env.get("PATH", os.defpath).split(os.pathsep) if p != str(NO_SLURM_CONTROLLER)]
+    stand_in = os.path.realpath(NO_SLURM_CONTROLLER)
+    path = [p for p in env.get("PATH", os.defpath).split(os.pathsep) if os.path.realpath(p) != stand_in]
     env["PATH"] = os.pathsep.join(path if slurm else [str(NO_SLURM_CONTROLLER), *path])
     proc = subprocess.run([*SNAKEMAKE, *args], cwd=cwd, capture_output=True, text=True, env=env)
     if check and proc.returncode != 0:

@@ -194,8 +194,31 @@ def test_saved_answers_are_those_of_a_new_walk(tmp_path, monkeypatch):
     with pytest.raises(ValueError, match="pkg.missing"):
         edited.get("missing", lambda: ImportGraph(src, "pkg").of_modules("pkg.missing"))
     assert "missing" not in edited._answers
-    table.write_text("{not json")
-    assert SavedQueries(table, roots)._answers == {}
+    for bad in ("{not json", json.dumps({"key": edited.key, "answers": None}), json.dumps({"key": edited.key})):
+        table.write_text(bad)
+        assert SavedQueries(table, roots)._answers == {}
+    # a linked folder is followed (the walk reads through it); an unreadable file keeps nothing
+    elsewhere = tmp_path / "elsewhere"
+    (src / "pkg" / "sub").rename(elsewhere)
+    (src / "pkg" / "sub").symlink_to(elsewhere, target_is_directory=True)
+    linked = SavedQueries(table, roots)
+    (elsewhere / "deep.py").write_text("import pkg.plot\n")
+    assert SavedQueries(table, roots).key != linked.key
+    (src / "pkg" / "sub" / "loop").symlink_to(src / "pkg", target_is_directory=True)  # a link back up the tree
+    assert SavedQueries(table, roots).key is not None
+    (src / "pkg" / "dangling.py").symlink_to(tmp_path / "missing.py")
+    table.write_text(json.dumps({"key": "kept", "answers": None}))
+    blind = SavedQueries(table, roots)
+    assert blind.key is None and blind.get("plot", walk) == edited.get("plot", walk)
+    blind.save()
+    assert json.loads(table.read_text())["key"] == "kept"  # not written over
+    # a file saved while Snakemake planned: the answers are not kept
+    (src / "pkg" / "dangling.py").unlink()
+    racing = SavedQueries(table, roots)
+    racing.get("plot", walk)
+    (src / "pkg" / "plot.py").write_text("import pkg.util\n")
+    racing.save()
+    assert json.loads(table.read_text())["key"] == "kept"
     unwritable = SavedQueries(tmp_path / "file" / "deps.json", roots)
     (tmp_path / "file").write_text("a file where the directory would be")
     unwritable.get("plot", walk)

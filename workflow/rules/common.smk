@@ -45,7 +45,12 @@ STAGES = deps.StageCode(LIBRARY)
 # that asks (its rules, scripts and helpers).
 SAVED = deps.SavedQueries(
     Path(".snakemake", "privtest", "deps.json"),
-    ("src/privtest", "src/privtest_artifact", "workflow", "notebooks"),
+    (
+        "src/privtest",
+        "src/privtest_artifact",
+        "notebooks",
+        Path(workflow.basedir, "workflow"),
+    ),
 )
 ENV = "../envs/privtest.yaml"
 # Section -> its analysis keys, those that only judge or display (schema annotation x-stage: analysis): not passed to the simulation.

@@ -24,6 +24,7 @@ import hashlib
 import json
 import os
 import re
+import sys
 import tempfile
 from pathlib import Path
 
@@ -403,10 +404,12 @@ class SavedQueries:
     each module of the packages, each script and notebook) costs about as much as the rest of the planning.
 
     The answers are valid while the files the walkers read are unchanged, so the table is keyed by the SHA-256 of
-    every file under ``roots`` (the packages' sources, the notebooks, the workflow asking) and of this module; a
-    run whose key differs (an edit anywhere there) starts an empty table. The table is written once, at exit, if the
-    run added an answer, to a temporary file then renamed (a reader never sees a partial table; an unreadable one is
-    ignored). An answer that raises is not kept.
+    every file under ``roots`` (the packages' sources, the notebooks, the workflow asking; symbolic links followed),
+    of this module and of the Python version (``ast.unparse`` writes the stages' code); a run whose key differs (an
+    edit anywhere there) starts an empty table. The table is written once, at exit, if the run added an answer and
+    the key is still the same (no file was saved while Snakemake planned), to a temporary file then renamed (a
+    reader never sees a partial table; an unreadable or malformed one is ignored). An answer that raises is not
+    kept. Where a file under ``roots`` cannot be read, nothing is kept: every answer is walked.
 
     Args:
         path: the JSON file (under Snakemake's ``.snakemake/``, which a copy of a built repository carries along).
@@ -415,34 +418,52 @@ class SavedQueries:
 
     def __init__(self, path: str | Path, roots: tuple[str | Path, ...]):
         self.path = Path(path)
-        digest = hashlib.sha256(Path(__file__).read_bytes())
-        for root in map(Path, roots):
-            for f in sorted(root.rglob("*")):
-                if f.is_file() and "__pycache__" not in f.parts:
-                    digest.update(f"\0{f.relative_to(root.parent)}\0".encode())
-                    digest.update(f.read_bytes())
-        self.key = digest.hexdigest()
+        self.roots = tuple(map(Path, roots))
+        self.key = self._key()
         self._answers: dict[str, object] = {}
         self._added = False
         try:
             saved = json.loads(self.path.read_text())
-            if saved.get("key") == self.key:
+            if self.key is not None and saved["key"] == self.key and isinstance(saved["answers"], dict):
                 self._answers = saved["answers"]
-        except (OSError, ValueError, AttributeError, KeyError):
+        except Exception:  # missing, unreadable or malformed: walk again
             pass
         atexit.register(self.save)
+
+    def _key(self) -> str | None:
+        """SHA-256 of the files under the roots, this module and the Python version; None if a file is unreadable."""
+        digest = hashlib.sha256(f"{sys.version}\0".encode())
+        try:
+            digest.update(Path(__file__).read_bytes())
+            for root in self.roots:
+                seen: set[str] = set()
+                for folder, dirs, files in os.walk(root, followlinks=True):
+                    real = os.path.realpath(folder)
+                    if real in seen:  # a link back up the tree
+                        dirs.clear()
+                        continue
+                    seen.add(real)
+                    dirs[:] = sorted(d for d in dirs if d != "__pycache__")
+                    for name in sorted(files):
+                        f = Path(folder, name)
+                        digest.update(f"\0{f.relative_to(root.parent)}\0".encode())
+                        digest.update(f.read_bytes())
+        except OSError:
+            return None
+        return digest.hexdigest()
 
     def get(self, query: str, answer):
         """The saved answer to ``query`` (a string naming the question), else ``answer()`` (JSON-serializable:
         tuples come back as lists), saved."""
         if query not in self._answers:
             self._answers[query] = json.loads(json.dumps(answer()))
-            self._added = True
+            self._added = self.key is not None
         return self._answers[query]
 
     def save(self) -> None:
-        """Write the table if this run added an answer (once; at exit; an unwritable directory is skipped)."""
-        if not self._added:
+        """Write the table if this run added an answer and no file changed since the run began (once; at exit; an
+        unwritable directory is skipped)."""
+        if not self._added or self._key() != self.key:
             return
         self._added = False
         try:
