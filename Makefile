@@ -63,7 +63,7 @@ lint: $(STAMP)
 # leaves idle. -O: each one's output in one piece.
 # --durations: the slowest tests of each tier, in the log (where the time goes).
 # --dist worksteal: a unit-tier worker that runs out of tests takes over part of the other's queue (with the default
-# --dist load, the session ended on one core for about a minute, working through the queue one worker still held).
+# --dist load, the session ended on one core, working through the queue one worker still held).
 # The unit tier includes test-oldest's test and the API reference's build (tests/test_api_reference.py runs
 # docs-api's Sphinx command, warnings as errors, into a temporary directory), so docs-api is not run a second time.
 BACKGROUND ?=
