@@ -82,10 +82,8 @@ class ImportGraph:
         self.packages = (packages,) if isinstance(packages, str) else tuple(packages)
         self._imports: dict[Path, frozenset[str]] = {}
         self._exports: dict[str, dict[str, str]] = {}
-        # Snakemake asks once per job: every job of a rule runs the same script, every output's stage the same
-        # library modules; the files are not edited while Snakemake plans
+        # the outputs' stages reach the same sets of library modules; the files are not edited while Snakemake plans
         self._closures: dict[frozenset[str], list[str]] = {}
-        self._sources: dict[tuple[str, str, bool], list[str]] = {}
 
     def exports(self, package: str) -> dict[str, str]:
         """The lazy exports ``{name: module}`` of ``package``'s ``__init__`` (see the module docstring)."""
@@ -201,13 +199,10 @@ class ImportGraph:
             UnresolvedImport: if the code imports a computed module name (unless ``dynamic_ok``: the caller then
                 declares that module itself, as the simulate and check rules do).
         """
-        key = (code, filename, dynamic_ok)
-        if key not in self._sources:
-            tree = ast.parse(code, filename=filename)
-            if not dynamic_ok:
-                _refuse_dynamic(tree, filename)
-            self._sources[key] = self._closure(self._candidates(tree, None, False))
-        return list(self._sources[key])
+        tree = ast.parse(code, filename=filename)
+        if not dynamic_ok:
+            _refuse_dynamic(tree, filename)
+        return self._closure(self._candidates(tree, None, False))
 
     def of_script(self, path: str | Path) -> list[str]:
         """Library files executed by running the Snakemake script at ``path``, sorted. A script may load a module by
