@@ -434,8 +434,8 @@ def check_testers(config: dict, schema: dict, remember=None) -> None:
     largest T: the library's own range checks, interface and simulation decide, not a copy of them.
 
     With ``remember`` (see :func:`load`), the faults found are remembered per content of the sections checked and
-    the versions of the library's dependencies (the library's code and this schema are the saved answers' own key): a run
-    whose sections are unchanged builds no tester.
+    the versions of the library's dependencies (the library's code and this schema are the saved answers' own key):
+    a run whose sections are unchanged builds no tester.
 
     Raises:
         ConfigError: naming the section, the key and the method, with the library's message.
