@@ -404,3 +404,22 @@ def test_upper_gamma_shortcut_premise_scipy_q_is_exactly_one():
         with np.errstate(divide="ignore"):
             one = (b <= (s + 1) / 2) & (s * log_b - b - special.gammaln(s + 1) + math.log(2) < math.log(1e-17))
         assert np.all(special.gammaincc(s, b[one]) == 1.0), s
+
+
+def test_continued_fraction_and_series_meet_non_finite_arguments_with_their_limits():
+    """The internal kernels of log Gamma(s, x) and log P(a, x) (privtest._numerics) meet an argument that overflowed
+    upstream (x = inf: Gamma(s, inf) = 0) or a NaN elementwise: the limit or NaN there, and for the other elements
+    the bits they have alone (before, one such element held the stopping rule of all: 100,000 iterations, and NaN
+    for Gamma(s, inf))."""
+    from privtest._numerics import log_p_series, log_upper_cf
+
+    s = np.array([2.0, -0.5, 2.0, np.nan, 2.0, np.inf])
+    x = np.array([np.inf, np.inf, 30.0, 3.0, np.nan, 5.0])
+    out = log_upper_cf(s, x)
+    assert out[:2].tolist() == [-np.inf, -np.inf] and np.isnan(out[3:]).all()
+    assert out[2] == log_upper_cf(2.0, 30.0) == pytest.approx(float(mp.log(mp.gammainc(2, 30))), rel=1e-14)
+    assert log_upper_cf(-0.5, np.inf) == -np.inf
+    a, y = np.array([3.0, np.nan, 3.0]), np.array([0.5, 0.5, np.nan])
+    out = log_p_series(a, y)
+    assert np.isnan(out[1:]).all()
+    assert out[0] == log_p_series(3.0, 0.5) == pytest.approx(float(mp.log(mp.gammainc(3, 0, 0.5, regularized=True))))
