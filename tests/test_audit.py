@@ -178,9 +178,10 @@ def test_cutoff_3_flags_algorithm_3_and_no_claim_fails():
 
     cfg, seed = _audit_section(cutoff=3)  # `fig_privacy_audit: {cutoff: 3}`
     raw = simulate(cfg, job_rng(seed, "fig_privacy_audit"), {})
-    row = analyse(raw, cfg)["summary"].set_index("mechanism").loc["SVT alg3"]
+    tables = analyse(raw, cfg)
+    row = tables["summary"].set_index("mechanism").loc["SVT alg3"]
     assert row.flagged and row.eps_lower > cfg["eps"], row.to_dict()
-    verdicts = {c.claim_id: c.verdict for c in claims(analyse(raw, cfg), cfg)}
+    verdicts = {c.claim_id: c.verdict for c in claims(tables, cfg)}
     assert "FAIL" not in {v for k, v in verdicts.items() if k.startswith("audit.flags_broken")}, verdicts
 
 

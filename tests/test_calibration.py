@@ -1,6 +1,8 @@
 """privtest.calibration: exact Poisson quantiles, the exact-tail calibration's guarantees (Lemma 20 with exact tails),
 and the whole-run error certificate (worst-stream reduction checked against other streams)."""
 
+import functools
+
 import numpy as np
 import pytest
 from scipy import special
@@ -346,6 +348,22 @@ def test_the_windows_bounds_hold_for_scipy():
 # --- certified_calibration searches kappa on the first PREFIX_T steps, then evaluates all T steps once ---
 
 
+def _prefix_case(eps_t: float) -> tuple:
+    """The arguments of certified_calibration in the prefix tests (T = 130)."""
+    return (1.0, 0.05, 1.0, 1.5, 130, eps_t, 0.5)
+
+
+@functools.cache
+def _search_on_all_steps(eps_t: float):
+    """certified_calibration on :func:`_prefix_case` with PREFIX_T = 1000 >= T (every kappa over all T steps): the
+    same numbers for every prefix_t, so computed once per eps_t and process (most of the prefix tests' time)."""
+    import privtest.calibration as calibration
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(calibration, "PREFIX_T", 1000)
+        return certified_calibration(*_prefix_case(eps_t))
+
+
 @pytest.mark.parametrize("prefix_t", [1, 3, 100])
 @pytest.mark.parametrize("eps_t", [0.1, 0.2])
 def test_the_search_on_a_prefix_equals_the_search_on_all_steps(monkeypatch, prefix_t, eps_t):
@@ -353,9 +371,8 @@ def test_the_search_on_a_prefix_equals_the_search_on_all_steps(monkeypatch, pref
     search) or not (PREFIX_T = 1 at eps_t = 0.1: the search runs again over all T steps)."""
     import privtest.calibration as calibration
 
-    args = (1.0, 0.05, 1.0, 1.5, 130, eps_t, 0.5)
-    monkeypatch.setattr(calibration, "PREFIX_T", 1000)  # >= T: every kappa over all T steps
-    cal, err = certified_calibration(*args)
+    args = _prefix_case(eps_t)
+    cal, err = _search_on_all_steps(eps_t)
     searches, search = [], calibration._kappa_search
     monkeypatch.setattr(calibration, "_kappa_search", lambda *a: searches.append(a) or search(*a))
     monkeypatch.setattr(calibration, "PREFIX_T", prefix_t)

@@ -289,6 +289,38 @@ def test_a_method_missing_a_key_of_its_section_is_refused():
     assert message == "fig_error_rates.methods: method GTM ex-post needs the key 'C_H' in section fig_error_rates"
 
 
+def test_the_testers_check_is_remembered_per_configuration_of_its_sections(tmp_path, monkeypatch):
+    """With the saved answers (deps.SavedQueries, as workflow/rules/common.smk passes them), a second load of the same
+    configuration builds no tester and refuses what the first refused, with the same message; a changed section is
+    checked again."""
+    from privtest_workflow import deps
+
+    calls = []
+    faults = configuration._tester_faults
+    monkeypatch.setattr(configuration, "_tester_faults", lambda *a: calls.append(1) or faults(*a))
+
+    def remembered(config: dict):
+        saved = deps.SavedQueries(tmp_path / "deps.json", (ROOT / "workflow/schemas",))
+        try:
+            return configuration.load(config, CAT, ROOT, saved.get)
+        finally:
+            saved.save()  # what Snakemake's exit does
+
+    first, second = remembered(merged(QUICK)), remembered(merged(QUICK))
+    assert len(calls) == 1
+    assert first == second == load(merged(QUICK))  # a load without saved answers checks (call 2)
+    bad = merged({"fig_error_rates": {"eps_ratio": 0.6, "methods": ["Cohen"]}})
+    messages = set()
+    for _ in range(2):
+        with pytest.raises(ConfigError) as info:
+            remembered(bad)
+        messages.add(str(info.value))
+    assert len(calls) == 3  # once for the bad section
+    assert messages == {rejection(bad)}
+    remembered(merged(QUICK, {"fig_error_rates": {"eps_ratio": 0.2}}))
+    assert len(calls) == 5
+
+
 # Item 4: shared sections reach every section that inherits them; a section's own key wins.
 
 

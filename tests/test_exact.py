@@ -27,12 +27,21 @@ from privtest.runs import halting_counts, run_streams
 mp.mp.dps = 50
 
 
+def _mp_upper_gamma_unregularized(z, b):
+    """Gamma(z, b) in mpmath. For 1 <= z, 0 < b <= z it is Gamma(z) - gamma(z, b), the form mpmath's gammainc falls back
+    to there after trying a 2F0 series that cannot converge (most of its time at small b); Gamma(z, b) >= Gamma(z)/e
+    there (Q(z, b) >= Q(z, z) >= Q(1, 1) = 1/e), so the difference loses under 2 bits of the working precision."""
+    if 1 <= z and 0 < b <= z:
+        return mp.gamma(z) - mp.gammainc(z, 0, b)
+    return mp.gammainc(z, b, mp.inf)
+
+
 def _gh_closed_mp(a, q, eps, tau2, c, rho, s):
     """The closed form of the eta_2 integral in mpmath (see privtest.exact's docstring)."""
     k, sig = mp.mpf(c + 1), 1 / (mp.mpf(eps) * tau2)
     b = mp.mpf(rho) * q * mp.exp(s * mp.mpf(eps) * a)
     if s == 1:
-        par = b**sig * mp.gammainc(k - sig, b, mp.inf) / mp.gamma(k)
+        par = b**sig * _mp_upper_gamma_unregularized(k - sig, b) / mp.gamma(k)
         return mp.gammainc(k, b, mp.inf, regularized=True) - par, mp.gammainc(k, 0, b, regularized=True) + par
     par = b ** (-sig) * mp.gamma(k + sig) / mp.gamma(k) * mp.gammainc(k + sig, 0, b, regularized=True)
     return mp.gammainc(k, 0, b, regularized=True) - par, mp.gammainc(k, b, mp.inf, regularized=True) + par
@@ -117,6 +126,17 @@ UPPER_GAMMA_GRID = [
 ]
 
 
+def _mp_upper_gamma(s, x):
+    """Gamma(s, x) at mpmath's working precision: mpmath's gammainc, except at s = -1e-300 for x > 1, where the integral
+    of the definition, int_x^inf t^(s-1) e^-t dt (mp.quad; smooth there), gives the same digits: there gammainc's 2F0
+    series does not converge and it takes Gamma(s) - gamma(s, x), two numbers near -1e300, at some 1100 digits (2 s
+    at x = 40, building its gamma function's Taylor coefficients at that precision; the two agree to 27 digits)."""
+    s, x = mp.mpf(s), mp.mpf(x)
+    if abs(s) < 1e-100 and x > 1:
+        return mp.quad(lambda t: t ** (s - 1) * mp.exp(-t), [x, mp.inf])
+    return mp.gammainc(s, x)
+
+
 def test_log_upper_gamma_matches_mpmath_for_nonpositive_shapes():
     """log Gamma(s, x) (unregularized) for s <= 0 within 1e-12 of 30-digit mpmath, relative to max(1, |log|): the
     recurrence's error is a few ulp amplified by at most 1/(1 - a0) <= 1e3 (privtest._numerics.NEAR_INTEGER), so 1e-12
@@ -124,7 +144,7 @@ def test_log_upper_gamma_matches_mpmath_for_nonpositive_shapes():
     s, x = np.array(UPPER_GAMMA_GRID).T
     got = log_upper_gamma(s, x)
     with mp.workdps(30):
-        ref = np.array([float(mp.log(mp.gammainc(mp.mpf(si), mp.mpf(xi)))) for si, xi in UPPER_GAMMA_GRID])
+        ref = np.array([float(mp.log(_mp_upper_gamma(si, xi))) for si, xi in UPPER_GAMMA_GRID])
     err = np.abs(got - ref) / np.maximum(1.0, np.abs(ref))
     assert np.all(err <= 1e-12), [(UPPER_GAMMA_GRID[i], got[i], ref[i]) for i in np.flatnonzero(~(err <= 1e-12))]
 
@@ -384,3 +404,22 @@ def test_upper_gamma_shortcut_premise_scipy_q_is_exactly_one():
         with np.errstate(divide="ignore"):
             one = (b <= (s + 1) / 2) & (s * log_b - b - special.gammaln(s + 1) + math.log(2) < math.log(1e-17))
         assert np.all(special.gammaincc(s, b[one]) == 1.0), s
+
+
+def test_continued_fraction_and_series_meet_non_finite_arguments_with_their_limits():
+    """The internal kernels of log Gamma(s, x) and log P(a, x) (privtest._numerics) meet an argument that overflowed
+    upstream (x = inf: Gamma(s, inf) = 0) or a NaN elementwise: the limit or NaN there, and for the other elements
+    the bits they have alone (before, one such element held the stopping rule of all: 100,000 iterations, and NaN
+    for Gamma(s, inf))."""
+    from privtest._numerics import log_p_series, log_upper_cf
+
+    s = np.array([2.0, -0.5, 2.0, np.nan, 2.0, np.inf])
+    x = np.array([np.inf, np.inf, 30.0, 3.0, np.nan, 5.0])
+    out = log_upper_cf(s, x)
+    assert out[:2].tolist() == [-np.inf, -np.inf] and np.isnan(out[3:]).all()
+    assert out[2] == log_upper_cf(2.0, 30.0) == pytest.approx(float(mp.log(mp.gammainc(2, 30))), rel=1e-14)
+    assert log_upper_cf(-0.5, np.inf) == -np.inf
+    a, y = np.array([3.0, np.nan, 3.0]), np.array([0.5, 0.5, np.nan])
+    out = log_p_series(a, y)
+    assert np.isnan(out[1:]).all()
+    assert out[0] == log_p_series(3.0, 0.5) == pytest.approx(float(mp.log(mp.gammainc(3, 0, 0.5, regularized=True))))

@@ -126,12 +126,20 @@ def _exact_law(probs=Q_PROBS, xi=XI):
     return np.concatenate(rows)
 
 
+def _inverse_cdf(probs):
+    """The table numpy's ``Generator.choice(len(probs), p=probs)`` draws from: ``cdf.searchsorted(rng.random(size),
+    side="right")`` makes its draws, the same values from the same generator state, without checking p at each call."""
+    cdf = np.cumsum(probs)
+    cdf /= cdf[-1]
+    return cdf
+
+
 class _ToyQ:
     def __init__(self, probs):
-        self.probs = probs
+        self.cdf = _inverse_cdf(probs)
 
     def draw(self, size, rng):
-        c = rng.choice(4, size=size, p=self.probs)
+        c = self.cdf.searchsorted(rng.random(size), side="right")
         return c, c.astype(float)
 
 
@@ -153,11 +161,12 @@ def _opendps(n, seed):
     TO="(f64, i32)" OpenDP 0.16.0 compiles but the combinator returns None at every call (seen while writing this)."""
     space = _space()
     rng = np.random.default_rng(seed)
+    cdf = _inverse_cdf(Q_PROBS)
     calls = [0]
 
     def q(_x):
         calls[0] += 1
-        c = int(rng.choice(4, p=Q_PROBS))
+        c = int(cdf.searchsorted(rng.random(), side="right"))
         return float(c), c
 
     m = dp.m.make_user_measurement(*space, dp.max_divergence(), q, lambda d: d, TO="(f64, ExtrinsicObject)")

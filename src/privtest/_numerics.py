@@ -57,7 +57,8 @@ def laguerre_rule() -> tuple[np.ndarray, np.ndarray]:
 # Incomplete gamma functions in log space
 # ----------------------------------------------------------------------------------------------------------------
 def log_p_series(a, x):
-    """log P(a, x) by the series x^a e^-x / Gamma(a+1) * sum_n x^n / ((a+1)...(a+n)); any x > 0, fast for x < a."""
+    """log P(a, x) by the series x^a e^-x / Gamma(a+1) * sum_n x^n / ((a+1)...(a+n)); any finite x > 0, fast for x < a.
+    An element whose sum is not finite (a NaN argument) does not hold back the stopping rule of the others."""
     a = np.asarray(a, dtype=float)
     x = np.asarray(x, dtype=float)
     term = np.ones(np.broadcast(a, x).shape)
@@ -67,16 +68,24 @@ def log_p_series(a, x):
         n += 1
         term = term * x / (a + n)
         total = total + term
-        if (term <= 1e-16 * total).all() or n > 100000:
+        if ((term <= 1e-16 * total) | ~np.isfinite(total)).all() or n > 100000:
             break
     return a * np.log(x) - x - special.gammaln(a + 1.0) + np.log(total)
 
 
 def log_upper_cf(s, x):
-    """log Gamma(s, x) (unregularized) by the modified-Lentz continued fraction; valid for x > 0, fast for x > s + 1."""
+    """log Gamma(s, x) (unregularized) by the modified-Lentz continued fraction; valid for x > 0, fast for x > s + 1.
+
+    At x = inf (an argument that overflowed upstream) it is -inf (Gamma(s, inf) = 0), and NaN where s or x is NaN or s
+    is infinite: such elements take no part in the iteration, whose stopping rule they would never meet."""
     s = np.asarray(s, dtype=float)
     x = np.asarray(x, dtype=float)
     s, x = np.broadcast_arrays(s, x)
+    finite = np.isfinite(s) & np.isfinite(x)
+    if not finite.all():
+        out = np.where(np.isfinite(s) & (x == np.inf), -np.inf, np.nan)
+        out[finite] = log_upper_cf(s[finite], x[finite])
+        return out
     tiny = 1e-300
     bb = x + 1.0 - s
     c = np.full(bb.shape, 1.0 / tiny)

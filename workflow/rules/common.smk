@@ -26,23 +26,8 @@ from privtest_workflow import (
     reporting,
 )  # noqa: E402
 
-# Validated against workflow/schemas/catalogue.schema.yaml; then every output's config section and inputs must exist.
-CATALOGUE = catalogue.load(workflow.basedir)
-# The config the jobs see: finite numbers, shared sections (gtm, co) merged under the sections that inherit
-# them, validated against workflow/schemas/config.schema.yaml, testers' own ranges checked, keys in canonical order.
-# A fault stops Snakemake here, before any job, with one short line per fault naming the key path.
-RESOLVED, FAULT = configuration.load_or_fault(config, CATALOGUE, workflow.basedir)
-if FAULT:
-    raise WorkflowError(f"Invalid configuration (config/README.md):\n{FAULT}")
-config.clear()
-config.update(RESOLVED)
-catalogue.check_config(CATALOGUE, config)
-LIBRARY = deps.ImportGraph("src", ("privtest", "privtest_artifact"))
-# Per-output modules hold three stages run by three jobs: each job follows its own stage function's definitions
-# (deps.StageCode), so editing a claim reruns the check, never the simulation.
-STAGES = deps.StageCode(LIBRARY)
-# Their answers, kept between runs while no file they read changes (an edit there starts afresh), nor the workflow
-# that asks (its rules, scripts and helpers).
+# The answers of the dependency walk (below) and of the testers' check, kept between runs while no file they read
+# changes (an edit there starts afresh), nor the workflow that asks (its rules, scripts, helpers and schemas).
 SAVED = deps.SavedQueries(
     Path(".snakemake", "privtest", "deps.json"),
     (
@@ -52,6 +37,23 @@ SAVED = deps.SavedQueries(
         Path(workflow.basedir, "workflow"),
     ),
 )
+# Validated against workflow/schemas/catalogue.schema.yaml; then every output's config section and inputs must exist.
+CATALOGUE = catalogue.load(workflow.basedir)
+# The config the jobs see: finite numbers, shared sections (gtm, co) merged under the sections that inherit
+# them, validated against workflow/schemas/config.schema.yaml, testers' own ranges checked, keys in canonical order.
+# A fault stops Snakemake here, before any job, with one short line per fault naming the key path.
+RESOLVED, FAULT = configuration.load_or_fault(
+    config, CATALOGUE, workflow.basedir, SAVED.get
+)
+if FAULT:
+    raise WorkflowError(f"Invalid configuration (config/README.md):\n{FAULT}")
+config.clear()
+config.update(RESOLVED)
+catalogue.check_config(CATALOGUE, config)
+LIBRARY = deps.ImportGraph("src", ("privtest", "privtest_artifact"))
+# Per-output modules hold three stages run by three jobs: each job follows its own stage function's definitions
+# (deps.StageCode), so editing a claim reruns the check, never the simulation.
+STAGES = deps.StageCode(LIBRARY)
 ENV = "../envs/privtest.yaml"
 # Section -> its analysis keys, those that only judge or display (schema annotation x-stage: analysis): not passed to the simulation.
 ANALYSIS_KEYS = configuration.load_analysis_keys(workflow.basedir)

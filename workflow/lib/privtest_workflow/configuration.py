@@ -23,7 +23,9 @@ from __future__ import annotations
 import copy
 import difflib
 import functools
+import importlib.metadata
 import itertools
+import json
 import math
 from collections.abc import Iterator
 from pathlib import Path
@@ -44,13 +46,16 @@ class ConfigError(ValueError):
     """An invalid configuration: the message names the key path (``section.key[index]``) and what is allowed."""
 
 
-def load(config: dict, catalogue: dict, root: str | Path = ".") -> dict:
+def load(config: dict, catalogue: dict, root: str | Path = ".", remember=None) -> dict:
     """The checked, resolved and canonical configuration (a new dict; ``config`` is not modified).
 
     Args:
         config: the configuration as Snakemake merged it.
         catalogue: output id -> :class:`privtest_workflow.catalogue.Output` (for ``inherits``).
         root: the repository (where the schema lives).
+        remember: optional ``remember(query, answer)`` returning a saved answer to the string ``query`` or
+            ``answer()`` (:meth:`privtest_workflow.deps.SavedQueries.get`): the testers' check
+            (:func:`check_testers`) is then asked once per configuration of their sections.
 
     Raises:
         ConfigError: on the first faults found (at most a few lines, each naming a key path).
@@ -59,17 +64,19 @@ def load(config: dict, catalogue: dict, root: str | Path = ".") -> dict:
     resolved = resolve(config, catalogue)
     schema = read_schema(root)
     validate(resolved, schema, shared=shared_sections(config, catalogue))
-    check_testers(resolved, schema)
+    check_testers(resolved, schema, remember)
     return canonical(resolved)
 
 
-def load_or_fault(config: dict, catalogue: dict, root: str | Path = ".") -> tuple[dict | None, str | None]:
+def load_or_fault(
+    config: dict, catalogue: dict, root: str | Path = ".", remember=None
+) -> tuple[dict | None, str | None]:
     """:func:`load`, with a fault returned as its message instead of raised: (config, None) or (None, message).
 
     (Raised from outside an ``except`` block, Snakemake prints the message without the chained traceback.)
     """
     try:
-        return load(config, catalogue, root), None
+        return load(config, catalogue, root, remember), None
     except ConfigError as error:
         return None, str(error)
 
@@ -414,7 +421,7 @@ def _values(section: dict, key) -> list:
     return value if isinstance(value, list) else [value]
 
 
-def check_testers(config: dict, schema: dict) -> None:
+def check_testers(config: dict, schema: dict, remember=None) -> None:
     """Build every tester a section's simulation will build, at each value it takes, to catch what a method refuses.
 
     A section's schema names them in its ``x-testers`` annotation: ``methods`` (the key listing method names) and
@@ -426,16 +433,45 @@ def check_testers(config: dict, schema: dict) -> None:
     built with :func:`privtest_artifact.registry.make_tester` at every listed eps_ratio, with the section's first p* and
     largest T: the library's own range checks, interface and simulation decide, not a copy of them.
 
+    With ``remember`` (see :func:`load`), the faults found are remembered per content of the sections checked and
+    the versions of the library's dependencies (the library's code and this schema are the saved answers' own key):
+    a run whose sections are unchanged builds no tester.
+
     Raises:
         ConfigError: naming the section, the key and the method, with the library's message.
     """
+    sections = {name: config[name] for name, _ in _tester_specs(schema) if isinstance(config.get(name), dict)}
+    query = f"testers {json.dumps([sections, _versions('numpy', 'scipy', 'mpmath')], sort_keys=True, default=str)}"
     try:
-        from privtest_artifact.registry import make_tester
+        lines = (remember or (lambda _, answer: answer()))(query, lambda: _tester_faults(config, schema))
     except ImportError as e:  # Snakemake runs without the library: the jobs will check (and fail) instead
         import warnings
 
         warnings.warn(f"tester constraints not checked at config load ({e}); run Snakemake from .venv", stacklevel=2)
         return
+    if lines:
+        raise ConfigError(_summary(lines))
+
+
+def _versions(*names: str) -> dict[str, str | None]:
+    """Installed version of each distribution (None where it is not installed)."""
+    found = {}
+    for name in names:
+        try:
+            found[name] = importlib.metadata.version(name)
+        except importlib.metadata.PackageNotFoundError:
+            found[name] = None
+    return found
+
+
+def _tester_faults(config: dict, schema: dict) -> list[str]:
+    """:func:`check_testers`' faults, one line each (empty if none).
+
+    Raises:
+        ImportError: where the library cannot be imported.
+    """
+    from privtest_artifact.registry import make_tester
+
     lines = []
     for name, spec in _tester_specs(schema):
         section = config.get(name)
@@ -472,8 +508,7 @@ def check_testers(config: dict, schema: dict) -> None:
                     value = section[key] if isinstance(key, str) else ratio
                     lines.append(f"{name}.{key} = {value!r}: method {method} cannot be simulated there: {failed}")
             break
-    if lines:
-        raise ConfigError(_summary(lines))
+    return lines
 
 
 #: Interface members that simulate (``needs`` entries run once, on one step or T steps, with 2 runs).
