@@ -443,3 +443,28 @@ def test_every_config_section_is_documented():
     cfg = yaml.safe_load((root / "config/config.yaml").read_text())
     doc = (root / "config/README.md").read_text()
     assert [k for k in cfg if f"`{k}`" not in doc] == []
+
+
+def test_only_a_missing_library_skips_the_testers_check(monkeypatch, tmp_path):
+    """Where Snakemake runs without the library, the testers' check warns and saves no verdict (the jobs will fail);
+    an ImportError raised while building a tester is not that: it propagates."""
+    import sys
+
+    from privtest_workflow import deps
+
+    import privtest_artifact.registry as registry
+
+    saved = deps.SavedQueries(tmp_path / "deps.json", (ROOT / "workflow/schemas",))
+    with monkeypatch.context() as m:
+        m.setitem(sys.modules, "privtest_artifact.registry", None)  # `import` raises ImportError
+        with pytest.warns(UserWarning, match="tester constraints not checked"):
+            configuration.load(merged(QUICK), CAT, ROOT, saved.get)
+    saved.save()
+    assert not (tmp_path / "deps.json").exists()
+
+    def broken(*args, **kwargs):
+        raise ModuleNotFoundError("No module named 'a_dependency_of_a_tester'")
+
+    monkeypatch.setitem(registry.FACTORIES, "GTM", broken)
+    with pytest.raises(ModuleNotFoundError, match="a_dependency_of_a_tester"):
+        configuration.load(merged(QUICK), CAT, ROOT, saved.get)

@@ -409,8 +409,9 @@ def test_upper_gamma_shortcut_premise_scipy_q_is_exactly_one():
 def test_continued_fraction_and_series_meet_non_finite_arguments_with_their_limits():
     """The internal kernels of log Gamma(s, x) and log P(a, x) (privtest._numerics) meet an argument that overflowed
     upstream (x = inf: Gamma(s, inf) = 0) or a NaN elementwise: the limit or NaN there, and for the other elements
-    the bits they have alone (before, one such element held the stopping rule of all: 100,000 iterations, and NaN
-    for Gamma(s, inf))."""
+    the bits they have alone. (The continued fraction gave NaN for Gamma(s, inf), after 100,000 passes: such an
+    element never met its stopping rule; the series' stopping rule now skips a NaN sum likewise, which its callers
+    never pass it, so only its values are checked here.)"""
     from privtest._numerics import log_p_series, log_upper_cf
 
     s = np.array([2.0, -0.5, 2.0, np.nan, 2.0, np.inf])

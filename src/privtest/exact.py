@@ -282,7 +282,7 @@ def _log_main(k: float, b: np.ndarray, log_b: np.ndarray, log_other: np.ndarray,
         else:
             bound = k * log_b - b - special.gammaln(k + 1.0) + _LOG2
             dominated = (b <= (k + 1.0) / 2.0) & (bound < log_other - _DOMINATED)
-        dominated &= (np.abs(log_other) > 1e-20) & (b < np.inf)  # b = inf (overflow): the kernel's NaN stays
+        dominated &= (np.abs(log_other) > 1e-20) & (b < np.inf)  # b = inf (overflow): the kernel's limit (-inf, 0)
     kernel = log_gammaincc_unchecked if upper else log_gammainc_unchecked
     if not dominated.any():
         return kernel(k, b)

@@ -30,11 +30,9 @@ from privtest_workflow import (
 # changes (an edit there starts afresh), nor the workflow that asks (its rules, scripts, helpers and schemas).
 SAVED = deps.SavedQueries(
     Path(".snakemake", "privtest", "deps.json"),
-    (
-        "src/privtest",
-        "src/privtest_artifact",
-        "notebooks",
-        Path(workflow.basedir, "workflow"),
+    tuple(
+        Path(workflow.basedir, root)
+        for root in ("src/privtest", "src/privtest_artifact", "notebooks", "workflow")
     ),
 )
 # Validated against workflow/schemas/catalogue.schema.yaml; then every output's config section and inputs must exist.

@@ -444,7 +444,7 @@ def check_testers(config: dict, schema: dict, remember=None) -> None:
     query = f"testers {json.dumps([sections, _versions('numpy', 'scipy', 'mpmath')], sort_keys=True, default=str)}"
     try:
         lines = (remember or (lambda _, answer: answer()))(query, lambda: _tester_faults(config, schema))
-    except ImportError as e:  # Snakemake runs without the library: the jobs will check (and fail) instead
+    except _NoLibrary as e:  # Snakemake runs without the library: the jobs will check (and fail) instead
         import warnings
 
         warnings.warn(f"tester constraints not checked at config load ({e}); run Snakemake from .venv", stacklevel=2)
@@ -464,13 +464,20 @@ def _versions(*names: str) -> dict[str, str | None]:
     return found
 
 
+class _NoLibrary(ImportError):
+    """The library cannot be imported where Snakemake runs (an ImportError while building a tester is a fault)."""
+
+
 def _tester_faults(config: dict, schema: dict) -> list[str]:
     """:func:`check_testers`' faults, one line each (empty if none).
 
     Raises:
-        ImportError: where the library cannot be imported.
+        _NoLibrary: where the library cannot be imported.
     """
-    from privtest_artifact.registry import make_tester
+    try:
+        from privtest_artifact.registry import make_tester
+    except ImportError as e:
+        raise _NoLibrary(str(e)) from e
 
     lines = []
     for name, spec in _tester_specs(schema):
