@@ -225,7 +225,8 @@ def log_step_factors(a, q, eps, tau2, c, rho, s):
             (numbers, finite).
 
     Returns:
-        (log_G, log_H): arrays of the broadcast shape: log Pr[a_t = -s_t | eta_1] and log Pr[a_t = s_t | eta_1].
+        (log_G, log_H): arrays of the broadcast shape: log Pr[a_t = -s_t | eta_1] and log Pr[a_t = s_t | eta_1]. Where
+        b = rho q e^{s eps a} leaves the float range (subnormal, 0 or inf), from log b: the limits, to float precision.
 
     Raises:
         ValueError: naming the parameter when one (an element of a or q) is outside its range.
@@ -321,15 +322,30 @@ def _log_upper_gamma(s: float, b: np.ndarray, log_b: np.ndarray) -> np.ndarray:
     return out
 
 
+#: Below it, b = e^log_b has lost bits (subnormal) or is 0: :func:`_log_step_factors_pos` then works from log_b alone.
+_TINY_B = float(np.finfo(float).tiny)
+
+
 def _log_step_factors_pos(a, q, eps, tau2, c, rho, s):
     """:func:`log_step_factors` for 1-d arrays a, q with q > 0."""
     k = float(c) + 1.0
     log_b = math.log(rho) + np.log(q) + s * eps * a
-    b = np.exp(log_b)
-    if eps == 0.0:  # no perturbation: K ~ Po(rho q) for every eta
+    with np.errstate(over="ignore"):
+        b = np.exp(log_b)
+    # b beyond the float range (an overflowed or underflowed e^log_b): the limits, from log_b (before, NaN, an
+    # mpmath pole error, or a value off by up to hundreds of nats). Other entries as computed, in the same groups.
+    edge = (b < _TINY_B) | ((b == np.inf) & (s == 1))
+    if edge.any():
+        log_G, log_H = np.empty(a.shape), np.empty(a.shape)
+        inner = ~edge
+        if inner.any():
+            log_G[inner], log_H[inner] = _log_step_factors_pos(a[inner], q[inner], eps, tau2, c, rho, s)
+        log_G[edge], log_H[edge] = _log_step_factors_edge(log_b[edge], k, eps, tau2, s)
+        return log_G, log_H
+    sigma = math.inf if eps * tau2 == 0.0 else 1.0 / (eps * tau2)
+    if not math.isfinite(sigma):  # no perturbation (eps = 0, or eps tau2 < 1/1.8e308): K ~ Po(b) for every eta
         lP, lQ = log_gammainc_unchecked(k, b), log_gammaincc_unchecked(k, b)
         return (lQ, lP) if s == 1 else (lP, lQ)
-    sigma = 1.0 / (eps * tau2)
     if s == 1:
         log_pareto = sigma * log_b + _log_upper_gamma(k - sigma, b, log_b) - special.gammaln(k)
         log_main = _log_main(k, b, log_b, log_pareto, upper=False)  # P(k, b): halting with no help from eta_2
@@ -357,6 +373,39 @@ def _log_step_factors_pos(a, q, eps, tau2, c, rho, s):
             lpk = log_gammainc_unchecked(k, bb)
             vals = lpk + log1mexp(np.minimum(lp - lpk, 0.0))
         log_G[big] = vals
+    return log_G, log_H
+
+
+def _log_step_factors_edge(log_b: np.ndarray, k: float, eps: float, tau2: float, s: int):
+    """(log_G, log_H) of :func:`_log_step_factors_pos` where b = e^log_b is not a normal float: 0 < b < 2.2e-308 or
+    b = 0 (log_b < -708), or b = inf in the direct variant (s = 1).
+
+    b = inf, s = 1: K >= k surely: log_H = 0, log_G = -inf. b tiny: every term is a power of b to float precision
+    (each neglected factor is 1 + O(b)): log P(k, b) = k log_b - log Gamma(k + 1); Q(k, b) = 1 - P(k, b). The Pareto
+    term is, for s = 1, b^sigma Gamma(k - sigma, b) / Gamma(k), with log Gamma(k - sigma, b) from mpmath at
+    b = e^log_b (any real shape; a pole only at b = 0, which mpmath's arbitrary exponent never reaches), and for
+    s = -1, b^-sigma Gamma(k + sigma) P(k + sigma, b) / Gamma(k) = b^k / (Gamma(k) (k + sigma)). Without
+    perturbation (eps = 0, or sigma = 1/(eps tau2) beyond the float range) the Pareto term is 0."""
+    log_p = k * log_b - special.gammaln(k + 1.0)  # log P(k, b)
+    sigma = math.inf if eps * tau2 == 0.0 else 1.0 / (eps * tau2)
+    with np.errstate(over="ignore"):
+        if not math.isfinite(sigma):
+            log_pareto = np.full(log_b.shape, -np.inf)
+        elif s == 1:
+            import mpmath
+
+            with mpmath.workdps(30):  # the last bits of the double
+                log_upper = np.array([float(mpmath.log(mpmath.gammainc(k - sigma, mpmath.exp(lb)))) for lb in log_b])
+            log_pareto = sigma * log_b + log_upper - special.gammaln(k)
+        else:
+            log_pareto = k * log_b - special.gammaln(k) - math.log(k + sigma)
+    if s == 1:  # halting: K >= k, or the Pareto term
+        log_H = np.minimum(np.logaddexp(log_p, log_pareto), 0.0)
+        log_G = log1mexp(log_H)
+        log_H[log_b == np.inf], log_G[log_b == np.inf] = 0.0, -np.inf
+    else:  # continuing: K < k without the Pareto term's help: P(k, b) - pareto
+        log_G = log_p + log1mexp(np.minimum(log_pareto - log_p, 0.0))
+        log_H = log1mexp(log_G)
     return log_G, log_H
 
 
