@@ -332,6 +332,7 @@ def _log_step_factors_pos(a, q, eps, tau2, c, rho, s):
     log_b = math.log(rho) + np.log(q) + s * eps * a
     with np.errstate(over="ignore"):
         b = np.exp(log_b)
+    sigma = math.inf if eps * tau2 == 0.0 else 1.0 / (eps * tau2)
     # b beyond the float range (an overflowed or underflowed e^log_b): the limits, from log_b (before, NaN, an
     # mpmath pole error, or a value off by up to hundreds of nats). Other entries as computed, in the same groups.
     edge = (b < _TINY_B) | ((b == np.inf) & (s == 1))
@@ -340,9 +341,8 @@ def _log_step_factors_pos(a, q, eps, tau2, c, rho, s):
         inner = ~edge
         if inner.any():
             log_G[inner], log_H[inner] = _log_step_factors_pos(a[inner], q[inner], eps, tau2, c, rho, s)
-        log_G[edge], log_H[edge] = _log_step_factors_edge(log_b[edge], k, eps, tau2, s)
+        log_G[edge], log_H[edge] = _log_step_factors_edge(log_b[edge], k, sigma, s)
         return log_G, log_H
-    sigma = math.inf if eps * tau2 == 0.0 else 1.0 / (eps * tau2)
     if not math.isfinite(sigma):  # no perturbation (eps = 0, or eps tau2 < 1/1.8e308): K ~ Po(b) for every eta
         lP, lQ = log_gammainc_unchecked(k, b), log_gammaincc_unchecked(k, b)
         return (lQ, lP) if s == 1 else (lP, lQ)
@@ -376,7 +376,7 @@ def _log_step_factors_pos(a, q, eps, tau2, c, rho, s):
     return log_G, log_H
 
 
-def _log_step_factors_edge(log_b: np.ndarray, k: float, eps: float, tau2: float, s: int):
+def _log_step_factors_edge(log_b: np.ndarray, k: float, sigma: float, s: int):
     """(log_G, log_H) of :func:`_log_step_factors_pos` where b = e^log_b is not a normal float: 0 < b < 2.2e-308 or
     b = 0 (log_b < -708), or b = inf in the direct variant (s = 1).
 
@@ -387,7 +387,6 @@ def _log_step_factors_edge(log_b: np.ndarray, k: float, eps: float, tau2: float,
     s = -1, b^-sigma Gamma(k + sigma) P(k + sigma, b) / Gamma(k) = b^k / (Gamma(k) (k + sigma)). Without
     perturbation (eps = 0, or sigma = 1/(eps tau2) beyond the float range) the Pareto term is 0."""
     log_p = k * log_b - special.gammaln(k + 1.0)  # log P(k, b)
-    sigma = math.inf if eps * tau2 == 0.0 else 1.0 / (eps * tau2)
     with np.errstate(over="ignore"):
         if not math.isfinite(sigma):
             log_pareto = np.full(log_b.shape, -np.inf)
