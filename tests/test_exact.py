@@ -431,7 +431,10 @@ def test_continued_fraction_and_series_meet_non_finite_arguments_with_their_limi
 
 
 @pytest.mark.parametrize("s", [1, -1])
-@pytest.mark.parametrize("tau2, c", [(0.3, 1), (0.1, 5), (2.0, 0), (0.05, 2)])
+@pytest.mark.parametrize(
+    "tau2, c",
+    [(0.3, 1), (0.1, 5), (2.0, 0), (0.05, 2), (1 / 3, 2), (1 / (3 + 1e-9), 2), (1 / (3 - 1e-9), 2), (0.25, 1)],
+)  # k - sigma: 1 - 1/0.3, -4, 0.5, -18, 0, -1e-9, 1e-9, -2 (a negative integer)
 def test_step_factors_where_b_leaves_the_float_range(s, tau2, c):
     """log_step_factors where b = rho q e^{s eps a} underflows (subnormal or 0) or overflows (up to inf): the closed
     form's values in mpmath (50 digits), to 1e-12 in the log (before: NaN, an mpmath pole error, or a value off by up
@@ -459,3 +462,25 @@ def test_step_factors_where_eps_tau2_underflows_are_those_without_perturbation()
         got = log_step_factors(a, 0.5, 1e-310, 1.0, 3, 1.0, s)
         want = log_step_factors(a, 0.5, 0.0, 1.0, 3, 1.0, s)
         assert np.array_equal(got, want)
+
+
+@pytest.mark.parametrize("s", [1, -1])
+def test_step_factors_at_the_ends_of_log_b(s):
+    """b = e^log_b with log_b of order -1e10 or -1e300 (k - sigma >= 2: the Pareto term's Gamma(k - sigma, b) is
+    Gamma(k - sigma)), and log_b = +-inf (eps a beyond the float range): the powers of b and the sure outcomes,
+    without mpmath (which needs memory growing with |log_b| there)."""
+    log_b = np.array([-1e10, -1e300])
+    a = s * log_b  # rho q = 1, eps = 1
+    lG, lH = log_step_factors(a, 0.5, 1.0, 1.0, 5, 2.0, s)
+    k, sigma = 6.0, 1.0
+    log_p = k * log_b - math.lgamma(k + 1.0)
+    if s == 1:  # halting: P(k, b) + b^sigma Gamma(k - sigma) / Gamma(k), the second far larger
+        assert lH == pytest.approx(sigma * log_b + math.lgamma(k - sigma) - math.lgamma(k), rel=1e-15)
+        assert (lG == 0.0).all()
+    else:
+        assert lG == pytest.approx(log_p - math.log1p(k / sigma), rel=1e-15) and (lH == 0.0).all()
+    with np.errstate(over="ignore"):
+        lG, lH = log_step_factors(np.array([-1.7e308, 1.7e308]), 0.5, 5.0, 1.0, 5, 2.0, s)
+    # s = 1: b = 0 then inf, continuing then halting surely; s = -1: b = inf then 0, and the flipped variant halts
+    # where K < k: continuing then halting surely again
+    assert np.stack([lG, lH], axis=1).tolist() == [[0.0, -np.inf], [-np.inf, 0.0]]

@@ -335,7 +335,7 @@ def _log_step_factors_pos(a, q, eps, tau2, c, rho, s):
     sigma = math.inf if eps * tau2 == 0.0 else 1.0 / (eps * tau2)
     # b beyond the float range (an overflowed or underflowed e^log_b): the limits, from log_b (before, NaN, an
     # mpmath pole error, or a value off by up to hundreds of nats). Other entries as computed, in the same groups.
-    edge = (b < _TINY_B) | ((b == np.inf) & (s == 1))
+    edge = (b < _TINY_B) | (b == np.inf) & ((s == 1) | (log_b == np.inf))
     if edge.any():
         log_G, log_H = np.empty(a.shape), np.empty(a.shape)
         inner = ~edge
@@ -376,34 +376,63 @@ def _log_step_factors_pos(a, q, eps, tau2, c, rho, s):
     return log_G, log_H
 
 
+def _log_upper_gamma_tiny_b(z: float, log_b: np.ndarray) -> np.ndarray:
+    """log Gamma(z, b) for b = e^log_b below the normal floats (log_b <= -708), any real z, to float precision:
+    Gamma(z, b) = Gamma(z) - b^z / z + O(b^(z+1)) (the O(b) terms are below an ulp). For z > 0,
+    log Gamma(z) + log1p(-b^z / Gamma(z + 1)); for z < 0, the b^z / (-z) term dominates:
+    z log_b - log(-z) + log1p(-Gamma(z + 1) b^-z) (at a negative integer z the Gamma(z) term is replaced by one of
+    order b^-z log b, below an ulp); near z = 0 (|z log_b| <= 1), (expm1(log Gamma(1 + z)) - expm1(z log_b)) / z,
+    whose two terms do not cancel (|log_b| >> Euler's gamma), and -log_b - Euler's gamma at z = 0 (E_1(b))."""
+    with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
+        zl = z * log_b
+        if z > 0.0:
+            out = special.gammaln(z) + np.log1p(-np.exp(zl - special.gammaln(z + 1.0)))
+        elif z < 0.0:
+            g1 = 0.0 if z == math.floor(z) else special.gamma(z + 1.0)  # a pole: its term is replaced (docstring)
+            out = zl - math.log(-z) + np.log1p(-g1 * np.exp(-zl))
+        else:
+            out = np.log(-log_b - np.euler_gamma)
+        near = np.abs(zl) <= 1.0
+        if z != 0.0 and np.any(near):  # |z| <= 1/708: log Gamma(1 + z) by its Taylor series (scipy's has ~1e-16
+            # absolute error near 1, which the difference would amplify by 1/|z log_b|); terms beyond z^11 < 1e-31
+            n = np.arange(2.0, 12.0)
+            log_gamma_1p = -np.euler_gamma * z + float(np.sum((-z) ** n * special.zeta(n) / n))
+            num = np.expm1(log_gamma_1p) - np.expm1(zl[near])
+            out[near] = np.log(num / z)
+    return out
+
+
 def _log_step_factors_edge(log_b: np.ndarray, k: float, sigma: float, s: int):
     """(log_G, log_H) of :func:`_log_step_factors_pos` where b = e^log_b is not a normal float: 0 < b < 2.2e-308 or
-    b = 0 (log_b < -708), or b = inf in the direct variant (s = 1).
+    b = 0 (log_b < -708, -inf included), or b = inf.
 
-    b = inf, s = 1: K >= k surely: log_H = 0, log_G = -inf. b tiny: every term is a power of b to float precision
-    (each neglected factor is 1 + O(b)): log P(k, b) = k log_b - log Gamma(k + 1); Q(k, b) = 1 - P(k, b). The Pareto
-    term is, for s = 1, b^sigma Gamma(k - sigma, b) / Gamma(k), with log Gamma(k - sigma, b) from mpmath at
-    b = e^log_b (any real shape; a pole only at b = 0, which mpmath's arbitrary exponent never reaches), and for
-    s = -1, b^-sigma Gamma(k + sigma) P(k + sigma, b) / Gamma(k) = b^k / (Gamma(k) (k + sigma)). Without
-    perturbation (eps = 0, or sigma = 1/(eps tau2) beyond the float range) the Pareto term is 0."""
+    b = inf: the direct variant (s = 1) halts surely (log_G = -inf, log_H = 0) and the flipped one continues
+    (0, -inf); b = 0: the reverse. b tiny: every term is a power of b to float precision (each neglected factor is
+    1 + O(b)): log P(k, b) = k log_b - log Gamma(k + 1), Q(k, b) = 1 - P(k, b). The Pareto term is, for s = 1,
+    b^sigma Gamma(k - sigma, b) / Gamma(k) (:func:`_log_upper_gamma_tiny_b`), and for s = -1,
+    b^-sigma Gamma(k + sigma) P(k + sigma, b) / Gamma(k) = b^k / (Gamma(k) (k + sigma)), so that continuing has
+    probability P(k, b) - pareto = P(k, b) sigma / (k + sigma). Without perturbation (sigma = 1/(eps tau2) beyond
+    the float range) the Pareto term is 0."""
+    with np.errstate(invalid="ignore"):
+        log_G, log_H = _log_tiny_b_factors(log_b, k, sigma, s)
+    zero, inf = log_b == -np.inf, log_b > 0.0  # b = 0; b = inf (an edge entry with log_b > 0 overflowed)
+    log_G[zero], log_H[zero] = (0.0, -np.inf) if s == 1 else (-np.inf, 0.0)
+    log_G[inf], log_H[inf] = (-np.inf, 0.0) if s == 1 else (0.0, -np.inf)
+    return log_G, log_H
+
+
+def _log_tiny_b_factors(log_b: np.ndarray, k: float, sigma: float, s: int):
+    """:func:`_log_step_factors_edge` at 0 < b < 2.2e-308 (the formulas of its docstring)."""
     log_p = k * log_b - special.gammaln(k + 1.0)  # log P(k, b)
-    with np.errstate(over="ignore"):
-        if not math.isfinite(sigma):
-            log_pareto = np.full(log_b.shape, -np.inf)
-        elif s == 1:
-            import mpmath
-
-            with mpmath.workdps(30):  # the last bits of the double
-                log_upper = np.array([float(mpmath.log(mpmath.gammainc(k - sigma, mpmath.exp(lb)))) for lb in log_b])
-            log_pareto = sigma * log_b + log_upper - special.gammaln(k)
-        else:
-            log_pareto = k * log_b - special.gammaln(k) - math.log(k + sigma)
     if s == 1:  # halting: K >= k, or the Pareto term
-        log_H = np.minimum(np.logaddexp(log_p, log_pareto), 0.0)
+        if math.isfinite(sigma):
+            log_pareto = sigma * log_b + _log_upper_gamma_tiny_b(k - sigma, log_b) - special.gammaln(k)
+            log_H = np.minimum(np.logaddexp(log_p, log_pareto), 0.0)
+        else:
+            log_H = log_p
         log_G = log1mexp(log_H)
-        log_H[log_b == np.inf], log_G[log_b == np.inf] = 0.0, -np.inf
-    else:  # continuing: K < k without the Pareto term's help: P(k, b) - pareto
-        log_G = log_p + log1mexp(np.minimum(log_pareto - log_p, 0.0))
+    else:  # continuing: K < k, less the Pareto term
+        log_G = log_p - math.log1p(k / sigma)
         log_H = log1mexp(log_G)
     return log_G, log_H
 
