@@ -376,7 +376,9 @@ def _step_factors_reference(a, q, eps, tau2, c, rho, s):
 @pytest.mark.parametrize("seed", range(4))
 def test_step_factor_shortcuts_change_no_bit(seed):
     """The terms privtest.exact leaves out (a log-sum's term far below the other, Q(s, b) = 1 exactly) and its scalar
-    fast paths give the reference's floats exactly, in both directions, on GTM-like and random parameters."""
+    fast paths give the reference's floats exactly, in both directions, on GTM-like and random parameters. (Where
+    b = rho q e^{s eps a} is not a normal float, privtest.exact works from log b instead, and the reference loses
+    bits: those entries are checked against mpmath by test_step_factors_where_b_leaves_the_float_range.)"""
     rng = np.random.default_rng(seed)
     for _ in range(12):
         mu1, tau1 = rng.uniform(1, 30), rng.uniform(0.5, 10)
@@ -387,8 +389,10 @@ def test_step_factor_shortcuts_change_no_bit(seed):
             with np.errstate(all="ignore"):
                 got = log_step_factors(a, q, eps, tau2, c, rho, s)
                 want = _step_factors_reference(a, q, eps, tau2, c, rho, s)
+                b = np.exp(math.log(rho) + np.log(q) + s * eps * a)
+            normal = (b >= np.finfo(float).tiny) & ((b < np.inf) | (s == -1))
             for g, w in zip(got, want, strict=True):
-                assert g.tobytes() == w.tobytes(), (eps, tau2, c, rho, q, s)
+                assert g[normal].tobytes() == w[normal].tobytes(), (eps, tau2, c, rho, q, s)
 
 
 def test_upper_gamma_shortcut_premise_scipy_q_is_exactly_one():
@@ -424,3 +428,59 @@ def test_continued_fraction_and_series_meet_non_finite_arguments_with_their_limi
     out = log_p_series(a, y)
     assert np.isnan(out[1:]).all()
     assert out[0] == log_p_series(3.0, 0.5) == pytest.approx(float(mp.log(mp.gammainc(3, 0, 0.5, regularized=True))))
+
+
+@pytest.mark.parametrize("s", [1, -1])
+@pytest.mark.parametrize(
+    "tau2, c",
+    [(0.3, 1), (0.1, 5), (2.0, 0), (0.05, 2), (1 / 3, 2), (1 / (3 + 1e-9), 2), (1 / (3 - 1e-9), 2), (0.25, 1)],
+)  # k - sigma: 1 - 1/0.3, -4, 0.5, -18, 0, -1e-9, 1e-9, -2 (a negative integer)
+def test_step_factors_where_b_leaves_the_float_range(s, tau2, c):
+    """log_step_factors where b = rho q e^{s eps a} underflows (subnormal or 0) or overflows (up to inf): the closed
+    form's values in mpmath (50 digits), to 1e-12 in the log (before: NaN, an mpmath pole error, or a value off by up
+    to 1000 nats); at b = inf in the direct variant halting is sure: log_G = -inf, log_H = 0."""
+    tiny = np.array([-700.0, -708.0, -744.0, -745.0, -750.0, -1000.0])  # s eps a: b from 1e-304 to 0
+    a = np.concatenate([tiny, -tiny]) * s  # and b from 1e304 to inf
+    lG, lH = log_step_factors(a, 0.5, 1.0, tau2, c, 2.0, s)
+    log_b = math.log(2.0 * 0.5) + s * a
+    for i, ai in enumerate(a):
+        if s == 1 and log_b[i] > 0:  # log G = -b + O(log b): beyond what the closed form keeps at 50 digits
+            with np.errstate(over="ignore"):  # b = inf: log G = -inf
+                assert lH[i] == 0.0 and lG[i] == pytest.approx(-np.exp(log_b[i]), rel=1e-12)
+            continue
+        with mp.workdps(50):
+            G, H = _gh_closed_mp(float(ai), 0.5, 1.0, tau2, c, 2.0, s)
+            want = (_mp_log(G), _mp_log(H))
+        assert (lG[i], lH[i]) == pytest.approx(want, rel=1e-12, abs=1e-12), (ai, (lG[i], lH[i]), want)
+
+
+def test_step_factors_where_eps_tau2_underflows_are_those_without_perturbation():
+    """1/(eps tau2) beyond the float range: eta_2's factor e^{eps eta_2} is 1 to float precision, so the step factors
+    are those of eps = 0 at the same b (before: an mpmath error for s = 1, NaN for s = -1)."""
+    a = np.array([-5.0, 0.0, 5.0])
+    for s in (1, -1):
+        got = log_step_factors(a, 0.5, 1e-310, 1.0, 3, 1.0, s)
+        want = log_step_factors(a, 0.5, 0.0, 1.0, 3, 1.0, s)
+        assert np.array_equal(got, want)
+
+
+@pytest.mark.parametrize("s", [1, -1])
+def test_step_factors_at_the_ends_of_log_b(s):
+    """b = e^log_b with log_b of order -1e10 or -1e300 (k - sigma >= 2: the Pareto term's Gamma(k - sigma, b) is
+    Gamma(k - sigma)), and log_b = +-inf (eps a beyond the float range): the powers of b and the sure outcomes,
+    without mpmath (which needs memory growing with |log_b| there)."""
+    log_b = np.array([-1e10, -1e300])
+    a = s * log_b  # rho q = 1, eps = 1
+    lG, lH = log_step_factors(a, 0.5, 1.0, 1.0, 5, 2.0, s)
+    k, sigma = 6.0, 1.0
+    log_p = k * log_b - math.lgamma(k + 1.0)
+    if s == 1:  # halting: P(k, b) + b^sigma Gamma(k - sigma) / Gamma(k), the second far larger
+        assert lH == pytest.approx(sigma * log_b + math.lgamma(k - sigma) - math.lgamma(k), rel=1e-15)
+        assert (lG == 0.0).all()
+    else:
+        assert lG == pytest.approx(log_p - math.log1p(k / sigma), rel=1e-15) and (lH == 0.0).all()
+    with np.errstate(over="ignore"):
+        lG, lH = log_step_factors(np.array([-1.7e308, 1.7e308]), 0.5, 5.0, 1.0, 5, 2.0, s)
+    # s = 1: b = 0 then inf, continuing then halting surely; s = -1: b = inf then 0, and the flipped variant halts
+    # where K < k: continuing then halting surely again
+    assert np.stack([lG, lH], axis=1).tolist() == [[0.0, -np.inf], [-np.inf, 0.0]]

@@ -225,7 +225,8 @@ def log_step_factors(a, q, eps, tau2, c, rho, s):
             (numbers, finite).
 
     Returns:
-        (log_G, log_H): arrays of the broadcast shape: log Pr[a_t = -s_t | eta_1] and log Pr[a_t = s_t | eta_1].
+        (log_G, log_H): arrays of the broadcast shape: log Pr[a_t = -s_t | eta_1] and log Pr[a_t = s_t | eta_1]. Where
+        b = rho q e^{s eps a} leaves the float range (subnormal, 0 or inf), from log b: the limits, to float precision.
 
     Raises:
         ValueError: naming the parameter when one (an element of a or q) is outside its range.
@@ -321,15 +322,30 @@ def _log_upper_gamma(s: float, b: np.ndarray, log_b: np.ndarray) -> np.ndarray:
     return out
 
 
+#: Below it, b = e^log_b has lost bits (subnormal) or is 0: :func:`_log_step_factors_pos` then works from log_b alone.
+_TINY_B = float(np.finfo(float).tiny)
+
+
 def _log_step_factors_pos(a, q, eps, tau2, c, rho, s):
     """:func:`log_step_factors` for 1-d arrays a, q with q > 0."""
     k = float(c) + 1.0
     log_b = math.log(rho) + np.log(q) + s * eps * a
-    b = np.exp(log_b)
-    if eps == 0.0:  # no perturbation: K ~ Po(rho q) for every eta
+    with np.errstate(over="ignore"):
+        b = np.exp(log_b)
+    sigma = math.inf if eps * tau2 == 0.0 else 1.0 / (eps * tau2)
+    # b beyond the float range (an overflowed or underflowed e^log_b): the limits, from log_b (before, NaN, an
+    # mpmath pole error, or a value off by up to hundreds of nats). Other entries as computed, in the same groups.
+    edge = (b < _TINY_B) | (b == np.inf) & ((s == 1) | (log_b == np.inf))
+    if edge.any():
+        log_G, log_H = np.empty(a.shape), np.empty(a.shape)
+        inner = ~edge
+        if inner.any():
+            log_G[inner], log_H[inner] = _log_step_factors_pos(a[inner], q[inner], eps, tau2, c, rho, s)
+        log_G[edge], log_H[edge] = _log_step_factors_edge(log_b[edge], k, sigma, s)
+        return log_G, log_H
+    if not math.isfinite(sigma):  # no perturbation (eps = 0, or eps tau2 < 1/1.8e308): K ~ Po(b) for every eta
         lP, lQ = log_gammainc_unchecked(k, b), log_gammaincc_unchecked(k, b)
         return (lQ, lP) if s == 1 else (lP, lQ)
-    sigma = 1.0 / (eps * tau2)
     if s == 1:
         log_pareto = sigma * log_b + _log_upper_gamma(k - sigma, b, log_b) - special.gammaln(k)
         log_main = _log_main(k, b, log_b, log_pareto, upper=False)  # P(k, b): halting with no help from eta_2
@@ -357,6 +373,67 @@ def _log_step_factors_pos(a, q, eps, tau2, c, rho, s):
             lpk = log_gammainc_unchecked(k, bb)
             vals = lpk + log1mexp(np.minimum(lp - lpk, 0.0))
         log_G[big] = vals
+    return log_G, log_H
+
+
+def _log_upper_gamma_tiny_b(z: float, log_b: np.ndarray) -> np.ndarray:
+    """log Gamma(z, b) for b = e^log_b below the normal floats (log_b <= -708), any real z, to float precision:
+    Gamma(z, b) = Gamma(z) - b^z / z + O(b^(z+1)) (the O(b) terms are below an ulp). For z > 0,
+    log Gamma(z) + log1p(-b^z / Gamma(z + 1)); for z < 0, the b^z / (-z) term dominates:
+    z log_b - log(-z) + log1p(-Gamma(z + 1) b^-z) (at a negative integer z the Gamma(z) term is replaced by one of
+    order b^-z log b, below an ulp); near z = 0 (|z log_b| <= 1), (expm1(log Gamma(1 + z)) - expm1(z log_b)) / z,
+    whose two terms do not cancel (|log_b| >> Euler's gamma), and -log_b - Euler's gamma at z = 0 (E_1(b))."""
+    with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
+        zl = z * log_b
+        if z > 0.0:
+            out = special.gammaln(z) + np.log1p(-np.exp(zl - special.gammaln(z + 1.0)))
+        elif z < 0.0:
+            g1 = 0.0 if z == math.floor(z) else special.gamma(z + 1.0)  # a pole: its term is replaced (docstring)
+            out = zl - math.log(-z) + np.log1p(-g1 * np.exp(-zl))
+        else:
+            out = np.log(-log_b - np.euler_gamma)
+        near = np.abs(zl) <= 1.0
+        if z != 0.0 and np.any(near):  # |z| <= 1/708: log Gamma(1 + z) by its Taylor series (scipy's has ~1e-16
+            # absolute error near 1, which the difference would amplify by 1/|z log_b|); terms beyond z^11 < 1e-31
+            n = np.arange(2.0, 12.0)
+            log_gamma_1p = -np.euler_gamma * z + float(np.sum((-z) ** n * special.zeta(n) / n))
+            num = np.expm1(log_gamma_1p) - np.expm1(zl[near])
+            out[near] = np.log(num / z)
+    return out
+
+
+def _log_step_factors_edge(log_b: np.ndarray, k: float, sigma: float, s: int):
+    """(log_G, log_H) of :func:`_log_step_factors_pos` where b = e^log_b is not a normal float: 0 < b < 2.2e-308 or
+    b = 0 (log_b < -708, -inf included), or b = inf.
+
+    b = inf: the direct variant (s = 1) halts surely (log_G = -inf, log_H = 0) and the flipped one continues
+    (0, -inf); b = 0: the reverse. b tiny: every term is a power of b to float precision (each neglected factor is
+    1 + O(b)): log P(k, b) = k log_b - log Gamma(k + 1), Q(k, b) = 1 - P(k, b). The Pareto term is, for s = 1,
+    b^sigma Gamma(k - sigma, b) / Gamma(k) (:func:`_log_upper_gamma_tiny_b`), and for s = -1,
+    b^-sigma Gamma(k + sigma) P(k + sigma, b) / Gamma(k) = b^k / (Gamma(k) (k + sigma)), so that continuing has
+    probability P(k, b) - pareto = P(k, b) sigma / (k + sigma). Without perturbation (sigma = 1/(eps tau2) beyond
+    the float range) the Pareto term is 0."""
+    with np.errstate(invalid="ignore"):
+        log_G, log_H = _log_tiny_b_factors(log_b, k, sigma, s)
+    zero, inf = log_b == -np.inf, log_b > 0.0  # b = 0; b = inf (an edge entry with log_b > 0 overflowed)
+    log_G[zero], log_H[zero] = (0.0, -np.inf) if s == 1 else (-np.inf, 0.0)
+    log_G[inf], log_H[inf] = (-np.inf, 0.0) if s == 1 else (0.0, -np.inf)
+    return log_G, log_H
+
+
+def _log_tiny_b_factors(log_b: np.ndarray, k: float, sigma: float, s: int):
+    """:func:`_log_step_factors_edge` at 0 < b < 2.2e-308 (the formulas of its docstring)."""
+    log_p = k * log_b - special.gammaln(k + 1.0)  # log P(k, b)
+    if s == 1:  # halting: K >= k, or the Pareto term
+        if math.isfinite(sigma):
+            log_pareto = sigma * log_b + _log_upper_gamma_tiny_b(k - sigma, log_b) - special.gammaln(k)
+            log_H = np.minimum(np.logaddexp(log_p, log_pareto), 0.0)
+        else:
+            log_H = log_p
+        log_G = log1mexp(log_H)
+    else:  # continuing: K < k, less the Pareto term
+        log_G = log_p - math.log1p(k / sigma)
+        log_H = log1mexp(log_G)
     return log_G, log_H
 
 
