@@ -9,7 +9,7 @@ STAMP := $(VENV)/.installed
 CORES ?= all
 # Python keeps compiled modules in __pycache__ (ignored by git) and pytest its rewritten test modules there, even
 # where the environment sets PYTHONDONTWRITEBYTECODE: otherwise every test process, Snakemake run and job compiles
-# them again (pytest's collection alone, 2-3 CPU-seconds per process).
+# them again.
 unexport PYTHONDONTWRITEBYTECODE
 
 .PHONY: reproduce verify-reproduction compare-reproduction test test-units test-workflow test-fast test-oldest docs-api \

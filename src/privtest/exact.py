@@ -333,9 +333,9 @@ def _log_step_factors_pos(a, q, eps, tau2, c, rho, s):
     with np.errstate(over="ignore"):
         b = np.exp(log_b)
     sigma = math.inf if eps * tau2 == 0.0 else 1.0 / (eps * tau2)
-    # b beyond the float range (an overflowed or underflowed e^log_b): the limits, from log_b (before, NaN, an
-    # mpmath pole error, or a value off by up to hundreds of nats). Other entries as computed, in the same groups.
-    edge = (b < _TINY_B) | (b == np.inf) & ((s == 1) | (log_b == np.inf))
+    # b beyond the float range (an overflowed or underflowed e^log_b): the limits, from log_b
+    # (_log_step_factors_edge); the other entries as computed, in the same groups.
+    edge = (b < _TINY_B) | ((b == np.inf) & ((s == 1) | (log_b == np.inf)))
     if edge.any():
         log_G, log_H = np.empty(a.shape), np.empty(a.shape)
         inner = ~edge
