@@ -413,27 +413,21 @@ def _log_step_factors_edge(log_b: np.ndarray, k: float, sigma: float, s: int):
     b^-sigma Gamma(k + sigma) P(k + sigma, b) / Gamma(k) = b^k / (Gamma(k) (k + sigma)), so that continuing has
     probability P(k, b) - pareto = P(k, b) sigma / (k + sigma). Without perturbation (sigma = 1/(eps tau2) beyond
     the float range) the Pareto term is 0."""
-    with np.errstate(invalid="ignore"):
-        log_G, log_H = _log_tiny_b_factors(log_b, k, sigma, s)
+    log_p = k * log_b - special.gammaln(k + 1.0)  # log P(k, b)
+    with np.errstate(invalid="ignore"):  # b = 0 and inf give NaN here: set below
+        if s == 1:  # halting: K >= k, or the Pareto term
+            if math.isfinite(sigma):
+                log_pareto = sigma * log_b + _log_upper_gamma_tiny_b(k - sigma, log_b) - special.gammaln(k)
+                log_H = np.minimum(np.logaddexp(log_p, log_pareto), 0.0)
+            else:
+                log_H = log_p
+            log_G = log1mexp(log_H)
+        else:  # continuing: K < k, less the Pareto term
+            log_G = log_p - math.log1p(k / sigma)
+            log_H = log1mexp(log_G)
     zero, inf = log_b == -np.inf, log_b > 0.0  # b = 0; b = inf (an edge entry with log_b > 0 overflowed)
     log_G[zero], log_H[zero] = (0.0, -np.inf) if s == 1 else (-np.inf, 0.0)
     log_G[inf], log_H[inf] = (-np.inf, 0.0) if s == 1 else (0.0, -np.inf)
-    return log_G, log_H
-
-
-def _log_tiny_b_factors(log_b: np.ndarray, k: float, sigma: float, s: int):
-    """:func:`_log_step_factors_edge` at 0 < b < 2.2e-308 (the formulas of its docstring)."""
-    log_p = k * log_b - special.gammaln(k + 1.0)  # log P(k, b)
-    if s == 1:  # halting: K >= k, or the Pareto term
-        if math.isfinite(sigma):
-            log_pareto = sigma * log_b + _log_upper_gamma_tiny_b(k - sigma, log_b) - special.gammaln(k)
-            log_H = np.minimum(np.logaddexp(log_p, log_pareto), 0.0)
-        else:
-            log_H = log_p
-        log_G = log1mexp(log_H)
-    else:  # continuing: K < k, less the Pareto term
-        log_G = log_p - math.log1p(k / sigma)
-        log_H = log1mexp(log_G)
     return log_G, log_H
 
 
